@@ -114,18 +114,9 @@ class PassBuy(Action):
     kind: ClassVar[str] = "pass_buy"
 
 
-@dataclass(frozen=True)
-class EndTurn(Action):
-    """Finish a turn without discarding, where the round allows it (a final turn with no
-    cards, or a contract round whose discard is optional and the hand is empty)."""
-
-    kind: ClassVar[str] = "end_turn"
-
-
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (DrawStock, TakeDiscard, LayDown, LayOff, SwapJoker, Discard, GoOut, Buy, PassBuy,
-                EndTurn)
+    for cls in (DrawStock, TakeDiscard, LayDown, LayOff, SwapJoker, Discard, GoOut, Buy, PassBuy)
 }
 
 

@@ -156,7 +156,11 @@ class ScoringRules:
 
 @dataclass(frozen=True)
 class EndRules:
+    """The game ends after the last round, or, with a point limit, once a total reaches it
+    (the round schedule then repeats, up to `max_rounds`)."""
+
     point_limit: int | None = None
+    max_rounds: int = 100
     winner: Winner = "lowest"
 
 
