@@ -1,0 +1,201 @@
+"""Find, read, merge, check and build rulesets.
+
+A ruleset is named by its key (the file stem, e.g. ``three_thirteen``) or by a path.  Keys
+are looked up first among the bundled rulesets (the top-level ``rulesets/`` folder of a
+source checkout, or the package data of ``tui.rulesets`` once installed), then in the
+player's folder (`tui.paths.user_rulesets_dir`).
+
+Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -> JSON Schema
+(`ruleset_schema`) -> rule consistency checks (`ruleset_checks`) -> `Ruleset`
+(`ruleset_build`).  Every mistake found on the way is collected and raised together as one
+`RulesetError`, each located at FILE:LINE:COL.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .. import paths
+from .rules import Ruleset
+from .ruleset_build import build_ruleset
+from .ruleset_checks import semantic_errors
+from .ruleset_errors import LocatedError, RulesetError
+from .ruleset_schema import prune_invalid, schema_errors
+from .ruleset_yaml import LocatedDoc, compose_located, merge_docs
+
+__all__ = [
+    "LocatedError",
+    "RulesetError",
+    "RulesetInfo",
+    "bundled_rulesets_dir",
+    "find_ruleset",
+    "list_rulesets",
+    "load_ruleset",
+    "load_ruleset_text",
+    "ruleset_paths",
+]
+
+SUFFIXES = (".yaml", ".yml")
+Origin = Literal["bundled", "user"]
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """One ruleset file as listed to players; `error` is set when it does not load."""
+
+    key: str
+    name: str
+    description: str
+    path: Path
+    origin: Origin
+    error: str | None = None
+    shadowed: bool = False  # a user file whose key a bundled ruleset already uses
+
+    @property
+    def bundled(self) -> bool:
+        return self.origin == "bundled"
+
+
+def bundled_rulesets_dir() -> Path:
+    """The folder of bundled ruleset files (source checkout first, then installed data)."""
+    checkout = Path(__file__).resolve().parents[2] / "rulesets"
+    if any(checkout.glob("*.yaml")):
+        return checkout
+    try:
+        installed = importlib.resources.files("tui.rulesets")
+    except ModuleNotFoundError:
+        return checkout
+    return Path(str(installed))
+
+
+def _files_in(folder: Path) -> dict[str, Path]:
+    if not folder.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if path.suffix in SUFFIXES and path.is_file() and path.stem not in found:
+            found[path.stem] = path
+    return found
+
+
+def ruleset_paths() -> list[tuple[str, Path, Origin]]:
+    """Every ruleset file: bundled ones first, then the player's, each sorted by key."""
+    bundled = [(key, path, "bundled") for key, path in _files_in(bundled_rulesets_dir()).items()]
+    user = [(key, path, "user") for key, path in _files_in(paths.user_rulesets_dir()).items()]
+    return [*bundled, *user]  # type: ignore[list-item]
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.endswith(SUFFIXES) or "/" in name or "\\" in name
+
+
+def find_ruleset(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    """The file for a key or a path.  Raises `RulesetError` naming what is available."""
+    text = str(name_or_path)
+    if isinstance(name_or_path, Path) or _looks_like_path(text):
+        path = Path(text).expanduser()
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        if path.is_file():
+            return path
+        raise RulesetError([LocatedError(text, 0, 0, "no such ruleset file")])
+    for key, path, _origin in ruleset_paths():
+        if key == text:
+            return path
+    known = ", ".join(sorted({key for key, _, _ in ruleset_paths()})) or "none"
+    raise RulesetError([LocatedError(text, 0, 0, f"no ruleset named `{text}` (known: {known})")])
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise RulesetError([LocatedError(str(path), 0, 0, f"cannot read: {reason}")]) from None
+
+
+def _merged_doc(
+    text: str, file: str, base_dir: Path | None, chain: tuple[Path, ...]
+) -> tuple[LocatedDoc, list[LocatedError]]:
+    """The document with its `extends` chain merged in, and the errors met on the way."""
+    doc, errors = compose_located(text, file)
+    if errors:
+        return doc, errors
+    if not isinstance(doc.data, dict):
+        what = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
+        start = doc.value_loc(())
+        return doc, [start.error(f"a ruleset must be a mapping of keys (this file is {what})")]
+    target = doc.data.get("extends")
+    if target is None:
+        return doc, []
+    loc = doc.value_loc(("extends",))
+    if not isinstance(target, str) or not target.strip():
+        return doc, [loc.error("`extends` must name a ruleset (a key or a file path)")]
+    try:
+        parent_path = find_ruleset(target.strip(), relative_to=base_dir).resolve()
+    except RulesetError as exc:
+        reason = exc.errors[0].message
+        return doc, [loc.error(f"`extends: {target}`: {reason}")]
+    if parent_path in chain:
+        names = " -> ".join(p.name for p in (*chain, parent_path))
+        return doc, [loc.error(f"`extends` makes a cycle: {names}")]
+    parent, parent_errors = _merged_doc(
+        _read(parent_path), str(parent_path), parent_path.parent, (*chain, parent_path)
+    )
+    if parent_errors:
+        return doc, parent_errors
+    merged = merge_docs(parent, doc)
+    del merged.data["extends"]
+    return merged, []
+
+
+def load_ruleset_text(
+    text: str, file: str = "<ruleset>", key: str = "", base_dir: Path | None = None
+) -> Ruleset:
+    """Load a ruleset from YAML text (``extends`` paths resolve against `base_dir`)."""
+    chain = (Path(file).resolve(),) if Path(file).is_file() else ()
+    doc, errors = _merged_doc(text, file, base_dir, chain)
+    if not errors:
+        errors = schema_errors(doc)
+        checkable = prune_invalid(doc) if errors else (doc.data, set())
+        if checkable is not None:
+            errors += semantic_errors(doc, *checkable)
+    if errors:
+        raise RulesetError(errors)
+    return build_ruleset(doc.data, key=key, source=text)
+
+
+def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    """The ruleset for a key (``liverpool``) or a file path.
+
+    `Ruleset.key` is the file stem and `Ruleset.source` that file's YAML text (for a file
+    using ``extends``, only its own text: see `ruleset_dump.standalone_yaml` for a
+    self-contained copy).  Raises `RulesetError` with every located mistake.
+    """
+    path = find_ruleset(name_or_path)
+    return load_ruleset_text(_read(path), file=str(path), key=path.stem, base_dir=path.parent)
+
+
+def list_rulesets() -> list[RulesetInfo]:
+    """Every ruleset a player can choose, bundled first; broken files are listed with why."""
+    infos: list[RulesetInfo] = []
+    bundled_keys: set[str] = set()
+    for key, path, origin in ruleset_paths():
+        shadowed = origin == "user" and key in bundled_keys
+        if origin == "bundled":
+            bundled_keys.add(key)
+        try:
+            ruleset = load_ruleset(path)
+        except RulesetError as exc:
+            first = exc.errors[0]
+            more = len(exc.errors) - 1
+            error = str(first) + (f" (and {more} more)" if more else "")
+            infos.append(RulesetInfo(key, key, "", path, origin, error, shadowed))
+            continue
+        infos.append(
+            RulesetInfo(key, ruleset.name, ruleset.description, path, origin, None, shadowed)
+        )
+    return infos

@@ -1,0 +1,55 @@
+"""Where rummy-tui keeps the player's files.
+
+Platform conventions come from platformdirs (app name ``rummy-tui``).  Setting the
+environment variable ``RUMMY_HOME`` puts everything under that one folder instead, so tests,
+portable installs and several profiles on one machine never touch the real user folders.
+Nothing here creates a folder: callers create what they write into.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "rummy-tui"
+HOME_ENV = "RUMMY_HOME"
+
+
+def rummy_home() -> Path | None:
+    """The folder named by ``RUMMY_HOME``, or None when it is unset or empty."""
+    value = os.environ.get(HOME_ENV, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def user_config_dir() -> Path:
+    """Settings the player edits (preferences, keys)."""
+    home = rummy_home()
+    if home is not None:
+        return home / "config"
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def user_data_dir() -> Path:
+    """Files the game writes and keeps (records, statistics, saved games)."""
+    home = rummy_home()
+    if home is not None:
+        return home / "data"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def user_cache_dir() -> Path:
+    """Files that may be deleted at any time."""
+    home = rummy_home()
+    if home is not None:
+        return home / "cache"
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def user_rulesets_dir() -> Path:
+    """The player's own rulesets, searched after the bundled ones.
+
+    Kept with the configuration because these are files people write by hand.
+    """
+    return user_config_dir() / "rulesets"
