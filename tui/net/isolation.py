@@ -1,0 +1,99 @@
+"""Make a Textual app safe to run next to other apps in the same process.
+
+Textual assumes one app per process. While an app runs it wraps its message loop in
+`contextlib.redirect_stdout(app._capture_stdout)` (and stderr): that swaps the
+*process-wide* `sys.stdout`, and each redirect restores whatever it saw on entry. With
+sessions starting and ending in any order the restores happen out of order, so
+`sys.stdout` can be left pointing at a finished app's capture object - which keeps that
+app alive forever and swallows every later `print` of the server.
+
+Every SSH app therefore gets the same two forwarding streams as its "capture" objects:
+the redirects swap one shared object for another, nothing refers to an app, and text
+printed by any app's code goes to the server's own output (its log), never into a
+player's channel - a player sees only what their own app's driver draws.
+
+The per-app parts: the driver bound to the session's channel and the colour depth of
+the player's terminal (the console's colour system would otherwise come from the
+server's TERM).
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from typing import IO, Any
+
+from textual.app import App
+
+from tui.net.colors import rich_color_system
+from tui.net.driver import SSHDriver
+from tui.net.terminal import RemoteTerminal
+
+
+class _ServerStream:
+    """A stand-in for sys.stdout / sys.stderr while SSH apps run: forwards to the
+    stream the server had before the first app started."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.target: IO[str] | None = None
+
+    def _stream(self) -> IO[str] | None:
+        return self.target or getattr(sys, f"__{self.name}__")
+
+    def write(self, text: str) -> int:
+        stream = self._stream()
+        if stream is not None:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        stream = self._stream()
+        if stream is not None:
+            stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        stream = self._stream()
+        if stream is None:
+            raise OSError("no stream")
+        return stream.fileno()
+
+
+SERVER_STDOUT = _ServerStream("stdout")
+SERVER_STDERR = _ServerStream("stderr")
+_running_apps = 0
+
+
+def acquire_streams() -> None:
+    """Called before an SSH app starts: remember where the server's output goes."""
+    global _running_apps
+    if _running_apps == 0:
+        SERVER_STDOUT.target = sys.stdout if sys.stdout is not SERVER_STDOUT else None
+        SERVER_STDERR.target = sys.stderr if sys.stderr is not SERVER_STDERR else None
+    _running_apps += 1
+
+
+def release_streams() -> None:
+    """Called after an SSH app ended: once none runs, put the server's streams back."""
+    global _running_apps
+    _running_apps = max(0, _running_apps - 1)
+    if _running_apps:
+        return
+    if sys.stdout is SERVER_STDOUT:
+        sys.stdout = SERVER_STDOUT.target or sys.__stdout__
+    if sys.stderr is SERVER_STDERR:
+        sys.stderr = SERVER_STDERR.target or sys.__stderr__
+    SERVER_STDOUT.target = None
+    SERVER_STDERR.target = None
+
+
+def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> None:
+    """Bind `app` to one session: its driver, its colours, no process-wide capture."""
+    app._capture_stdout = SERVER_STDOUT  # type: ignore[assignment]
+    app._capture_stderr = SERVER_STDERR  # type: ignore[assignment]
+    app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
+    app.console._color_system = rich_color_system(color_system)
+    app.console.size = terminal.size

@@ -1,0 +1,385 @@
+"""The SSH server: one process, one event loop, one Textual app per player.
+
+`start_server(app_factory, host, port, ...)` listens with asyncssh; each interactive
+session (a PTY plus a shell request) gets `app_factory(SessionInfo)` run by a
+`Session`. Anything that is not a player at a terminal - a command, SFTP, a session
+without a PTY, port or agent forwarding - is refused with a sentence saying why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import itertools
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from tui.net.colors import color_system_for
+from tui.net.hostkey import load_host_key
+from tui.net.session import AppFactory, Session, SessionInfo
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_SESSIONS = 64
+DEFAULT_IDLE_TIMEOUT = 30 * 60
+# Connections still logging in, on top of the sessions, before new ones are turned away.
+LOGIN_SLACK = 16
+
+NOT_A_TERMINAL = (
+    "rummy-tui: this is a card table, not a shell: connect with a terminal, "
+    "e.g. `ssh -t -p PORT NAME@HOST`.\r\n"
+)
+NO_COMMANDS = (
+    "rummy-tui: commands are not accepted here; just connect: `ssh -p PORT NAME@HOST`.\r\n"
+)
+NO_SUBSYSTEM = "rummy-tui: file transfer (SFTP/SCP) and subsystems are not available here.\r\n"
+NO_FORWARDING = "port forwarding is not available on a rummy-tui table"
+NOT_OPEN = "rummy-tui: the table is not open yet; try again in a moment.\r\n"
+
+
+class ServeError(Exception):
+    """A problem with the server's settings (bad key file, address in use...)."""
+
+
+def is_loopback(host: str) -> bool:
+    """True when `host` is reachable from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def load_authorized_keys(path: Path | str) -> asyncssh.SSHAuthorizedKeys:
+    """Read an OpenSSH authorized_keys file, with a clear error if it is unusable."""
+    try:
+        return asyncssh.read_authorized_keys(str(Path(path).expanduser()))
+    except OSError as error:
+        raise ServeError(f"{path}: cannot read authorized keys ({error.strerror})") from None
+    except (ValueError, asyncssh.KeyImportError) as error:
+        raise ServeError(f"{path}: not an authorized_keys file ({error})") from None
+
+
+def full_message(max_sessions: int) -> str:
+    return f"rummy-tui: the table is full ({max_sessions} players); try again later."
+
+
+class Server:
+    """A running SSH table. `port` is the actual port (useful with port 0)."""
+
+    def __init__(
+        self,
+        app_factory: AppFactory | None,
+        *,
+        max_sessions: int,
+        idle_timeout: float | None,
+        password: str | None,
+        authorized_keys: asyncssh.SSHAuthorizedKeys | None,
+        host_key_path: Path,
+    ) -> None:
+        self.app_factory = app_factory
+        """Called with a `SessionInfo` for every new player; may be set after start."""
+        self.max_sessions = max_sessions
+        self.idle_timeout = idle_timeout
+        self.password = password
+        self.authorized_keys = authorized_keys
+        self.host_key_path = host_key_path
+        self.host = ""
+        self.port = 0
+        self._listener: asyncssh.SSHAcceptor | None = None
+        self._sessions: dict[int, Session] = {}
+        self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._ids = itertools.count(1)
+        self._closing = False
+
+    @property
+    def sessions(self) -> list[SessionInfo]:
+        """The players connected now (a snapshot)."""
+        return [session.info for session in self._sessions.values()]
+
+    @property
+    def requires_auth(self) -> bool:
+        return self.password is not None or self.authorized_keys is not None
+
+    @property
+    def full(self) -> bool:
+        return len(self._sessions) >= self.max_sessions
+
+    @property
+    def connection_count(self) -> int:
+        return len(self._connections)
+
+    # -- called by the per-connection objects -----------------------------------------
+
+    def _new_session(self, chan: asyncssh.SSHServerChannel[bytes], username: str) -> Session | None:
+        """A player's terminal session is ready: run an app for it (or say why not)."""
+        if self._closing:
+            _refuse(chan, "rummy-tui: the server is shutting down.\r\n")
+            return None
+        if self.full:
+            _refuse(chan, full_message(self.max_sessions) + "\r\n")
+            return None
+        factory = self.app_factory
+        if factory is None:
+            _refuse(chan, NOT_OPEN)
+            return None
+        env: Mapping[str, str] = dict(chan.get_environment())
+        term_type = chan.get_terminal_type() or "xterm"
+        width, height, _, _ = chan.get_terminal_size()
+        peer = chan.get_extra_info("peername") or ("", 0)
+        info = SessionInfo(
+            id=next(self._ids),
+            username=username,
+            term_type=term_type,
+            size=(width or 80, height or 24),
+            color_system=color_system_for(term_type, env),
+            peer=f"{peer[0]}:{peer[1]}",
+            env=env,
+        )
+        session = Session(
+            info, chan, idle_timeout=self.idle_timeout, on_finished=self._session_finished
+        )
+        self._sessions[info.id] = session
+        log.info(
+            "session %s: %s from %s (%s %sx%s)", info.id, username, info.peer, term_type, *info.size
+        )
+        session.start(factory)
+        return session
+
+    def _session_finished(self, session: Session) -> None:
+        self._sessions.pop(session.info.id, None)
+        log.info("session %s ended", session.info.id)
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Stop listening, end every session (players see why), wait for the apps."""
+        self._closing = True
+        if self._listener is not None:
+            self._listener.close()
+            await self._listener.wait_closed()
+            self._listener = None
+        sessions = list(self._sessions.values())
+        for session in sessions:
+            session.close("The server is shutting down.")
+        if sessions:
+            waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
+            _, pending = await asyncio.wait(waits, timeout=10)
+            for waiter in pending:
+                waiter.cancel()
+        for conn in list(self._connections):
+            conn.close()
+        self._connections.clear()
+
+    async def __aenter__(self) -> Server:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
+    try:
+        chan.write_stderr(message.encode())
+        chan.exit(1)
+    except (BrokenPipeError, ConnectionError, OSError):
+        pass
+
+
+class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """asyncssh's view of one session channel; hands over to `Session` once started."""
+
+    def __init__(self, server: Server, username: str) -> None:
+        self._server = server
+        self._username = username
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._pty = False
+        self._kind = ""
+        self._session: Session | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        self._pty = True
+        return True
+
+    def shell_requested(self) -> bool:
+        self._kind = "shell"
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # Accepted only to be able to tell the player why nothing runs.
+        self._kind = "exec"
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self._kind = "subsystem"
+        return True
+
+    def session_started(self) -> None:
+        chan = self._chan
+        if chan is None:
+            return
+        if self._kind == "exec":
+            _refuse(chan, NO_COMMANDS)
+        elif self._kind == "subsystem":
+            _refuse(chan, NO_SUBSYSTEM)
+        elif not self._pty:
+            _refuse(chan, NOT_A_TERMINAL)
+        else:
+            self._session = self._server._new_session(chan, self._username)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:  # type: ignore[override]
+        if self._session is not None:
+            self._session.data_received(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self._session is not None:
+            self._session.terminal_size_changed(width or 80, height or 24)
+
+    def eof_received(self) -> bool:
+        if self._session is not None:
+            self._session.close(None)
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        session, self._session = self._session, None
+        self._chan = None
+        if session is not None:
+            session.connection_lost()
+
+
+class _PlayerConnection(asyncssh.SSHServer):
+    """One TCP connection: authentication policy and refusal of everything but play."""
+
+    def __init__(self, server: Server) -> None:
+        self._server = server
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._username = ""
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        self._server._connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._server._connections.discard(self._conn)
+        self._conn = None
+
+    def begin_auth(self, username: str) -> bool:
+        server = self._server
+        self._username = username
+        if server.full:
+            raise asyncssh.DisconnectError(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, full_message(server.max_sessions)
+            )
+        if server.connection_count > server.max_sessions + LOGIN_SLACK:
+            raise asyncssh.DisconnectError(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "rummy-tui: too many connections at once; try again later.",
+            )
+        if server.authorized_keys is not None and self._conn is not None:
+            self._conn.set_authorized_keys(server.authorized_keys)
+        return server.requires_auth
+
+    def password_auth_supported(self) -> bool:
+        return self._server.password is not None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        expected = self._server.password
+        if expected is None:
+            return False
+        return hmac.compare_digest(password.encode(), expected.encode())
+
+    def public_key_auth_supported(self) -> bool:
+        return self._server.authorized_keys is not None
+
+    def session_requested(self) -> _PlayerSession:
+        return _PlayerSession(self._server, self._username)
+
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, NO_FORWARDING)
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, NO_FORWARDING)
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+async def start_server(
+    app_factory: AppFactory | None,
+    host: str = "127.0.0.1",
+    port: int = 2222,
+    *,
+    host_key_path: Path | str | None = None,
+    authorized_keys: Path | str | None = None,
+    password: str | None = None,
+    max_sessions: int = DEFAULT_MAX_SESSIONS,
+    idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+    keepalive_interval: float = 30,
+    login_timeout: float = 60,
+) -> Server:
+    """Listen for players; each session runs `app_factory(info)` until it exits.
+
+    `app_factory` may be None and set later on `Server.app_factory` (players arriving
+    before are told the table is not open yet). `host_key_path` None uses (and on first
+    start creates) the key in the user data folder. `authorized_keys` restricts players
+    to the keys in that file; `password` admits whoever knows it; with both, either
+    works; with neither, anyone who can reach the address plays under their SSH user
+    name. `idle_timeout` (seconds, None for never) ends sessions without input.
+    Raises `ServeError` for unusable settings.
+    """
+    if max_sessions < 1:
+        raise ServeError("--max-sessions must be at least 1")
+    if idle_timeout is not None and idle_timeout <= 0:
+        idle_timeout = None
+    key, key_path = load_host_key(host_key_path)
+    keys = load_authorized_keys(authorized_keys) if authorized_keys is not None else None
+    server = Server(
+        app_factory,
+        max_sessions=max_sessions,
+        idle_timeout=idle_timeout,
+        password=password,
+        authorized_keys=keys,
+        host_key_path=key_path,
+    )
+    try:
+        listener = await asyncssh.create_server(
+            lambda: _PlayerConnection(server),
+            host,
+            port,
+            server_host_keys=[key],
+            encoding=None,
+            line_editor=False,
+            allow_pty=True,
+            x11_forwarding=False,
+            agent_forwarding=False,
+            allow_scp=False,
+            keepalive_interval=keepalive_interval,
+            keepalive_count_max=4,
+            login_timeout=login_timeout,
+            server_version="rummy-tui",
+        )
+    except OSError as error:
+        raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    server._listener = listener
+    server.host = host
+    sockets = listener.sockets
+    server.port = sockets[0].getsockname()[1] if sockets else port
+    return server
