@@ -31,7 +31,7 @@ from .rules import (
 from .ruleset_yaml import deep_merge
 
 # Card value keys as written in YAML: A, 2 ... 10, J, Q, K and JK for the joker.
-VALUE_KEYS: dict[str, int] = {name: rank for rank, name in RANK_NAMES.items()} | {"JK": JOKER_RANK}
+VALUE_KEYS: dict[str, int] = {RANK_NAMES[rank]: rank for rank in range(1, 14)} | {"JK": JOKER_RANK}
 DEFAULT_VALUES: dict[int, int] = STANDARD_VALUES | {JOKER_RANK: 0}
 
 

@@ -1,0 +1,174 @@
+"""`rummy rules`: list, show, check and create rulesets, and print their JSON Schema.
+
+Works without the UI (never imports textual) so it is quick in a terminal and in scripts.
+A player's mistake - a bad file, a typo in a key - gives located messages and exit status
+1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+from typing import TextIO
+
+from ..engine.rules_text import describe_rules
+from ..engine.ruleset_dump import SCHEMA_FILE_NAME, standalone_yaml, starter_yaml
+from ..engine.ruleset_loader import (
+    RulesetError,
+    bundled_rulesets_dir,
+    find_ruleset,
+    list_rulesets,
+    load_ruleset,
+)
+from ..engine.ruleset_schema import rules_schema
+from ..paths import user_rulesets_dir
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="rules_action", metavar="ACTION")
+    actions.add_parser("list", help="list bundled and your own rulesets (the default)")
+    show = actions.add_parser("show", help="print the rules of a ruleset as text")
+    show.add_argument("ruleset", help="a ruleset key (e.g. three_thirteen) or a file path")
+    show.add_argument(
+        "--yaml",
+        action="store_true",
+        help="print every key as one self-contained YAML file instead",
+    )
+    check = actions.add_parser("check", help="check ruleset files; exit 1 if any has errors")
+    check.add_argument("files", nargs="+", metavar="FILE", help="ruleset files or keys")
+    actions.add_parser("schema", help="print the JSON Schema of ruleset files")
+    new = actions.add_parser("new", help="write a commented starter ruleset to edit")
+    new.add_argument("name", help="the new ruleset's key (its file name without .yaml)")
+    new.add_argument(
+        "--from",
+        dest="base",
+        metavar="RULESET",
+        help="start from this ruleset (key or path): the new file only states changes",
+    )
+
+
+def _write(text: str, stream: TextIO) -> None:
+    """Print even where the terminal cannot show every character (dashes, suits)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, errors="replace").decode(encoding))
+    stream.flush()
+
+
+def _fail(error: RulesetError) -> int:
+    _write(str(error) + "\n", sys.stderr)
+    return 1
+
+
+def _list() -> int:
+    infos = list_rulesets()
+    width = max((len(info.key) for info in infos), default=10) + 2
+    for origin, title, folder in (
+        ("bundled", "Bundled rulesets", bundled_rulesets_dir()),
+        ("user", "Your rulesets", user_rulesets_dir()),
+    ):
+        mine = [info for info in infos if info.origin == origin]
+        lines = [f"{title} ({folder}):"]
+        if not mine:
+            lines.append("  (none yet: `rummy rules new NAME --from RULESET` makes one)")
+        for info in mine:
+            lines.append(f"  {info.key:<{width}}{info.name}")
+            note = info.description
+            if info.error:
+                note = f"does not load: {info.error}"
+            elif info.shadowed:
+                note = f"(a bundled ruleset has this key; use the path) {note}"
+            if note:
+                lines += textwrap.wrap(
+                    note, 78, initial_indent=" " * (width + 2), subsequent_indent=" " * (width + 2)
+                )
+        _write("\n".join(lines) + "\n", sys.stdout)
+    return 0
+
+
+def _show(name: str, as_yaml: bool) -> int:
+    try:
+        ruleset = load_ruleset(name)
+    except RulesetError as error:
+        return _fail(error)
+    _write(standalone_yaml(ruleset) if as_yaml else describe_rules(ruleset), sys.stdout)
+    return 0
+
+
+def _check(files: list[str]) -> int:
+    status = 0
+    for name in files:
+        try:
+            ruleset = load_ruleset(name)
+        except RulesetError as error:
+            status = _fail(error)
+            continue
+        _write(f"{name}: ok ({ruleset.name})\n", sys.stdout)
+    return status
+
+
+def schema_json() -> str:
+    return json.dumps(rules_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _new(name: str, base_ref: str | None) -> int:
+    if not NAME_PATTERN.match(name):
+        _write(
+            f"rummy rules new: {name!r} is not a usable name: use letters, digits, _ and -, "
+            "e.g. my_rules\n",
+            sys.stderr,
+        )
+        return 2
+    folder = user_rulesets_dir()
+    target = folder / f"{name}.yaml"
+    if target.exists():
+        _write(f"{target}: already exists; not overwritten (pick another name)\n", sys.stderr)
+        return 1
+    bundled = bundled_rulesets_dir()
+    if (bundled / f"{name}.yaml").exists():
+        _write(
+            f"rummy rules new: `{name}` is a bundled ruleset; pick another name (e.g. my_{name})\n",
+            sys.stderr,
+        )
+        return 1
+    base = None
+    extends = ""
+    if base_ref is not None:
+        try:
+            base_path = find_ruleset(base_ref)
+            base = load_ruleset(base_path)
+        except RulesetError as error:
+            return _fail(error)
+        is_key = base_path.parent.resolve() in (bundled.resolve(), folder.resolve())
+        extends = base_path.stem if is_key else str(base_path.resolve())
+    title = name.replace("_", " ").replace("-", " ").strip().capitalize()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / SCHEMA_FILE_NAME).write_text(schema_json(), encoding="utf-8")
+        with target.open("x", encoding="utf-8") as handle:
+            handle.write(starter_yaml(title, base, extends))
+    except OSError as exc:
+        _write(f"{target}: cannot write: {exc.strerror or exc}\n", sys.stderr)
+        return 1
+    _write(f"{target}\n", sys.stdout)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    action = getattr(args, "rules_action", None)
+    if action in (None, "list"):
+        return _list()
+    if action == "show":
+        return _show(args.ruleset, args.yaml)
+    if action == "check":
+        return _check(args.files)
+    if action == "schema":
+        _write(schema_json(), sys.stdout)
+        return 0
+    if action == "new":
+        return _new(args.name, args.base)
+    raise AssertionError(f"unknown rules action {action!r}")  # argparse prevents this
