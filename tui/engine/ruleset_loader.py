@@ -13,7 +13,7 @@ Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -65,10 +65,12 @@ def bundled_rulesets_dir() -> Path:
     if any(checkout.glob("*.yaml")):
         return checkout
     try:
-        installed = importlib.resources.files("tui.rulesets")
+        spec = importlib.util.find_spec("tui.rulesets")
     except ModuleNotFoundError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
         return checkout
-    return Path(str(installed))
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _files_in(folder: Path) -> dict[str, Path]:
