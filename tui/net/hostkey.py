@@ -14,6 +14,8 @@ from pathlib import Path
 
 import asyncssh
 
+from tui.paths import user_data_dir
+
 log = logging.getLogger(__name__)
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
@@ -24,21 +26,8 @@ class HostKeyError(Exception):
 
 
 def data_dir() -> Path:
-    """The user data folder (from `tui.paths` when present, else RUMMY_HOME or the
-    platform's user data folder for "rummy-tui")."""
-    try:
-        from tui.paths import user_data_dir  # type: ignore[import-not-found, unused-ignore]
-    except ModuleNotFoundError as error:
-        if error.name != "tui.paths":
-            raise
-    else:
-        return Path(user_data_dir())
-    home = os.environ.get("RUMMY_HOME")
-    if home:
-        return Path(home).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("rummy-tui"))
+    """The user data folder (honours RUMMY_HOME, see `tui.paths`)."""
+    return user_data_dir()
 
 
 def default_host_key_path() -> Path:

@@ -82,6 +82,7 @@ class Server:
         password: str | None,
         authorized_keys: asyncssh.SSHAuthorizedKeys | None,
         host_key_path: Path,
+        host_key_fingerprint: str = "",
     ) -> None:
         self.app_factory = app_factory
         """Called with a `SessionInfo` for every new player; may be set after start."""
@@ -90,6 +91,8 @@ class Server:
         self.password = password
         self.authorized_keys = authorized_keys
         self.host_key_path = host_key_path
+        self.host_key_fingerprint = host_key_fingerprint
+        """SHA256 fingerprint players' ssh shows on first connection."""
         self.host = ""
         self.port = 0
         self._listener: asyncssh.SSHAcceptor | None = None
@@ -358,6 +361,7 @@ async def start_server(
         password=password,
         authorized_keys=keys,
         host_key_path=key_path,
+        host_key_fingerprint=key.get_fingerprint(),
     )
     try:
         listener = await asyncssh.create_server(

@@ -1,8 +1,11 @@
-"""A scripted SSH player for tests and benchmarks: an asyncssh client whose output
-goes into a small terminal emulator (pyte), so checks read the screen a person would
-see instead of guessing from escape codes.
+"""Test kit for the SSH transport, shared by tests and benchmarks.
 
-pyte is a test dependency (the `test` extra); it is imported only here.
+`TerminalClient` is a scripted SSH player: an asyncssh client whose output goes into a
+small terminal emulator (pyte), so checks read the screen a person would see instead of
+guessing from escape codes. `CounterApp` is a tiny app that shows what the server told
+it (player, size, colours) and counts keys, escapes and clicks.
+
+pyte is a test dependency (the `test` extra); it is imported only when a client is made.
 """
 
 from __future__ import annotations
@@ -13,6 +16,75 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncssh
+from textual import events
+from textual.app import App, ComposeResult
+from textual.geometry import Size
+from textual.widgets import Static
+
+from tui.net.session import SessionInfo, current_session
+
+
+class CounterApp(App[None]):
+    """Shows `user=NAME count=N esc=N clicks=N size=WxH color=SYSTEM` on one line.
+
+    `+` counts, Esc counts escapes, a click on the line counts clicks, `!` raises (a
+    crashing app), `p` prints to stdout (must never reach any player), `q` quits.
+    """
+
+    CSS = "#status { height: 1; }"
+    BINDINGS = [("plus", "count", "count"), ("escape", "escape", "esc"), ("q", "quit", "quit")]
+
+    def __init__(self, info: SessionInfo) -> None:
+        super().__init__()
+        self.info = info
+        self.count = 0
+        self.escapes = 0
+        self.clicks = 0
+        self.size_seen: Size = Size(*info.size)
+        self.session_seen: SessionInfo | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._status(), id="status")
+
+    def _status(self) -> str:
+        w, h = self.size_seen
+        return (
+            f"user={self.info.player_name} count={self.count} esc={self.escapes} "
+            f"clicks={self.clicks} size={w}x{h} color={self.console.color_system}"
+        )
+
+    def _show(self) -> None:
+        self.query_one("#status", Static).update(self._status())
+
+    def on_mount(self) -> None:
+        self.session_seen = current_session()
+
+    def action_count(self) -> None:
+        self.count += 1
+        self._show()
+
+    def action_escape(self) -> None:
+        self.escapes += 1
+        self._show()
+
+    def on_click(self, event: events.Click) -> None:
+        self.clicks += 1
+        self._show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.size_seen = event.size
+        self._show()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "exclamation_mark":
+            raise RuntimeError("the test app crashes on purpose")
+        if event.key == "p":
+            print(f"PRINTED-BY-{self.info.username}")
+
+
+def counter_factory(info: SessionInfo) -> CounterApp:
+    """App factory serving one `CounterApp` per session."""
+    return CounterApp(info)
 
 
 class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]

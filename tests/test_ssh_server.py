@@ -1,0 +1,191 @@
+"""Real SSH sessions on 127.0.0.1 against the counter app: screens, keys, resize,
+colours, isolation between players, teardown."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+import weakref
+
+import pytest
+
+from tui.net.server import Server, start_server
+from tui.net.testing import CounterApp, TerminalClient, counter_factory
+
+
+@pytest.fixture(autouse=True)
+def _private_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture
+async def server():
+    srv = await start_server(counter_factory, "127.0.0.1", 0)
+    try:
+        yield srv
+    finally:
+        await srv.close()
+
+
+async def join(server: Server, name: str = "alice", **kwargs) -> TerminalClient:
+    client = await TerminalClient.connect(server.port, username=name, **kwargs)
+    await client.wait_for(f"user={name} count=0")
+    return client
+
+
+async def wait_sessions(server: Server, count: int, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while len(server.sessions) != count:
+        assert loop.time() < deadline, f"{len(server.sessions)} sessions, wanted {count}"
+        await asyncio.sleep(0.02)
+
+
+async def test_player_sees_their_name_and_keys_update_the_screen(server):
+    alice = await join(server)
+    assert "size=80x24" in alice.text
+    alice.send("+")
+    await alice.wait_for("count=1")
+    alice.send("++")
+    await alice.wait_for("count=3")
+    await alice.close()
+
+
+async def test_the_server_port_is_the_real_one_and_sessions_are_listed(server):
+    assert server.port > 0
+    alice = await join(server)
+    [info] = server.sessions
+    assert (info.username, info.term_type, info.size) == ("alice", "xterm-256color", (80, 24))
+    assert isinstance(info.app, CounterApp)
+    assert info.app.session_seen is info  # current_session() inside the app
+    await alice.close()
+    await wait_sessions(server, 0)
+
+
+async def test_window_change_reaches_the_app(server):
+    alice = await join(server)
+    alice.resize(100, 30)
+    await alice.wait_for("size=100x30")
+    assert server.sessions[0].size == (100, 30)
+    alice.resize(60, 15)
+    await alice.wait_for("size=60x15")
+
+
+@pytest.mark.parametrize(
+    ("term", "env", "expected"),
+    [
+        ("xterm-256color", {}, "color=256"),
+        ("xterm", {}, "color=standard"),
+        ("xterm", {"COLORTERM": "truecolor"}, "color=truecolor"),
+    ],
+)
+async def test_colour_depth_follows_each_clients_terminal(server, term, env, expected):
+    client = await join(server, term_type=term, env=env)
+    assert expected in client.text
+    if expected == "color=standard":
+        # No 256-colour or 24-bit colour codes reach a plain xterm.
+        assert b"\x1b[38;5;" not in client.output and b"\x1b[38;2;" not in client.output
+
+
+async def test_a_lone_escape_is_an_escape_key_and_arrows_are_not(server):
+    alice = await join(server)
+    alice.send("\x1b")
+    await alice.wait_for("esc=1")
+    alice.send("\x1b[A")  # an arrow key: must not count as escape
+    alice.send("+")
+    await alice.wait_for("count=1")
+    await asyncio.sleep(0.3)
+    assert "esc=1" in alice.text
+
+
+async def test_mouse_clicks_arrive_through_sgr_reports(server):
+    alice = await join(server)
+    assert b"\x1b[?1006h" in alice.output  # SGR mouse reporting was switched on
+    alice.send("\x1b[<0;3;1M\x1b[<0;3;1m")  # press and release on the status line
+    await alice.wait_for("clicks=1")
+
+
+async def test_two_players_each_see_only_their_own_app(server, capfd):
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    alice.send("+++")
+    bob.send("+")
+    await alice.wait_for("user=alice count=3")
+    await bob.wait_for("user=bob count=1")
+    alice.send("p")  # the app prints to stdout: that goes to the server's log only
+    bob.send("p")
+    alice.send("+")
+    bob.send("+")
+    await alice.wait_for("count=4")
+    await bob.wait_for("count=2")
+    assert b"bob" not in alice.output and b"count=3" not in bob.output
+    assert b"alice" not in bob.output
+    assert b"PRINTED-BY" not in alice.output + bob.output
+    captured = capfd.readouterr()
+    assert "PRINTED-BY-alice" in captured.out and "PRINTED-BY-bob" in captured.out
+
+
+async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_the_apps(server):
+    stdout_before = sys.stdout
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    apps = [weakref.ref(info.app) for info in server.sessions]
+    await alice.close()  # the first to start ends first: the out-of-order case
+    await wait_sessions(server, 1)
+    await bob.close()
+    await wait_sessions(server, 0)
+    assert sys.stdout is stdout_before
+    for _ in range(3):
+        gc.collect()
+    assert [ref() for ref in apps] == [None, None]
+
+
+async def test_an_abrupt_disconnect_does_not_disturb_the_other_player(server):
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    alice_app = weakref.ref(server.sessions[0].app)
+    alice.abort()
+    await wait_sessions(server, 1)
+    bob.send("++")
+    await bob.wait_for("count=2")
+    assert [info.username for info in server.sessions] == ["bob"]
+    gc.collect()
+    assert alice_app() is None
+
+
+async def test_a_crashing_app_ends_only_its_own_session(server):
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    alice.send("!")
+    await alice.wait_closed()
+    assert alice.exit_status == 1
+    assert b"internal error" in alice.output
+    bob.send("+")
+    await bob.wait_for("count=1")
+    await wait_sessions(server, 1)
+
+
+async def test_quitting_restores_the_terminal_and_closes_with_status_0(server):
+    alice = await join(server)
+    alice.send("q")
+    await alice.wait_closed()
+    assert alice.exit_status == 0
+    tail = bytes(alice.output[-200:])
+    assert b"\x1b[?1049l" in tail and b"\x1b[?1000l" in tail and b"\x1b[?25h" in tail
+    await wait_sessions(server, 0)
+
+
+async def test_closing_the_server_tells_players_and_ends_their_sessions(tmp_path):
+    srv = await start_server(counter_factory, "127.0.0.1", 0)
+    alice = await join(srv)
+    await srv.close()
+    await alice.wait_closed()
+    assert b"shutting down" in alice.output
+    assert srv.sessions == []
+
+
+async def test_many_keys_in_one_packet_are_all_counted(server):
+    alice = await join(server)
+    alice.send("+" * 50)
+    await alice.wait_for("count=50")
