@@ -1,0 +1,122 @@
+"""The rummy app: main menu, new game, the table, rules and settings.
+
+Everything it plays with comes in through an `AppEnvironment`, so one process can run many
+apps at once (one per SSH player) around one shared table service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.binding import Binding
+
+from .cardart import CardStyle
+from .environment import AppEnvironment
+from .screens.menu import MenuScreen
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from tui.engine.rules import Ruleset
+    from tui.service.table import Table
+
+
+class RummyApp(App[None]):
+    TITLE = "Rummy"
+    CSS_PATH = ["app.tcss", "table.tcss", "forms.tcss"]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, env: AppEnvironment | None = None) -> None:
+        super().__init__()
+        self.env = env or AppEnvironment()
+        settings = self.env.settings_store.load()
+        if self.env.player_name:
+            settings = Settings(**{**settings.__dict__, "name": self.env.player_name}).cleaned()
+        self.settings = settings
+
+    # ------------------------------------------------------------------ start-up
+    def on_mount(self) -> None:
+        self._apply_theme()
+        self.push_screen(MenuScreen())
+        if self.env.table is not None:
+            self.open_table(self.env.table, self.env.seat)
+        elif self.env.request is not None:
+            self._start_requested()
+
+    def _apply_theme(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+
+    def _start_requested(self) -> None:
+        from tui.engine.ruleset_loader import RulesetError, load_ruleset
+
+        request = self.env.request
+        assert request is not None
+        try:
+            rules = load_ruleset(request.rules_key)
+        except (RulesetError, FileNotFoundError, OSError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot load the rules", severity="error", timeout=10)
+            return
+        players = request.players or max(rules.players_min, min(3, rules.players_max))
+        names = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
+        levels = list(request.bots) or ["medium"]
+        opponents = [(names[i % len(names)], levels[min(i, len(levels) - 1)])
+                     for i in range(players - 1)]
+        self.start_game(rules, opponents, request.seed)
+
+    # ------------------------------------------------------------------ games
+    def card_style(self) -> CardStyle:
+        return CardStyle(ascii=self.settings.card_style == "ascii",
+                         four_colour=self.settings.colours == "four")
+
+    def has_game_in_progress(self) -> bool:
+        return self.env.table is not None or self.env.has_saved_game()
+
+    def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                   seed: int | None) -> None:
+        """Seat the player and the chosen opponents at a new table and open it."""
+        from tui.service.table import SeatSpec
+
+        seats = [SeatSpec(self.settings.name, None)]
+        seats += [SeatSpec(name, level) for name, level in opponents]
+        try:
+            table = self.env.table_factory(rules, seats, seed)
+        except (ValueError, KeyError) as exc:
+            self.notify(str(exc), title="Cannot start this game", severity="error", timeout=10)
+            return
+        self.open_table(table, 0)
+
+    def resume_game(self) -> None:
+        from tui.engine.save import SaveError
+
+        if self.env.table is not None:
+            self.open_table(self.env.table, self.env.seat)
+            return
+        path = self.env.save_path
+        if path is None or not path.exists():
+            self.notify("There is no game in progress.", severity="warning")
+            return
+        try:
+            table = self.env.table_loader(path)
+        except SaveError as exc:
+            self.notify(str(exc), title="Cannot continue the saved game", severity="error",
+                        timeout=10)
+            return
+        self.open_table(table, self.env.seat)
+
+    def open_table(self, table: Table, seat: int) -> None:
+        from .screens.table import TableScreen, TableSession
+
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
+            self.pop_screen()
+        self.push_screen(TableScreen(TableSession(table, seat, self.env.save_path,
+                                                  self.env.drive_bots)))
+
+    # ------------------------------------------------------------------ settings
+    def save_settings(self, settings: Settings) -> None:
+        """Adopt and persist new settings (raises OSError if they cannot be written)."""
+        self.settings = settings.cleaned()
+        self._apply_theme()
+        self.env.settings_store.save(self.settings)

@@ -1,0 +1,226 @@
+"""How cards look: small cards for the hand, a large one for the discard pile, card backs
+for the stock and inline "chips" for melds, logs and summaries.
+
+Pure Rich text, no widgets: each function returns `Text` lines so widgets can place them
+and tests can read them.  A `CardStyle` carries the player's choices (suit symbols or
+ASCII letters, two- or four-colour deck).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+from tui.engine.cards import RANK_NAMES, SUIT_SYMBOLS, Card
+
+FACE_BG = "#f4f0e6"
+WILD_BG = "#f5d76e"
+BACK_BG = "#2b4c7e"
+BACK_FG = "#8fb3e8"
+EDGE = "#7a7468"
+CURSOR_EDGE = "#1f6feb"
+SELECTED_EDGE = "#e67e22"
+TWO_COLOUR = {"C": "#1b1b1b", "S": "#1b1b1b", "D": "#c0392b", "H": "#c0392b", "*": "#7d3c98"}
+FOUR_COLOUR = {"C": "#1e7b34", "S": "#1b1b1b", "D": "#1f5fbf", "H": "#c0392b", "*": "#7d3c98"}
+
+
+@dataclass(frozen=True)
+class CardStyle:
+    """The player's card choices (from settings)."""
+
+    ascii: bool = False
+    four_colour: bool = False
+
+    def suit(self, card: Card) -> str:
+        if card.is_joker:
+            return ""
+        return card.suit if self.ascii else SUIT_SYMBOLS[card.suit]
+
+    def colour(self, card: Card) -> str:
+        palette = FOUR_COLOUR if self.four_colour else TWO_COLOUR
+        return palette[card.suit]
+
+    def label(self, card: Card, short_ten: bool = False) -> str:
+        """`7♥`, `10♥` (or `T♥` where space is short), `JK` for a joker."""
+        if card.is_joker:
+            return "JK"
+        rank = "T" if short_ten and card.rank == 10 else RANK_NAMES[card.rank]
+        return rank + self.suit(card)
+
+    @property
+    def wild_mark(self) -> str:
+        return "*" if self.ascii else "★"
+
+    @property
+    def corners(self) -> tuple[str, str, str, str, str, str]:
+        """top-left, top-right, bottom-left, bottom-right, horizontal, vertical."""
+        if self.ascii:
+            return ("+", "+", "+", "+", "-", "|")
+        return ("╭", "╮", "╰", "╯", "─", "│")
+
+
+def chip(card: Card, style: CardStyle, wild: bool = False) -> Text:
+    """A card as a small inline label on a card-coloured background."""
+    bg = WILD_BG if wild else FACE_BG
+    text = Text(style.label(card), Style(color=style.colour(card), bgcolor=bg, bold=True))
+    if wild:
+        text.append(style.wild_mark, Style(color="#8a5a00", bgcolor=bg))
+    return text
+
+
+def chips(cards: Iterable[Card], style: CardStyle, wild: Iterable[Card] = ()) -> Text:
+    """Cards as chips separated by spaces; `wild` lists cards (by uid) to mark."""
+    wild_uids = {c.uid for c in wild}
+    out = Text()
+    for i, card in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(chip(card, style, card.uid in wild_uids))
+    return out
+
+
+class Canvas:
+    """A grid of styled cells that cards are painted onto, later cards over earlier."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.cells: list[list[tuple[str, Style | None]]] = [
+            [(" ", None)] * width for _ in range(height)
+        ]
+
+    def put(self, x: int, y: int, text: str, style: Style | None) -> None:
+        for i, ch in enumerate(text):
+            if 0 <= x + i < self.width and 0 <= y < self.height:
+                self.cells[y][x + i] = (ch, style)
+
+    def put_text(self, x: int, y: int, text: Text) -> None:
+        """Paint a styled `Text` (one line) keeping its styles."""
+        plain = text.plain
+        styles: list[Style | None] = [_as_style(text.style)] * len(plain)
+        for span in text.spans:
+            for i in range(span.start, min(span.end, len(plain))):
+                styles[i] = _as_style(span.style)
+        for i, ch in enumerate(plain):
+            self.put(x + i, y, ch, styles[i])
+
+    def lines(self) -> list[Text]:
+        out = []
+        for row in self.cells:
+            line = Text()
+            for ch, style in row:
+                line.append(ch, style)
+            out.append(line)
+        return out
+
+
+def _as_style(style: str | Style | None) -> Style | None:
+    if style is None or style == "":
+        return None
+    return style if isinstance(style, Style) else Style.parse(style)
+
+
+def paint_small(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    card: Card,
+    style: CardStyle,
+    *,
+    wild: bool = False,
+    edge: str = EDGE,
+    bold_edge: bool = False,
+    short_ten: bool = False,
+) -> None:
+    """A 5×3 card: a border and the rank and suit in its top-left corner."""
+    tl, tr, bl, br, h, v = style.corners
+    bg = WILD_BG if wild else FACE_BG
+    edge_style = Style(color=edge, bgcolor=bg, bold=bold_edge)
+    top = tl + (style.wild_mark + h * 2 if wild else h * 3) + tr
+    canvas.put(x, y, top, edge_style)
+    label = style.label(card, short_ten=short_ten)[:3].ljust(3)
+    canvas.put(x, y + 1, v, edge_style)
+    canvas.put(x + 1, y + 1, label, Style(color=style.colour(card), bgcolor=bg, bold=True))
+    canvas.put(x + 4, y + 1, v, edge_style)
+    canvas.put(x, y + 2, bl + h * 3 + br, edge_style)
+
+
+def big_card(card: Card, style: CardStyle, wild: bool = False, edge: str = EDGE) -> list[Text]:
+    """A 7×5 card for the top of the discard pile."""
+    tl, tr, bl, br, h, v = style.corners
+    bg = WILD_BG if wild else FACE_BG
+    edge_style = Style(color=edge, bgcolor=bg)
+    ink = Style(color=style.colour(card), bgcolor=bg, bold=True)
+    label = style.label(card)
+    suit = style.suit(card) or (style.wild_mark if not style.ascii else "*")
+    rows = [
+        (tl + (style.wild_mark + h * 4 if wild else h * 5) + tr, None),
+        (v, label.ljust(5)),
+        (v, suit.center(5)),
+        (v, label.rjust(5)),
+        (bl + h * 5 + br, None),
+    ]
+    lines = []
+    for border, inside in rows:
+        line = Text()
+        if inside is None:
+            line.append(border, edge_style)
+        else:
+            line.append(border, edge_style)
+            line.append(inside, ink)
+            line.append(v, edge_style)
+        lines.append(line)
+    return lines
+
+
+def card_back(style: CardStyle, width: int = 7, height: int = 5) -> list[Text]:
+    """The back of a card (the stock)."""
+    tl, tr, bl, br, h, v = style.corners
+    edge = Style(color=BACK_FG, bgcolor=BACK_BG)
+    fill = Style(color=BACK_FG, bgcolor=BACK_BG)
+    pattern = "#" if style.ascii else "░"
+    lines = [Text(tl + h * (width - 2) + tr, edge)]
+    for _ in range(height - 2):
+        line = Text(v, edge)
+        line.append(pattern * (width - 2), fill)
+        line.append(v, edge)
+        lines.append(line)
+    lines.append(Text(bl + h * (width - 2) + br, edge))
+    return lines
+
+
+def empty_slot(style: CardStyle, width: int = 7, height: int = 5) -> list[Text]:
+    """Where a pile would be when it is empty."""
+    faint = Style(color="#5c6370", dim=True)
+    if style.ascii:
+        tl = tr = bl = br = "+"
+        h, v = "-", "|"
+    else:
+        tl, tr, bl, br, h, v = "┌", "┐", "└", "┘", "╌", "╎"
+    lines = [Text(tl + h * (width - 2) + tr, faint)]
+    for _ in range(height - 2):
+        lines.append(Text(v + " " * (width - 2) + v, faint))
+    lines.append(Text(bl + h * (width - 2) + br, faint))
+    return lines
+
+
+def fan_step(count: int, width: int, card_width: int = 5) -> int:
+    """How far apart to draw `count` small cards in `width` columns: 6 (a gap between
+    cards) down to 2 (heavily overlapped)."""
+    if count <= 1:
+        return card_width + 1
+    for step in (card_width + 1, card_width, card_width - 1, card_width - 2):
+        if step * (count - 1) + card_width <= width:
+            return step
+    return 2
+
+
+def fan_width(count: int, step: int, card_width: int = 5) -> int:
+    return 0 if count == 0 else step * (count - 1) + card_width
+
+
+def describe_cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)

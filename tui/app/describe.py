@@ -1,0 +1,74 @@
+"""Words for the table: what the round asks, whose move it is and what to do now."""
+
+from __future__ import annotations
+
+from tui.engine.view import SeatView
+
+from .cardart import CardStyle
+
+
+def round_label(view: SeatView) -> str:
+    """`Round 4 of 11 — 6 cards — 6s wild` or `Deal 2 of 7 — 1 set + 1 run`."""
+    rnd = view.round
+    contract = rnd.contract.required
+    word = "Deal" if contract else "Round"
+    total = len(view.rules.rounds)
+    if view.rules.end.point_limit:
+        head = f"{word} {view.round_number}"
+    else:
+        head = f"{word} {view.round_number} of {total}"
+    parts = [head]
+    if contract:
+        parts.append(rnd.contract.describe())
+        if rnd.all_at_once:
+            parts.append("all at once")
+    else:
+        parts.append(f"{rnd.cards} cards")
+    if rnd.wild:
+        parts.append(rnd.label_wild())
+    elif view.rules.jokers_wild and view.rules.deck_for(len(view.players)).jokers:
+        parts.append("jokers wild")
+    return " — ".join(parts)
+
+
+def name_of(view: SeatView, seat: int) -> str:
+    if 0 <= seat < len(view.players):
+        return "You" if seat == view.seat else view.players[seat].name
+    return "?"
+
+
+def prompt(view: SeatView, style: CardStyle) -> str:
+    """One line telling the player what is happening and what they can do."""
+    top = view.top_discard
+    top_text = style.label(top) if top else ""
+    if view.phase == "round_over":
+        return "The deal is over — press Enter for the summary."
+    if view.phase == "game_over":
+        return "The game is over — press Enter for the standings."
+    if view.phase == "buy":
+        offer = style.label(view.buy_offer) if view.buy_offer else top_text
+        if view.seat == view.turn:
+            extra = view.rules.buying.penalty_cards
+            return (f"May I? Buy {offer} (and {extra} penalty card"
+                    f"{'s' if extra != 1 else ''} from the stock): b buy · n pass")
+        return f"{name_of(view, view.turn)} may buy {offer}…"
+    if view.seat != view.turn:
+        verb = "drawing" if view.phase == "draw" else "playing"
+        lead = "Last turns — " if view.final_turns else ""
+        return f"{lead}{name_of(view, view.turn)} is {verb}…"
+    lead = "Last turn! " if view.final_turns else "Your turn: "
+    if view.phase == "draw":
+        if top is not None and view.rules.draw.discard != "none":
+            return f"{lead}draw from the stock (s) or take {top_text} (t)."
+        return f"{lead}draw from the stock (s)."
+    me = view.me
+    going = view.rules.going_out
+    if not going.melding_during_play:
+        return f"{lead}discard (d), or go out (o) if every other card fits a meld."
+    contract = view.round.contract
+    if contract.required and me is not None and not me.contract_down:
+        return (f"{lead}lay down {contract.describe()} (space select · g group · m meld), "
+                "then discard (d).")
+    if view.rules.lay_off.when != "never":
+        return f"{lead}lay off (select, l) or discard (d)."
+    return f"{lead}discard (d)."

@@ -1,0 +1,81 @@
+"""Everything one running app needs from outside, handed to its constructor.
+
+The app keeps no global state: the SSH server builds one `AppEnvironment` per connection
+(player name from the SSH user, settings in memory, a table shared through its service),
+while `rummy play` builds one for the local player with files in the user folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .settings import SettingsStore
+
+if TYPE_CHECKING:
+    from tui.engine.rules import Ruleset
+    from tui.service.table import SeatSpec, Table
+
+SAVE_FILE = "current_game.json"
+
+TableFactory = Callable[["Ruleset", "list[SeatSpec]", "int | None"], "Table"]
+
+
+def _default_factory(rules: Ruleset, seats: list[SeatSpec], seed: int | None) -> Table:
+    from tui.service.table import Table
+
+    return Table(rules, seats, seed=seed)
+
+
+def _default_loader(path: Path) -> Table:
+    from tui.service.table import Table
+
+    return Table.load(path)
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    """A game to start as soon as the app opens (`rummy play --rules …`)."""
+
+    rules_key: str
+    players: int | None = None
+    bots: tuple[str, ...] = ()  # levels of the opponents, in seat order
+    seed: int | None = None
+
+
+@dataclass
+class AppEnvironment:
+    """What one app instance plays with.
+
+    `table`/`seat` join a table that already exists (a shared, in-memory service);
+    otherwise the app makes its own with `table_factory`.  `save_path` is where the game in
+    progress is written after every action (None: never saved).  `drive_bots` says whether
+    this app steps the bots on its timer; with several apps at one table only one should.
+    """
+
+    settings_store: SettingsStore = field(default_factory=lambda: SettingsStore(None))
+    save_path: Path | None = None
+    player_name: str | None = None
+    table_factory: TableFactory = _default_factory
+    table_loader: Callable[[Path], Table] = _default_loader
+    table: Table | None = None
+    seat: int = 0
+    drive_bots: bool = True
+    request: GameRequest | None = None
+    can_quit_to_shell: bool = True
+
+    @classmethod
+    def local(cls, request: GameRequest | None = None) -> AppEnvironment:
+        """The local player's environment: settings and saved game in the user folders."""
+        from tui.paths import user_data_dir
+
+        return cls(
+            settings_store=SettingsStore.default(),
+            save_path=user_data_dir() / SAVE_FILE,
+            request=request,
+        )
+
+    def has_saved_game(self) -> bool:
+        return self.save_path is not None and self.save_path.exists()

@@ -1,0 +1,107 @@
+"""The main menu: new game, continue, rules, settings, quit."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.engine.cards import Card
+
+from ..cardart import CardStyle, big_card
+
+TITLE = "R U M M Y"
+FAN = (Card(1, "S"), Card(13, "H"), Card(12, "C"), Card(11, "D"))
+
+
+def title_art(style: CardStyle) -> Text:
+    """Four big cards side by side above the title."""
+    cards = [big_card(card, style) for card in FAN]
+    lines = []
+    for row in range(5):
+        line = Text()
+        for art in cards:
+            line.append_text(art[row])
+            line.append(" ")
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+class MenuScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("c", "choose('continue')", "Continue"),
+        Binding("r", "choose('rules')", "Rules"),
+        Binding("s", "choose('settings')", "Settings"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="menu")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Center(Static(id="menu-art"))
+            yield Center(Static(Text(TITLE, Style(bold=True, color="#f1c40f")),
+                                id="menu-title"))
+            yield Center(Static("Three Thirteen · Contract Rummy · your own house rules",
+                                id="menu-sub"))
+            with Horizontal(id="menu-options-row"):
+                yield OptionList(id="menu-options")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_menu()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_menu()
+
+    def refresh_menu(self) -> None:
+        app = self.app
+        style = app.card_style()  # type: ignore[attr-defined]
+        self.query_one("#menu-art", Static).update(title_art(style))
+        env = app.env  # type: ignore[attr-defined]
+        can_continue = app.has_game_in_progress()  # type: ignore[attr-defined]
+        options = self.query_one("#menu-options", OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        options.add_options([
+            Option(Text.assemble(("n", "bold #f1c40f"), "  New game"), id="new"),
+            Option(Text.assemble(("c", "bold #f1c40f"), "  Continue"), id="continue",
+                   disabled=not can_continue),
+            Option(Text.assemble(("r", "bold #f1c40f"), "  Rules"), id="rules"),
+            Option(Text.assemble(("s", "bold #f1c40f"), "  Settings"), id="settings"),
+            Option(Text.assemble(("q", "bold #f1c40f"),
+                                 "  Quit" if env.can_quit_to_shell else "  Leave"), id="quit"),
+        ])
+        options.highlighted = highlighted if highlighted is not None else (
+            1 if can_continue else 0)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_choose(event.option.id or "")
+
+    def action_choose(self, what: str) -> None:
+        app = self.app
+        if what == "new":
+            from .new_game import NewGameScreen
+
+            app.push_screen(NewGameScreen())
+        elif what == "continue":
+            app.resume_game()  # type: ignore[attr-defined]
+        elif what == "rules":
+            from .rules import RulesScreen
+
+            app.push_screen(RulesScreen())
+        elif what == "settings":
+            from .settings import SettingsScreen
+
+            app.push_screen(SettingsScreen())
+        elif what == "quit":
+            app.exit()

@@ -1,0 +1,96 @@
+"""The settings screen: name, card style, colours, theme and bot speed, saved at once."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from tui.engine.cards import Card
+
+from ..cardart import CardStyle, chips
+from ..settings import BOT_SPEEDS, Settings
+
+SAMPLE = (Card(1, "S"), Card(10, "H"), Card(7, "D"), Card(12, "C"), Card(0, "*"))
+
+
+class SettingsScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self) -> None:
+        super().__init__(id="settings")
+
+    def compose(self) -> ComposeResult:
+        s: Settings = self.app.settings  # type: ignore[attr-defined]
+        with VerticalScroll(id="form"):
+            yield Label("Settings", classes="form-title")
+            with Horizontal(classes="row"):
+                yield Label("Your name", classes="field")
+                yield Input(s.name, id="name", max_length=24)
+            with Horizontal(classes="row"):
+                yield Label("Cards", classes="field")
+                yield Select([("suit symbols ♣♦♥♠", "unicode"), ("plain letters C D H S",
+                                                                 "ascii")],
+                             value=s.card_style, allow_blank=False, id="card_style")
+            with Horizontal(classes="row"):
+                yield Label("Colours", classes="field")
+                yield Select([("two colours (red, black)", "two"),
+                              ("four colours (♣ green, ♦ blue)", "four")],
+                             value=s.colours, allow_blank=False, id="colours")
+            yield Static(id="sample")
+            with Horizontal(classes="row"):
+                yield Label("Theme", classes="field")
+                yield Select([(name, name) for name in sorted(self.app.available_themes)],
+                             value=s.theme if s.theme in self.app.available_themes
+                             else "textual-dark", allow_blank=False, id="theme")
+            with Horizontal(classes="row"):
+                yield Label("Bot speed", classes="field")
+                yield Select([(f"{name} ({delay:g}s a move)", name)
+                              for name, delay in BOT_SPEEDS.items()],
+                             value=s.bot_speed, allow_blank=False, id="bot_speed")
+            with Horizontal(classes="buttons"):
+                yield Button("Save", variant="primary", id="save")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._sample()
+
+    def _current(self) -> Settings:
+        def value(widget_id: str) -> str:
+            return str(self.query_one(f"#{widget_id}", Select).value)
+
+        return Settings(
+            name=self.query_one("#name", Input).value,
+            card_style=value("card_style"),
+            colours=value("colours"),
+            theme=value("theme"),
+            bot_speed=value("bot_speed"),
+        ).cleaned()
+
+    @on(Select.Changed)
+    def _sample(self) -> None:
+        s = self._current()
+        style = CardStyle(ascii=s.card_style == "ascii", four_colour=s.colours == "four")
+        self.query_one("#sample", Static).update(chips(SAMPLE, style, wild=SAMPLE[-1:]))
+        if s.theme in self.app.available_themes:
+            self.app.theme = s.theme
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        settings = self._current()
+        try:
+            self.app.save_settings(settings)  # type: ignore[attr-defined]
+        except OSError as exc:
+            self.notify(f"Could not save the settings: {exc}", severity="error")
+            return
+        self.notify("Settings saved.", timeout=2)
+        self.dismiss()
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        self.app.theme = self.app.settings.theme  # type: ignore[attr-defined]
+        self.dismiss()

@@ -1,0 +1,173 @@
+"""End of a deal (every hand's best arrangement and points, then the score sheet) and end
+of the game (standings and a chart of running totals)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.style import Style
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui.engine.view import SeatView
+
+from ..cardart import CardStyle, chips
+from ..describe import name_of, round_label
+from ..widgets.chart import TotalsChart
+from ..widgets.scoresheet import ScoreSheet, running_totals
+
+if TYPE_CHECKING:
+    from .table import TableSession
+
+
+def hands_table(view: SeatView, style: CardStyle) -> RichTable:
+    """Every hand of the last deal: its melds, the cards that scored, and the points."""
+    result = view.results[-1]
+    table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,
+                      header_style="bold")
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Melds", ratio=3)
+    table.add_column("Left in hand", ratio=2)
+    table.add_column("Points", justify="right", no_wrap=True)
+    for seat, points in enumerate(result.points):
+        name = Text(name_of(view, seat), Style(bold=seat == view.seat))
+        if seat == result.went_out:
+            name.append(" (out)" if style.ascii else " ★ out", Style(color="#f1c40f"))
+        melds = Text()
+        for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
+            if i:
+                melds.append("  ")
+            melds.append_text(chips(meld, style))
+        dead = result.deadwood[seat] if seat < len(result.deadwood) else ()
+        table.add_row(name, melds or Text("—", Style(dim=True)),
+                      chips(dead, style) if dead else Text("—", Style(dim=True)),
+                      Text(str(points), Style(bold=True)))
+    return table
+
+
+class RoundSummaryScreen(Screen[None]):
+    """Shown when a deal ends; Enter deals the next one."""
+
+    BINDINGS = [
+        Binding("enter,space", "next", "Next deal"),
+        Binding("q", "leave", "Menu"),
+    ]
+
+    def __init__(self, session: TableSession, style: CardStyle) -> None:
+        super().__init__(classes="summary")
+        self.session = session
+        self.card_style = style
+        self.view_now = session.table.view(session.seat)
+
+    def compose(self) -> ComposeResult:
+        view = self.view_now
+        result = view.results[-1] if view.results else None
+        with VerticalScroll(classes="summary-body"):
+            title = Text(round_label(view) + " — over", Style(bold=True))
+            yield Static(title, classes="summary-title")
+            if result is not None:
+                who = (f"{name_of(view, result.went_out)} went out."
+                       if result.went_out >= 0 else "Nobody went out.")
+                yield Static(who, classes="summary-sub")
+                yield Static(hands_table(view, self.card_style), classes="hands")
+            sheet = ScoreSheet(classes="sheet")
+            sheet.border_title = "Score sheet"
+            yield sheet
+        yield Footer()
+
+    def on_mount(self) -> None:
+        view = self.view_now
+        names = [name_of(view, s) for s in range(len(view.players))]
+        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
+                                        view.rules.end.winner == "lowest", view.seat,
+                                        self.card_style.ascii)
+
+    def action_next(self) -> None:
+        table = self.session.table
+        if table.view(self.session.seat).phase == "round_over":
+            table.next_round()
+        self.dismiss()
+
+    def action_leave(self) -> None:
+        self.dismiss()
+        self.app.pop_screen()
+
+
+class GameOverScreen(Screen[None]):
+    """Standings, winners and a chart of the running totals."""
+
+    BINDINGS = [
+        Binding("enter,q,escape", "leave", "Main menu"),
+    ]
+
+    def __init__(self, view: SeatView, style: CardStyle) -> None:
+        super().__init__(classes="summary")
+        self.view_now = view
+        self.card_style = style
+
+    def compose(self) -> ComposeResult:
+        view = self.view_now
+        with VerticalScroll(classes="summary-body"):
+            yield Static(Text("Game over", Style(bold=True)), classes="summary-title")
+            yield Static(self._winners_text(), classes="summary-sub")
+            yield Static(self._standings(), classes="standings")
+            with Vertical(classes="chart-box") as box:
+                box.border_title = "Running totals"
+                yield TotalsChart()
+            sheet = ScoreSheet(classes="sheet")
+            sheet.border_title = "Score sheet"
+            yield sheet
+        yield Footer()
+        del view
+
+    def on_mount(self) -> None:
+        view = self.view_now
+        names = [name_of(view, s) for s in range(len(view.players))]
+        self.query_one(TotalsChart).show(names, running_totals(view.scores, len(names)),
+                                         self.card_style.ascii)
+        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
+                                        view.rules.end.winner == "lowest", view.seat,
+                                        self.card_style.ascii)
+
+    def _winners_text(self) -> Text:
+        view = self.view_now
+        names = [name_of(view, s) for s in view.winners]
+        if view.seat in view.winners:
+            head = "You win!" if len(names) == 1 else "You share the win with " + ", ".join(
+                n for s, n in zip(view.winners, names, strict=True) if s != view.seat) + "!"
+        else:
+            head = " and ".join(names) + (" wins." if len(names) == 1 else " share the win.")
+        return Text(head, Style(color="#f1c40f", bold=True))
+
+    def _standings(self) -> RichTable:
+        view = self.view_now
+        lowest = view.rules.end.winner == "lowest"
+        order = sorted(range(len(view.players)),
+                       key=lambda s: view.players[s].total * (1 if lowest else -1))
+        table = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+        table.add_column("#", justify="right")
+        table.add_column("Player")
+        table.add_column("Total", justify="right")
+        place = 0
+        last = None
+        for index, seat in enumerate(order):
+            total = view.players[seat].total
+            if total != last:
+                place = index + 1
+                last = total
+            star = ("*" if self.card_style.ascii else "★") if seat in view.winners else ""
+            table.add_row(str(place), Text(f"{name_of(view, seat)} {star}",
+                                           Style(bold=seat in view.winners)), str(total))
+        return table
+
+    def action_leave(self) -> None:
+        from .table import TableScreen
+
+        self.dismiss()
+        if isinstance(self.app.screen, TableScreen):
+            self.app.pop_screen()

@@ -1,0 +1,754 @@
+"""The card table: opponents across the top, stock and discard pile in the middle, your
+hand at the bottom, score sheet and log at the side (on wide terminals), and a key bar
+that shows what you can do right now.
+
+The screen plays only through the table service: it reads `table.view(seat)`, sends
+actions with `table.act`, and redraws whenever the service says something changed.  Bots
+are stepped on a timer at the player's chosen speed, in a worker thread so a slow bot never
+freezes the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from tui.engine.actions import (
+    Action,
+    Discard,
+    DrawStock,
+    EndTurn,
+    GoOut,
+    IllegalAction,
+    LayDown,
+    LayOff,
+    SwapJoker,
+    TakeDiscard,
+)
+from tui.engine.cards import Card
+from tui.engine.view import SeatView
+
+from .. import intents
+from ..cardart import CardStyle, chips
+from ..describe import name_of, prompt, round_label
+from ..hand_model import SORT_MODES, HandModel
+from ..messages import (
+    CardClicked,
+    DiscardClicked,
+    KeyHintClicked,
+    MeldClicked,
+    StockClicked,
+    TableChanged,
+)
+from ..widgets.gamelog import GameLog, log_text
+from ..widgets.hand import HandView
+from ..widgets.keybar import Hint, KeyBar
+from ..widgets.melds import MeldList, meld_text
+from ..widgets.opponent import OpponentPane
+from ..widgets.piles import DiscardPile, StockPile
+from ..widgets.scoresheet import ScoreSheet
+from .pickers import PickScreen
+
+if TYPE_CHECKING:
+    from tui.service.table import Table
+
+NARROW = 100  # below this width the side column (scores, log) is hidden
+
+
+@dataclass
+class TableSession:
+    """One player's seat at one table, and where the game is saved after each action."""
+
+    table: Table
+    seat: int = 0
+    save_path: Path | None = None
+    drive_bots: bool = True
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "Left", show=False),
+        Binding("right", "cursor(1)", "Right", show=False),
+        Binding("home", "cursor_to(0)", "First", show=False),
+        Binding("end", "cursor_to(-1)", "Last", show=False),
+        Binding("shift+left,comma", "shift(-1)", "Move left", show=False),
+        Binding("shift+right,full_stop", "shift(1)", "Move right", show=False),
+        Binding("space", "select", "Select", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+        Binding("s", "draw_stock", "Stock", show=False),
+        Binding("t", "take_discard", "Take", show=False),
+        Binding("g", "group", "Group", show=False),
+        Binding("m", "meld", "Meld", show=False),
+        Binding("l", "lay_off", "Lay off", show=False),
+        Binding("w", "swap", "Swap joker", show=False),
+        Binding("d", "discard", "Discard", show=False),
+        Binding("o", "go_out", "Go out", show=False),
+        Binding("e", "end_turn", "End turn", show=False),
+        Binding("b", "buy", "Buy", show=False),
+        Binding("n", "pass_buy", "Pass", show=False),
+        Binding("a", "arrange", "Arrange", show=False),
+        Binding("h", "hint", "Hint", show=False),
+        Binding("u,ctrl+z", "undo", "Undo", show=False),
+        Binding("c", "scores", "Scores", show=False),
+        Binding("question_mark,f1", "help", "Help", show=False),
+        Binding("enter", "continue", "Continue", show=False),
+        Binding("q", "leave", "Menu", show=False),
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__(id="table-screen")
+        self.session = session
+        self.table = session.table
+        self.seat = session.seat
+        self.hand = HandModel()
+        self.view_now: SeatView = self.table.view(self.seat)
+        self._unsubscribe: Callable[[], None] | None = None
+        self._round_seen = -1
+        self._log_seen = len(self.view_now.log)
+        self._fresh_from = self._log_seen
+        self._summary_for: tuple[int, str] | None = None
+        self._bot_busy = False
+        self._penalty: str = ""
+        self._save_warned = False
+        self._bot_timer = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="roundbar")
+        with Horizontal(id="opponents"):
+            for seat in self._opponent_seats():
+                yield OpponentPane(seat)
+        with Horizontal(id="middle"):
+            with Vertical(id="centre"):
+                with Horizontal(id="piles"):
+                    yield StockPile(id="stock")
+                    yield DiscardPile(id="discard")
+                    with Vertical(id="my-melds-box"):
+                        yield MeldList(id="my-melds", empty="no melds yet")
+                yield Static(id="prompt")
+                yield Static(id="recent")
+            with Vertical(id="sidebar"):
+                yield ScoreSheet(id="scores")
+                yield GameLog(id="log")
+        with Vertical(id="me"):
+            yield HandView(id="hand")
+        yield KeyBar(id="keys")
+
+    def _opponent_seats(self) -> list[int]:
+        count = len(self.view_now.players)
+        return [(self.seat + i) % count for i in range(1, count)]
+
+    def on_mount(self) -> None:
+        self.query_one("#my-melds-box").border_title = "Your melds"
+        self.query_one("#me").border_title = "Your hand"
+        self._unsubscribe = self.table.subscribe(self._on_table_change)
+        self._apply_size(self.size.width, self.size.height)
+        self.refresh_table()
+        self._restart_bot_timer()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def on_screen_resume(self) -> None:
+        self._restart_bot_timer()
+        self.refresh_table()
+
+    def _restart_bot_timer(self) -> None:
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+        if self.session.drive_bots:
+            self._bot_timer = self.set_interval(self.app_settings().bot_delay, self._tick_bots)
+
+    def on_resize(self, event: Resize) -> None:
+        self._apply_size(event.size.width, event.size.height)
+
+    def _apply_size(self, width: int, height: int) -> None:
+        self.set_class(width < NARROW, "-narrow")
+        self.set_class(height < 30, "-short")
+
+    # ------------------------------------------------------------------ service events
+    def _on_table_change(self) -> None:
+        # May be called from a bot worker thread or another session: post, never touch UI.
+        self.post_message(TableChanged())
+
+    @on(TableChanged)
+    def _table_changed(self) -> None:
+        self.refresh_table()
+
+    def app_settings(self) -> Any:
+        return self.app.settings  # type: ignore[attr-defined]
+
+    def card_style(self) -> CardStyle:
+        settings = self.app_settings()
+        return CardStyle(ascii=settings.card_style == "ascii",
+                         four_colour=settings.colours == "four")
+
+    def refresh_table(self) -> None:
+        """Read this seat's view and redraw everything from it."""
+        view = self.table.view(self.seat)
+        previous = self.view_now
+        self.view_now = view
+        style = self.card_style()
+        if view.round_number != self._round_seen:
+            self._round_seen = view.round_number
+            self.hand.reset()
+            self.hand.sync(view.hand)
+            self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
+            self._fresh_from = len(view.log)
+        else:
+            self.hand.sync(view.hand)
+        if len(view.log) < self._log_seen:  # undone
+            self._fresh_from = len(view.log)
+        self._flash_actors(previous, view)
+        self._log_seen = len(view.log)
+
+        def is_wild(card: Card) -> bool:
+            return view.rules.is_wild(card.rank, view.round_number)
+
+        self.query_one("#roundbar", Static).update(self._roundbar_text(view))
+        targets = self._targets(view)
+        levels = self._levels()
+        for pane in self.query(OpponentPane):
+            player = view.players[pane.seat]
+            pane.show(player, levels.get(pane.seat, ""), view.phase,
+                      view.turn == pane.seat and view.phase in ("draw", "play", "buy"),
+                      [m for m in view.table if m.owner == pane.seat],
+                      view.round.contract.required, style, targets)
+        my_turn = view.my_turn
+        self.query_one(StockPile).show(view.stock_count,
+                                       my_turn and intents.can(view, DrawStock), style)
+        self.query_one(DiscardPile).set_class(view.rules.draw.discard == "deep", "-deep")
+        self.query_one(DiscardPile).show(view.discard, view.discard_count,
+                                         view.rules.draw.discard == "deep",
+                                         my_turn and intents.can(view, TakeDiscard),
+                                         style, is_wild)
+        self.query_one("#my-melds", MeldList).show(
+            [m for m in view.table if m.owner == self.seat], style, targets)
+        self.query_one("#prompt", Static).update(Text(prompt(view, style),
+                                                      Style(bold=my_turn)))
+        self.query_one("#recent", Static).update(self._recent_text(view))
+        me = self.query_one("#me")
+        me.set_class(my_turn, "-turn")
+        me.border_title = self._hand_title(view)
+        me.border_subtitle = self._hand_subtitle(view)
+        self.query_one(HandView).show(self.hand, style, is_wild)
+        names = [name_of(view, s) for s in range(len(view.players))]
+        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
+                                        view.rules.end.winner == "lowest", self.seat,
+                                        style.ascii)
+        self.query_one(GameLog).show(view.log, self.seat, self._fresh_from)
+        self.query_one(KeyBar).show(self._hints(view))
+        self._autosave(view)
+        self._update_penalty()
+        self._maybe_show_summary(view)
+
+    def _rank_keys(self) -> dict[int, int]:
+        rules = self.view_now.rules
+        return {1: 14} if rules.ace == "high" else {}
+
+    def _levels(self) -> dict[int, str]:
+        seats = getattr(self.table, "seats", None) or []
+        out = {}
+        for i, spec in enumerate(seats):
+            bot = getattr(spec, "bot", None)
+            out[i] = f"{bot} bot" if bot else "person"
+        return out
+
+    def _targets(self, view: SeatView) -> set[int]:
+        if not self.hand.selected or not view.my_turn:
+            return set()
+        selected = {c.face for c in self.hand.selected_cards()}
+        return {a.meld_id for a in intents.legal_of(view, LayOff)
+                if {c.face for c in a.cards} <= selected}
+
+    # ------------------------------------------------------------------ text pieces
+    def _roundbar_text(self, view: SeatView) -> Text:
+        text = Text(" " + round_label(view), Style(bold=True))
+        if view.final_turns:
+            text.append("   last turns", Style(color="#f1c40f", bold=True))
+        if view.phase in ("draw", "play", "buy"):
+            who = "your" if view.turn == self.seat else f"{name_of(view, view.turn)}'s"
+            word = {"draw": "draw", "play": "play", "buy": "buy?"}[view.phase]
+            status = Text(f"{who} {word} ", Style(color="#f1c40f" if view.my_turn else None,
+                                                  bold=view.my_turn))
+            pad = max(1, self.size.width - text.cell_len - status.cell_len)
+            text.append(" " * pad)
+            text.append_text(status)
+        return text
+
+    def _recent_text(self, view: SeatView) -> Text:
+        lines = max(1, min(self.query_one("#recent").size.height, 6)) or 1
+        start = max(0, len(view.log) - lines)
+        return log_text(view.log[start:], self.seat, max(0, self._fresh_from - start), lines)
+
+    def _hand_title(self, view: SeatView) -> str:
+        marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
+        me = view.me
+        parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
+                 f"{len(view.hand)} cards"]
+        if me is not None:
+            parts.append(f"{me.total} pts")
+        if self._penalty:
+            parts.append(self._penalty)
+        return " · ".join(parts)
+
+    def _hand_subtitle(self, view: SeatView) -> str:
+        bits = []
+        me = view.me
+        if me is not None and view.round.contract.required and me.contract_down:
+            bits.append("contract down")
+        if self.hand.groups:
+            bits.append(f"{len(self.hand.groups)} meld(s) grouped")
+        if self.hand.sort_mode:
+            bits.append(f"by {self.hand.sort_mode}")
+        return " · ".join(bits)
+
+    def _hints(self, view: SeatView) -> list[Hint]:
+        hints: list[Hint] = []
+        mine = view.my_turn
+        rules = view.rules
+        if view.phase in ("round_over", "game_over"):
+            hints.append(Hint("⏎", "Summary", "continue"))
+        elif mine and view.phase == "buy":
+            hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
+        elif mine and view.phase == "draw":
+            hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))
+            if rules.draw.discard != "none":
+                hints.append(Hint("t", "Take discard", "take_discard",
+                                  intents.can(view, TakeDiscard)))
+        elif mine and view.phase == "play":
+            hints.append(Hint("␣", "Select", "select"))
+            if rules.going_out.melding_during_play:
+                hints.append(Hint("g", "Group", "group", bool(self.hand.selected)))
+                me = view.me
+                if not (view.round.contract.required and me is not None and me.contract_down):
+                    hints.append(Hint("m", "Meld", "meld", intents.can(view, LayDown)))
+                if rules.lay_off.when != "never":
+                    hints.append(Hint("l", "Lay off", "lay_off", intents.can(view, LayOff)))
+                if rules.joker_swap.enabled:
+                    hints.append(Hint("w", "Swap", "swap", intents.can(view, SwapJoker)))
+            else:
+                hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
+            hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
+            if intents.can(view, EndTurn):
+                hints.append(Hint("e", "End turn", "end_turn"))
+        hints.append(Hint("a", "Arrange", "arrange"))
+        if not (mine and view.phase == "play"):
+            hints.append(Hint("⇧←→", "Move", "shift(1)"))
+        hints.append(Hint("h", "Hint", "hint", mine))
+        if self.table.can_undo(self.seat):
+            hints.append(Hint("u", "Undo", "undo"))
+        if self.has_class("-narrow"):
+            hints.append(Hint("c", "Scores", "scores"))
+        hints += [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
+        return hints
+
+    # ------------------------------------------------------------------ after changes
+    def _flash_actors(self, previous: SeatView, view: SeatView) -> None:
+        if len(view.log) <= self._log_seen:
+            return
+        for event in view.log[self._log_seen:]:
+            if event.seat == self.seat:
+                self._fresh_from = len(view.log)
+            elif event.seat >= 0:
+                for pane in self.query(OpponentPane):
+                    if pane.seat == event.seat:
+                        pane.flash()
+
+    def _autosave(self, view: SeatView) -> None:
+        path = self.session.save_path
+        if path is None:
+            return
+        try:
+            if view.phase == "game_over":
+                path.unlink(missing_ok=True)
+            else:
+                self.table.save(path)
+        except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
+            if not self._save_warned:
+                self._save_warned = True
+                self.notify(f"The game could not be saved to {path}: {exc}",
+                            title="Autosave failed", severity="warning", timeout=8)
+
+    def _maybe_show_summary(self, view: SeatView) -> None:
+        if view.phase not in ("round_over", "game_over"):
+            return
+        key = (view.round_number, view.phase)
+        if self._summary_for == key:
+            return
+        self._summary_for = key
+        self.set_timer(0.6 if self.session.drive_bots else 0, self.action_continue)
+
+    # ------------------------------------------------------------------ bots and solver
+    def _tick_bots(self) -> None:
+        if self._bot_busy or self.app.screen is not self:
+            return
+        if self.table.bot_to_move() is None:
+            return
+        self._bot_busy = True
+        self._run_bot()
+
+    @work(thread=True, exclusive=True, group="bot")
+    def _run_bot(self) -> None:
+        try:
+            self.table.step_bot()
+        except IllegalAction as exc:  # a bot bug must not end the game for the player
+            self.app.call_from_thread(self.notify, f"A bot's move was refused: {exc}",
+                                      severity="error")
+        finally:
+            self._bot_busy = False
+
+    def _update_penalty(self) -> None:
+        self._solve_penalty(tuple(self.view_now.hand), self.view_now)
+
+    @work(thread=True, exclusive=True, group="solve")
+    def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
+        if not hand:
+            text = ""
+        else:
+            arrangement = self._arrange(hand, view)
+            if arrangement is None:
+                return
+            text = f"penalty now {arrangement.penalty}"
+        if get_current_worker().is_cancelled:
+            return
+        self.app.call_from_thread(self._set_penalty, text)
+
+    def _set_penalty(self, text: str) -> None:
+        if text != self._penalty:
+            self._penalty = text
+            self.query_one("#me").border_title = self._hand_title(self.view_now)
+
+    @staticmethod
+    def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
+        try:
+            from tui.engine.solver import best_arrangement
+        except ImportError:
+            return None
+        return best_arrangement(list(hand), view.rules, view.round_number)
+
+    def arranger(self) -> Callable[[Sequence[Card]], Any]:
+        view = self.view_now
+        return lambda cards: self._arrange(cards, view)
+
+    # ------------------------------------------------------------------ acting
+    def play(self, build: Callable[[SeatView], Action]) -> bool:
+        """Build an action from the current view and send it; explain any refusal."""
+        if self._bot_busy:
+            self.notify("Wait a moment: a computer player is moving.", title="Not yet")
+            return False
+        view = self.table.view(self.seat)
+        try:
+            action = build(view)
+        except intents.NeedChoice as exc:
+            self.notify(str(exc), title="Choose first")
+            return False
+        try:
+            self.table.act(self.seat, action)
+        except IllegalAction as exc:
+            rule = f"\nRule: {exc.rule}" if exc.rule else ""
+            self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
+            return False
+        self._fresh_from = len(self.table.view(self.seat).log)
+        return True
+
+    def action_draw_stock(self) -> None:
+        self.play(intents.draw_stock)
+
+    def action_take_discard(self) -> None:
+        view = self.view_now
+        deep = [a for a in intents.legal_of(view, TakeDiscard) if a.depth > 0]
+        if not deep:
+            self.play(lambda v: intents.take_discard(v, 0))
+            return
+        style = self.card_style()
+        pile = list(view.discard)
+        choices: list[tuple[int, Text | str, bool]] = []
+        legal_depths = {a.depth for a in intents.legal_of(view, TakeDiscard)}
+        for depth in range(len(pile)):
+            taken = pile[len(pile) - 1 - depth:]
+            label = Text(f"{'top card' if depth == 0 else f'{depth + 1} cards'}: ")
+            label.append_text(chips(taken, style))
+            choices.append((depth, label, depth in legal_depths))
+        self.app.push_screen(PickScreen("Take from the discard pile", choices),
+                             self._take_at_depth)
+
+    def _take_at_depth(self, depth: int | None) -> None:
+        if depth is not None:
+            self.play(lambda v: intents.take_discard(v, depth))
+
+    def action_discard(self) -> None:
+        card = self._single_card()
+        if self.play(lambda v: intents.discard(v, card)):
+            self.hand.clear_selection()
+
+    def _single_card(self) -> Card | None:
+        selected = self.hand.selected_cards()
+        if len(selected) == 1:
+            return selected[0]
+        return self.hand.cursor_card
+
+    def action_buy(self) -> None:
+        self.play(intents.buy)
+
+    def action_pass_buy(self) -> None:
+        self.play(intents.pass_buy)
+
+    def action_end_turn(self) -> None:
+        self.play(intents.end_turn)
+
+    def action_meld(self) -> None:
+        view = self.view_now
+        if not view.rules.going_out.melding_during_play:
+            self.action_go_out()
+            return
+        groups = self.hand.group_cards()
+        extra = self.hand.selected_cards()
+        if extra:
+            groups.append(extra)
+        if self.play(lambda v: intents.lay_down(v, groups, self.arranger())):
+            self.hand.clear_groups()
+            self.hand.clear_selection()
+
+    def action_go_out(self) -> None:
+        groups = self.hand.group_cards()
+        hand = self.hand.hand
+        cursor = self._single_card()
+        if self.play(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger())):
+            self.hand.clear_groups()
+            self.hand.clear_selection()
+
+    def action_lay_off(self, meld_id: int | None = None) -> None:
+        cards = self.hand.selected_cards() or (
+            [self.hand.cursor_card] if self.hand.cursor_card else [])
+        view = self.view_now
+        if meld_id is None:
+            faces = {c.face for c in cards}
+            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
+                     if {c.face for c in a.cards} <= faces}
+            if not view.table:
+                self.notify("There are no melds on the table to lay off onto.",
+                            title="Nothing to lay off onto")
+                return
+            if len(legal) == 1 and len(view.table) == 1:
+                meld_id = next(iter(legal))
+            else:
+                self._pick_meld("Lay off onto which meld?", legal,
+                                lambda mid: self.action_lay_off(mid))
+                return
+        if self.play(lambda v: intents.lay_off(v, meld_id, cards)):
+            self.hand.clear_selection()
+
+    def action_swap(self, meld_id: int | None = None) -> None:
+        card = self._single_card()
+        view = self.view_now
+        if meld_id is None:
+            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
+                     if card is not None and a.card is not None and a.card.face == card.face}
+            with_jokers = [m for m in view.table if m.wild_cards()]
+            if not with_jokers:
+                self.notify("No meld on the table holds a joker you could swap.",
+                            title="Nothing to swap")
+                return
+            self._pick_meld("Swap the joker in which meld?", legal,
+                            lambda mid: self.action_swap(mid),
+                            only=[m.id for m in with_jokers])
+            return
+        if self.play(lambda v: intents.swap_joker(v, meld_id, card)):
+            self.hand.clear_selection()
+
+    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None],
+                   only: Sequence[int] | None = None) -> None:
+        view = self.view_now
+        style = self.card_style()
+        choices: list[tuple[int, Text | str, bool]] = []
+        for meld in view.table:
+            if only is not None and meld.id not in only:
+                continue
+            label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
+            label.append_text(meld_text(meld, style, 60))
+            choices.append((meld.id, label, True))
+        choices.sort(key=lambda c: c[0] not in legal)
+
+        def chosen(meld_id: int | None) -> None:
+            if meld_id is not None:
+                then(meld_id)
+
+        self.app.push_screen(PickScreen(title, choices), chosen)
+
+    # ------------------------------------------------------------------ arranging the hand
+    def _redraw_hand(self) -> None:
+        view = self.view_now
+        self.query_one(HandView).show(
+            self.hand, self.card_style(),
+            lambda card: view.rules.is_wild(card.rank, view.round_number))
+        me = self.query_one("#me")
+        me.border_subtitle = self._hand_subtitle(view)
+        targets = self._targets(view)
+        for pane in self.query(OpponentPane):
+            pane.query_one(MeldList).targets = targets
+            pane.query_one(MeldList).refresh()
+        my_melds = self.query_one("#my-melds", MeldList)
+        my_melds.targets = targets
+        my_melds.refresh()
+        self.query_one(KeyBar).show(self._hints(view))
+
+    def action_cursor(self, delta: int) -> None:
+        self.hand.move_cursor(delta)
+        self._redraw_hand()
+
+    def action_cursor_to(self, index: int) -> None:
+        self.hand.set_cursor(index if index >= 0 else len(self.hand.order) - 1)
+        self._redraw_hand()
+
+    def action_shift(self, delta: int) -> None:
+        self.hand.shift(delta)
+        self._redraw_hand()
+
+    def action_select(self) -> None:
+        self.hand.toggle()
+        self._redraw_hand()
+
+    def action_clear(self) -> None:
+        if self.hand.selected:
+            self.hand.clear_selection()
+        else:
+            self.hand.clear_groups()
+        self._redraw_hand()
+
+    def action_group(self) -> None:
+        if not self.hand.selected:
+            if self.hand.ungroup_at_cursor():
+                self._redraw_hand()
+                return
+            self.notify("Select the cards of a meld with space first, then press g.",
+                        title="Choose first")
+            return
+        self.hand.group_selection()
+        self._redraw_hand()
+
+    def action_arrange(self) -> None:
+        current = self.hand.sort_mode
+        mode = SORT_MODES[(SORT_MODES.index(current) + 1) % len(SORT_MODES)] \
+            if current in SORT_MODES else SORT_MODES[0]
+        if mode == "melds":
+            arrangement = self._arrange(self.hand.hand, self.view_now)
+            if arrangement is None:
+                mode = "suit"
+            else:
+                self.hand.sort("melds", melds=intents.melds_of(arrangement))
+                self._redraw_hand()
+                dead = intents.deadwood_of(arrangement)
+                self.notify(f"Best melds first; {len(dead)} card(s) left over, "
+                            f"{arrangement.penalty} penalty points.", title="Arranged",
+                            timeout=3)
+                return
+        self.hand.sort(mode, self._rank_keys())
+        self._redraw_hand()
+
+    # ------------------------------------------------------------------ other keys
+    def action_hint(self) -> None:
+        self._fetch_hint()
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _fetch_hint(self) -> None:
+        text = self.table.hint(self.seat)
+        self.app.call_from_thread(self.notify, text, title="Hint", timeout=10)
+
+    def action_undo(self) -> None:
+        if self._bot_busy:
+            self.notify("Wait a moment: a computer player is moving.", title="Not yet")
+            return
+        if not self.table.can_undo(self.seat):
+            humans = getattr(self.table, "humans", lambda: [self.seat])()
+            why = ("undo is only possible when you play against computer players alone"
+                   if len(humans) > 1 else "there is nothing of yours to undo yet")
+            self.notify(f"Cannot undo: {why}.\nRule: undo", title="Not allowed",
+                        severity="warning")
+            return
+        try:
+            self.table.undo(self.seat)
+        except IllegalAction as exc:
+            self.notify(f"{exc}\nRule: {exc.rule}", title="Not allowed", severity="warning")
+            return
+        self.notify("Your last turn was taken back.", title="Undone", timeout=3)
+
+    def action_scores(self) -> None:
+        from .scores import ScoresScreen
+
+        view = self.view_now
+        self.app.push_screen(ScoresScreen(view, self.card_style()))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_continue(self) -> None:
+        view = self.table.view(self.seat)
+        if view.phase == "round_over":
+            from .summary import RoundSummaryScreen
+
+            if not isinstance(self.app.screen, RoundSummaryScreen):
+                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()))
+        elif view.phase == "game_over":
+            from .summary import GameOverScreen
+
+            if not isinstance(self.app.screen, GameOverScreen):
+                self.app.push_screen(GameOverScreen(view, self.card_style()))
+        else:
+            self.notify("The deal is still being played.", title="Not yet", timeout=3)
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    # ------------------------------------------------------------------ mouse
+    @on(CardClicked)
+    def _card_clicked(self, message: CardClicked) -> None:
+        self.hand.set_cursor(message.index)
+        self.hand.toggle(message.index)
+        self._redraw_hand()
+
+    @on(StockClicked)
+    def _stock_clicked(self) -> None:
+        self.action_draw_stock()
+
+    @on(DiscardClicked)
+    def _discard_clicked(self, message: DiscardClicked) -> None:
+        view = self.view_now
+        if view.phase == "play" and view.my_turn:
+            self.action_discard()
+        else:
+            self.play(lambda v: intents.take_discard(v, message.depth))
+
+    @on(MeldClicked)
+    def _meld_clicked(self, message: MeldClicked) -> None:
+        view = self.view_now
+        card = self._single_card()
+        swappable = card is not None and any(
+            a.meld_id == message.meld_id and a.card is not None and a.card.face == card.face
+            for a in intents.legal_of(view, SwapJoker))
+        layable = any(a.meld_id == message.meld_id for a in intents.legal_of(view, LayOff))
+        if swappable and not layable:
+            self.action_swap(message.meld_id)
+        else:
+            self.action_lay_off(message.meld_id)
+
+    @on(KeyHintClicked)
+    def _hint_clicked(self, message: KeyHintClicked) -> None:
+        self.run_action(message.action)

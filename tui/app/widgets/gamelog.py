@@ -1,0 +1,59 @@
+"""The log of play in words.  The moves made since the player last acted are highlighted,
+so after the bots have played you see at a glance what they did."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tui.engine.view import Event
+
+SEAT_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
+
+
+class GameLog(VerticalScroll):
+    DEFAULT_CSS = """
+    GameLog { height: 1fr; }
+    GameLog > Static { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._body = Static()
+        self._shown: tuple[Event, ...] = ()
+
+    def compose(self):  # noqa: ANN201 - textual compose
+        yield self._body
+
+    def show(self, events: Sequence[Event], me: int, fresh_from: int, limit: int = 200) -> None:
+        """`fresh_from`: index of the first event to highlight."""
+        events = tuple(events)
+        if events == self._shown:
+            return
+        self._shown = events
+        self._body.update(log_text(events, me, fresh_from, limit))
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+
+def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200) -> Text:
+    out = Text()
+    start = max(0, len(events) - limit)
+    last_round = None
+    for index in range(start, len(events)):
+        event = events[index]
+        if event.round != last_round and event.round:
+            if out:
+                out.append("\n")
+            out.append(f"— round {event.round} —", Style(dim=True))
+            last_round = event.round
+        if out:
+            out.append("\n")
+        colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"
+        fresh = index >= fresh_from and event.seat != me
+        out.append("● " if fresh else "· ", Style(color=colour, bold=fresh))
+        out.append(event.text, Style(bold=fresh, dim=not fresh and event.seat != me))
+    return out

@@ -1,0 +1,73 @@
+"""Melds on the table, one line each, as card chips; a click names the meld."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
+
+from tui.engine.meld import Meld
+
+from ..cardart import CardStyle, chip
+from ..messages import MeldClicked
+
+TARGET = Style(color="#f1c40f", bold=True)
+
+
+def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
+    """Chips for every card; a run too long for `width` is shortened to its ends."""
+    wild = {card.uid for card, _ in meld.wild_cards()}
+    parts = [chip(card, style, card.uid in wild) for card in meld.cards]
+    full = Text(" ").join(parts)
+    if full.cell_len <= width or len(parts) < 4:
+        return full
+    short = Text(" ").join(parts[:2])
+    short.append(" … ", Style(dim=True))
+    short.append_text(parts[-1])
+    short.append(f" ({len(parts)})", Style(dim=True))
+    return short
+
+
+class MeldList(Widget):
+    """Melds, one per line; `targets` are marked (where the selection can go)."""
+
+    DEFAULT_CSS = """
+    MeldList { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None, empty: str = "") -> None:
+        super().__init__(id=id)
+        self.melds: Sequence[Meld] = ()
+        self.targets: set[int] = set()
+        self.card_style = CardStyle()
+        self.empty = empty
+
+    def show(self, melds: Sequence[Meld], card_style: CardStyle,
+             targets: set[int] | None = None) -> None:
+        changed = len(melds) != len(self.melds)
+        self.melds, self.card_style = tuple(melds), card_style
+        self.targets = targets or set()
+        self.refresh(layout=changed)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(len(self.melds), 1 if self.empty else 0)
+
+    def render(self) -> Text:
+        if not self.melds:
+            return Text(self.empty, Style(dim=True, italic=True))
+        width = max(self.size.width - 2, 10)
+        lines = []
+        for meld in self.melds:
+            mark = Text("▸ " if not self.card_style.ascii else "> ", TARGET) \
+                if meld.id in self.targets else Text("  ")
+            lines.append(mark + meld_text(meld, self.card_style, width))
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        if 0 <= event.y < len(self.melds):
+            event.stop()
+            self.post_message(MeldClicked(self.melds[event.y].id))

@@ -1,0 +1,68 @@
+"""One pane per opponent: who they are, how many cards they hold, their score, whether
+their contract is down, and their melds.  The pane of the seat to move is lit up."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tui.engine.meld import Meld
+from tui.engine.view import PlayerInfo
+
+from ..cardart import CardStyle
+from .melds import MeldList
+
+PHASE_WORDS = {"draw": "drawing", "play": "playing", "buy": "may buy?"}
+
+
+class OpponentPane(Vertical):
+    DEFAULT_CSS = """
+    OpponentPane { height: auto; }
+    """
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"seat-{seat}", classes="opponent")
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="info")
+        yield MeldList()
+
+    def show(self, player: PlayerInfo, level: str, phase: str, turn: bool,
+             melds: Sequence[Meld], contract_required: bool, card_style: CardStyle,
+             targets: set[int]) -> None:
+        marker = "> " if card_style.ascii else "▶ "
+        self.border_title = (marker if turn else "") + player.name
+        self.border_subtitle = PHASE_WORDS.get(phase, "") if turn else ""
+        self.set_class(turn, "-turn")
+        self.set_class(player.went_out, "-out")
+        info = Text()
+        info.append(f"{player.hand_count}", Style(bold=True))
+        info.append(" card" + ("s" if player.hand_count != 1 else ""))
+        info.append(f"  {player.total}", Style(bold=True))
+        info.append(" pts")
+        if level:
+            info.append(f"  {level}", Style(dim=True, italic=True))
+        if player.is_dealer:
+            info.append("  D", Style(color="#f1c40f", bold=True))
+        if contract_required:
+            info.append("\n")
+            if player.contract_down:
+                info.append("✓ contract down" if not card_style.ascii else "contract down",
+                            Style(color="#2ecc71"))
+            else:
+                info.append("contract not down", Style(dim=True))
+        if player.went_out:
+            info.append("\nwent out", Style(color="#f1c40f", bold=True))
+        self.query_one(".info", Static).update(info)
+        self.query_one(MeldList).show(melds, card_style, targets)
+
+    def flash(self) -> None:
+        """Light the pane up briefly after this seat acted."""
+        self.add_class("-acted")
+        self.set_timer(1.2, lambda: self.remove_class("-acted"))

@@ -1,0 +1,103 @@
+"""The stock (face down, with its count) and the discard pile (top card large; where the
+rules allow deep draws, the cards below it fanned out to the left, each clickable)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
+
+from tui.engine.cards import Card
+
+from ..cardart import Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
+from ..messages import DiscardClicked, StockClicked
+
+LABEL = Style(color="#c8ccd4")
+ACTIVE = Style(color="#f1c40f", bold=True)
+
+
+class StockPile(Widget):
+    DEFAULT_CSS = """
+    StockPile { width: 9; height: 6; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.count = 0
+        self.active = False
+        self.card_style = CardStyle()
+
+    def show(self, count: int, active: bool, card_style: CardStyle) -> None:
+        self.count, self.active, self.card_style = count, active, card_style
+        self.refresh()
+
+    def render(self) -> Text:
+        art = card_back(self.card_style) if self.count else empty_slot(self.card_style)
+        lines = [Text(" ") + line for line in art]
+        label = f"{self.count} left" if self.count else "empty"
+        lines.append(Text(label.center(9), ACTIVE if self.active else LABEL))
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(StockClicked())
+
+
+class DiscardPile(Widget):
+    DEFAULT_CSS = """
+    DiscardPile { width: 1fr; height: 6; min-width: 9; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: Sequence[Card] = ()
+        self.count = 0
+        self.deep = False
+        self.active = False
+        self.card_style = CardStyle()
+        self.is_wild: Callable[[Card], bool] = lambda card: False
+        self._fan: tuple[int, int, int] = (0, 0, 0)  # x of fan, step, cards in fan
+
+    def show(self, cards: Sequence[Card], count: int, deep: bool, active: bool,
+             card_style: CardStyle, is_wild: Callable[[Card], bool]) -> None:
+        self.cards, self.count, self.deep, self.active = cards, count, deep, active
+        self.card_style, self.is_wild = card_style, is_wild
+        self.refresh()
+
+    def render(self) -> Text:
+        width = max(self.size.width, 9)
+        canvas = Canvas(width, 6)
+        top = self.cards[-1] if self.cards else None
+        below = list(self.cards[:-1]) if self.deep else []
+        step = 3
+        room = max(0, (width - 8 - 2) // step)
+        fan = below[-room:] if room else []
+        fan_x = 0
+        top_x = fan_x + (len(fan) * step + 2 if fan else 1)
+        for j, card in enumerate(fan):
+            paint_small(canvas, fan_x + j * step, 1, card, self.card_style,
+                        wild=self.is_wild(card), short_ten=True)
+        self._fan = (fan_x, step, len(fan))
+        art = (big_card(top, self.card_style, wild=self.is_wild(top)) if top
+               else empty_slot(self.card_style))
+        for y, line in enumerate(art):
+            canvas.put_text(top_x, y, line)
+        label = f"discard {self.count}" if self.count else "no discards"
+        canvas.put(top_x - (len(label) - 7) // 2 if len(label) > 7 else top_x, 5, label,
+                   ACTIVE if self.active else LABEL)
+        return Text("\n").join(canvas.lines())
+
+    def depth_at(self, x: int) -> int:
+        fan_x, step, shown = self._fan
+        if shown and fan_x <= x < fan_x + shown * step:
+            j = (x - fan_x) // step
+            return shown - j
+        return 0
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(DiscardClicked(self.depth_at(event.x)))
+

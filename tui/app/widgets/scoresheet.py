@@ -1,0 +1,60 @@
+"""The score sheet: rounds down, players across, running totals, the leader marked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.table import Table
+from textual.widgets import Static
+
+
+def leaders(totals: Sequence[int], lowest_wins: bool) -> set[int]:
+    if not totals:
+        return set()
+    best = min(totals) if lowest_wins else max(totals)
+    return {i for i, t in enumerate(totals) if t == best}
+
+
+def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int]]:
+    """Per seat, the total after each finished round."""
+    out = [[] for _ in range(seats)]
+    totals = [0] * seats
+    for row in scores:
+        for seat in range(seats):
+            totals[seat] += row[seat] if seat < len(row) else 0
+            out[seat].append(totals[seat])
+    return out
+
+
+def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: Sequence[int],
+                lowest_wins: bool, me: int = -1, ascii_only: bool = False,
+                round_word: str = "Rd") -> Table:
+    lead = leaders(totals, lowest_wins) if scores else set()
+    star = "*" if ascii_only else "★"
+    table = Table(box=box.SIMPLE_HEAD if not ascii_only else box.ASCII, expand=True,
+                  padding=(0, 1), show_edge=False, pad_edge=False)
+    table.add_column(round_word, justify="right", style="dim", no_wrap=True)
+    for seat, name in enumerate(names):
+        label = (star if seat in lead else "") + (name[:8])
+        table.add_column(label, justify="right", no_wrap=True,
+                         header_style="bold #f1c40f" if seat in lead else
+                         "bold" if seat == me else "")
+    for number, row in enumerate(scores, start=1):
+        table.add_row(str(number), *(str(v) for v in row))
+    table.add_section()
+    table.add_row("Σ" if not ascii_only else "tot",
+                  *(f"[bold #f1c40f]{t}[/]" if seat in lead else f"[bold]{t}[/]"
+                    for seat, t in enumerate(totals)))
+    return table
+
+
+class ScoreSheet(Static):
+    DEFAULT_CSS = """
+    ScoreSheet { height: auto; }
+    """
+
+    def show(self, names: Sequence[str], scores: Sequence[Sequence[int]],
+             totals: Sequence[int], lowest_wins: bool, me: int = -1,
+             ascii_only: bool = False) -> None:
+        self.update(score_table(names, scores, totals, lowest_wins, me, ascii_only))
