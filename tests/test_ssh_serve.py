@@ -1,0 +1,119 @@
+"""The `rummy serve` command: options, errors without tracebacks, the serve() loop."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tui.cli import build_parser, main
+from tui.commands import serve as serve_command
+from tui.net.server import ServeError
+from tui.net.testing import TerminalClient, counter_factory
+
+
+@pytest.fixture(autouse=True)
+def _private_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+def test_loopback_addresses_give_no_warning(host):
+    assert serve_command.exposure_warning(host) is None
+
+
+@pytest.mark.parametrize(
+    ("host", "where"),
+    [
+        ("0.0.0.0", "every network interface"),
+        ("::", "every network interface"),
+        ("192.0.2.7", "192.0.2.7"),
+        ("table.example", "table.example"),
+    ],
+)
+def test_other_addresses_warn_that_the_network_can_reach_the_table(host, where):
+    warning = serve_command.exposure_warning(host)
+    assert warning is not None and where in warning and "network" in warning
+
+
+def test_options_parse_with_their_defaults():
+    args = build_parser(["serve"]).parse_args(["serve"])
+    assert (args.host, args.port, args.max_sessions, args.idle_timeout) == (
+        "127.0.0.1",
+        2222,
+        64,
+        30.0,
+    )
+    assert args.password is None and args.host_key is None and args.authorized_keys is None
+    args = build_parser(["serve"]).parse_args(
+        [
+            "serve",
+            "--port",
+            "0",
+            "--max-sessions",
+            "3",
+            "--idle-timeout",
+            "0.5",
+            "--password",
+            "pw",
+            "--host-key",
+            "k",
+            "--authorized-keys",
+            "a",
+        ]
+    )
+    assert (args.port, args.max_sessions, args.idle_timeout, args.password) == (0, 3, 0.5, "pw")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "70000"], "must be between 0 and 65535"),
+        (["serve", "--max-sessions", "0"], "must be at least 1"),
+        (["serve", "--idle-timeout", "-1"], "cannot be negative"),
+        (["serve", "--port", "0", "--host-key", "/nonexistent/key"], "no such host key file"),
+    ],
+)
+def test_bad_settings_are_one_clear_line_not_a_traceback(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_password_without_a_value_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(serve_command.PASSWORD_ENV, "from-env")
+    assert serve_command._resolve_password(serve_command._PROMPT) == "from-env"
+    assert serve_command._resolve_password("given") == "given"
+    assert serve_command._resolve_password(None) is None
+
+
+def test_password_prompt_without_a_terminal_or_environment_is_refused(monkeypatch):
+    monkeypatch.delenv(serve_command.PASSWORD_ENV, raising=False)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    with pytest.raises(ServeError, match="needs a terminal"):
+        serve_command._resolve_password(serve_command._PROMPT)
+
+
+async def test_serve_runs_until_stopped_and_says_how_to_join():
+    lines: list[str] = []
+    stop = asyncio.Event()
+    task = asyncio.create_task(
+        serve_command.serve(counter_factory, port=0, stop=stop, report=lines.append)
+    )
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while not any("listening" in line for line in lines):
+        assert loop.time() < deadline and not task.done()
+        await asyncio.sleep(0.02)
+    banner = "\n".join(lines)
+    port = int(re.search(r"127\.0\.0\.1:(\d+)", banner).group(1))
+    assert f"ssh -p {port} YOUR-NAME@127.0.0.1" in banner
+    assert "SHA256:" in banner
+    assert not any("warning" in line for line in lines)
+    player = await TerminalClient.connect(port, username="guest")
+    await player.wait_for("user=guest count=0")
+    stop.set()
+    assert await asyncio.wait_for(task, 15) == 0
+    await player.wait_closed()
+    assert b"shutting down" in player.output
