@@ -190,10 +190,10 @@ class _Checker:
             )
             who = f"{counts[0]} players" if len(counts) == 1 else f"{counts[0]}-{count} players"
             self.error(
-                f"the deal does not fit the deck for {who}: {cards} make {total} cards, but "
-                f"{count} players × {most} cards (round {biggest_round + 1}) + 1 turned up + "
-                f"1 for the stock need {count * most + 2}; add a `decks` entry or lower "
-                "`players.max`",
+                f"the deal does not fit the deck for {who}: {count} players × {most} cards "
+                f"(round {biggest_round + 1}) + 1 turned up + 1 for the stock need "
+                f"{count * most + 2} cards, but there are only {total} ({cards}); add a "
+                "`decks` entry or lower `players.max`",
                 ("decks", index),
             )
 
