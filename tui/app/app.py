@@ -7,6 +7,7 @@ apps at once (one per SSH player) around one shared table service.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -33,7 +34,9 @@ class RummyApp(App[None]):
         self.env = env or AppEnvironment()
         settings = self.env.settings_store.load()
         if self.env.player_name:
-            settings = Settings(**{**settings.__dict__, "name": self.env.player_name}).cleaned()
+            settings = replace(settings, name=self.env.player_name).cleaned()
+        elif settings.name == Settings().name:
+            settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
 
     # ------------------------------------------------------------------ start-up
@@ -120,3 +123,13 @@ class RummyApp(App[None]):
         self.settings = settings.cleaned()
         self._apply_theme()
         self.env.settings_store.save(self.settings)
+
+
+def _login_name() -> str:
+    """The login name, capitalised, as a friendlier default than "Player"."""
+    import getpass
+
+    try:
+        return getpass.getuser().strip().capitalize()[:24]
+    except (KeyError, OSError):  # no user name in the environment or password database
+        return ""

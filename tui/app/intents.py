@@ -16,7 +16,6 @@ from tui.engine.actions import (
     Buy,
     Discard,
     DrawStock,
-    EndTurn,
     GoOut,
     LayDown,
     LayOff,
@@ -69,10 +68,6 @@ def buy(view: SeatView) -> Action:
 
 def pass_buy(view: SeatView) -> Action:
     return PassBuy(view.seat)
-
-
-def end_turn(view: SeatView) -> Action:
-    return EndTurn(view.seat)
 
 
 def specs(groups: Sequence[Sequence[Card]]) -> tuple[MeldSpec, ...]:

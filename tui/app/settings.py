@@ -24,7 +24,7 @@ BOT_SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instan
 class Settings:
     """Everything the settings screen edits."""
 
-    name: str = "You"
+    name: str = "Player"
     card_style: str = "unicode"  # suit symbols ♣♦♥♠, or plain letters C D H S
     colours: str = "two"  # red/black suits, or a four-colour deck
     theme: str = "textual-dark"

@@ -22,7 +22,6 @@ KEYS: list[tuple[str, str]] = [
     ("w", "swap the card under the cursor for a joker in a run"),
     ("d", "discard the selected card (or the card under the cursor)"),
     ("o", "go out: meld your whole hand (all but the discard)"),
-    ("e", "end your turn without discarding, where the rules allow"),
     ("b / n", "buy the offered discard / pass"),
     ("h", "hint: what the strongest computer player would do"),
     ("u", "undo your last turn (only against computer players)"),

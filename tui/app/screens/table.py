@@ -30,7 +30,6 @@ from tui.engine.actions import (
     Action,
     Discard,
     DrawStock,
-    EndTurn,
     GoOut,
     IllegalAction,
     LayDown,
@@ -53,7 +52,7 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
-from ..widgets.gamelog import GameLog, log_text
+from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
 from ..widgets.melds import MeldList, meld_text
@@ -96,7 +95,6 @@ class TableScreen(Screen[None]):
         Binding("w", "swap", "Swap joker", show=False),
         Binding("d", "discard", "Discard", show=False),
         Binding("o", "go_out", "Go out", show=False),
-        Binding("e", "end_turn", "End turn", show=False),
         Binding("b", "buy", "Buy", show=False),
         Binding("n", "pass_buy", "Pass", show=False),
         Binding("a", "arrange", "Arrange", show=False),
@@ -132,18 +130,17 @@ class TableScreen(Screen[None]):
             for seat in self._opponent_seats():
                 yield OpponentPane(seat)
         with Horizontal(id="middle"):
-            with Vertical(id="centre"):
-                with Horizontal(id="piles"):
-                    yield StockPile(id="stock")
-                    yield DiscardPile(id="discard")
-                    with Vertical(id="my-melds-box"):
-                        yield MeldList(id="my-melds", empty="no melds yet")
-                yield Static(id="prompt")
-                yield Static(id="recent")
+            with Horizontal(id="centre"):
+                yield StockPile(id="stock")
+                yield DiscardPile(id="discard")
+                with Vertical(id="info"):
+                    yield Static(id="prompt")
+                    yield GameLog(id="recent", limit=12, headers=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
                 yield GameLog(id="log")
         with Vertical(id="me"):
+            yield MeldList(id="my-melds")
             yield HandView(id="hand")
         yield KeyBar(id="keys")
 
@@ -152,7 +149,6 @@ class TableScreen(Screen[None]):
         return [(self.seat + i) % count for i in range(1, count)]
 
     def on_mount(self) -> None:
-        self.query_one("#my-melds-box").border_title = "Your melds"
         self.query_one("#me").border_title = "Your hand"
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._apply_size(self.size.width, self.size.height)
@@ -237,11 +233,13 @@ class TableScreen(Screen[None]):
                                          view.rules.draw.discard == "deep",
                                          my_turn and intents.can(view, TakeDiscard),
                                          style, is_wild)
-        self.query_one("#my-melds", MeldList).show(
-            [m for m in view.table if m.owner == self.seat], style, targets)
+        mine = [m for m in view.table if m.owner == self.seat]
+        my_melds = self.query_one("#my-melds", MeldList)
+        my_melds.display = bool(mine)
+        my_melds.show(mine, style, targets)
         self.query_one("#prompt", Static).update(Text(prompt(view, style),
                                                       Style(bold=my_turn)))
-        self.query_one("#recent", Static).update(self._recent_text(view))
+        self.query_one("#recent", GameLog).show(view.log, self.seat, self._fresh_from)
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
@@ -251,7 +249,7 @@ class TableScreen(Screen[None]):
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", self.seat,
                                         style.ascii)
-        self.query_one(GameLog).show(view.log, self.seat, self._fresh_from)
+        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from)
         self.query_one(KeyBar).show(self._hints(view))
         self._autosave(view)
         self._update_penalty()
@@ -266,7 +264,7 @@ class TableScreen(Screen[None]):
         out = {}
         for i, spec in enumerate(seats):
             bot = getattr(spec, "bot", None)
-            out[i] = f"{bot} bot" if bot else "person"
+            out[i] = str(bot) if bot else "person"
         return out
 
     def _targets(self, view: SeatView) -> set[int]:
@@ -290,11 +288,6 @@ class TableScreen(Screen[None]):
             text.append(" " * pad)
             text.append_text(status)
         return text
-
-    def _recent_text(self, view: SeatView) -> Text:
-        lines = max(1, min(self.query_one("#recent").size.height, 6)) or 1
-        start = max(0, len(view.log) - lines)
-        return log_text(view.log[start:], self.seat, max(0, self._fresh_from - start), lines)
 
     def _hand_title(self, view: SeatView) -> str:
         marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
@@ -345,8 +338,6 @@ class TableScreen(Screen[None]):
             else:
                 hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
             hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
-            if intents.can(view, EndTurn):
-                hints.append(Hint("e", "End turn", "end_turn"))
         hints.append(Hint("a", "Arrange", "arrange"))
         if not (mine and view.phase == "play"):
             hints.append(Hint("⇧←→", "Move", "shift(1)"))
@@ -508,9 +499,6 @@ class TableScreen(Screen[None]):
 
     def action_pass_buy(self) -> None:
         self.play(intents.pass_buy)
-
-    def action_end_turn(self) -> None:
-        self.play(intents.end_turn)
 
     def action_meld(self) -> None:
         view = self.view_now

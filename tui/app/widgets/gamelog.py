@@ -21,31 +21,37 @@ class GameLog(VerticalScroll):
     GameLog > Static { width: 1fr; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, limit: int = 200,
+                 headers: bool = True) -> None:
         super().__init__(id=id)
         self._body = Static()
         self._shown: tuple[Event, ...] = ()
+        self._fresh_from = -1
+        self.limit = limit
+        self.headers = headers
 
     def compose(self):  # noqa: ANN201 - textual compose
         yield self._body
 
-    def show(self, events: Sequence[Event], me: int, fresh_from: int, limit: int = 200) -> None:
+    def show(self, events: Sequence[Event], me: int, fresh_from: int) -> None:
         """`fresh_from`: index of the first event to highlight."""
         events = tuple(events)
-        if events == self._shown:
+        if events == self._shown and fresh_from == self._fresh_from:
             return
         self._shown = events
-        self._body.update(log_text(events, me, fresh_from, limit))
+        self._fresh_from = fresh_from
+        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers))
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
-def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200) -> Text:
+def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
+             headers: bool = True) -> Text:
     out = Text()
     start = max(0, len(events) - limit)
     last_round = None
     for index in range(start, len(events)):
         event = events[index]
-        if event.round != last_round and event.round:
+        if headers and event.round != last_round and event.round:
             if out:
                 out.append("\n")
             out.append(f"— round {event.round} —", Style(dim=True))

@@ -37,26 +37,27 @@ class OpponentPane(Vertical):
              melds: Sequence[Meld], contract_required: bool, card_style: CardStyle,
              targets: set[int]) -> None:
         marker = "> " if card_style.ascii else "▶ "
-        self.border_title = (marker if turn else "") + player.name
+        self.border_title = (marker if turn else "") + player.name + (
+            f" ({level})" if level else "")
         self.border_subtitle = PHASE_WORDS.get(phase, "") if turn else ""
         self.set_class(turn, "-turn")
         self.set_class(player.went_out, "-out")
         info = Text()
         info.append(f"{player.hand_count}", Style(bold=True))
         info.append(" card" + ("s" if player.hand_count != 1 else ""))
-        info.append(f"  {player.total}", Style(bold=True))
+        info.append(" · ", Style(dim=True))
+        info.append(f"{player.total}", Style(bold=True))
         info.append(" pts")
-        if level:
-            info.append(f"  {level}", Style(dim=True, italic=True))
         if player.is_dealer:
-            info.append("  D", Style(color="#f1c40f", bold=True))
+            info.append(" · ", Style(dim=True))
+            info.append("dealer", Style(color="#c8ccd4", italic=True))
         if contract_required:
             info.append("\n")
             if player.contract_down:
                 info.append("✓ contract down" if not card_style.ascii else "contract down",
-                            Style(color="#2ecc71"))
+                            Style(color="#2ecc71", bold=True))
             else:
-                info.append("contract not down", Style(dim=True))
+                info.append("no contract yet", Style(dim=True))
         if player.went_out:
             info.append("\nwent out", Style(color="#f1c40f", bold=True))
         self.query_one(".info", Static).update(info)
