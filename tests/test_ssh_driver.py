@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import sys
+import weakref
 
 import pytest
 from textual import events
@@ -104,6 +106,28 @@ async def test_an_escape_sequence_split_across_packets_is_one_key(rig):
     terminal.data_received(b"[B")
     await asyncio.sleep(0.25)
     assert app.keys() == ["down"]
+
+
+async def test_kitty_keyboard_protocol_keys_are_understood(rig):
+    app, _channel, terminal, driver = rig
+    driver.start_application_mode()
+    terminal.data_received(b"\x1b[97u\x1b[27u")  # "a", then Esc, as kitty reports them
+    assert app.keys() == ["a", "escape"]
+
+
+async def test_a_finished_driver_leaves_no_parser_behind():
+    """Textual's parser caches keys per instance (the cache key holds the parser); a
+    parser kept alive keeps its last key event, whose sender is the whole app."""
+    terminal = RemoteTerminal(FakeChannel(), (80, 24))
+    driver = SSHDriver(FakeApp(), terminal=terminal)  # type: ignore[arg-type]
+    driver.start_application_mode()
+    terminal.data_received(b"x\x1b[98u")
+    parser = weakref.ref(driver._parser)
+    driver.stop_application_mode()
+    driver.close()
+    del driver
+    gc.collect()
+    assert parser() is None
 
 
 async def test_sgr_mouse_reports_become_mouse_events(rig):

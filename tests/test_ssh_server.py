@@ -130,6 +130,9 @@ async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_the_apps(s
     stdout_before = sys.stdout
     alice = await join(server, "alice")
     bob = await join(server, "bob")
+    for player in (alice, bob):  # typing is what once kept finished apps alive
+        player.send("+\x1b[A\x1b[<0;3;1M\x1b[<0;3;1m")
+        await player.wait_for("count=1")
     apps = [weakref.ref(info.app) for info in server.sessions]
     await alice.close()  # the first to start ends first: the out-of-order case
     await wait_sessions(server, 1)
@@ -145,6 +148,8 @@ async def test_an_abrupt_disconnect_does_not_disturb_the_other_player(server):
     alice = await join(server, "alice")
     bob = await join(server, "bob")
     alice_app = weakref.ref(server.sessions[0].app)
+    alice.send("+")
+    await alice.wait_for("count=1")
     alice.abort()
     await wait_sessions(server, 1)
     bob.send("++")

@@ -9,7 +9,9 @@ happen, so this driver keeps everything on the event loop and per session:
 - a lone Esc is told apart from the start of an escape sequence with the same timeout
   as the Linux driver (`ESCDELAY`), using a loop timer instead of a polling thread;
 - the size comes from the PTY request and window-change requests, not from a signal;
-- output is gathered during one loop turn and sent as one channel write.
+- output is gathered during one loop turn and sent as one channel write;
+- the parser's per-instance key cache is replaced by a shared one (see `_SessionParser`),
+  so a finished session's app can be freed.
 
 `textish` solves the same problem but needs Python 3.12; this project runs on 3.11.
 """
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextvars
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
@@ -32,6 +36,31 @@ from tui.net.terminal import RemoteTerminal
 
 if TYPE_CHECKING:
     from textual.app import App
+
+
+_UNCACHED_EXTENDED_KEY = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=1024)
+def _extended_key(sequence: str) -> list[events.Key] | None:
+    # The original method reads nothing from its instance, only class-level helpers.
+    # It runs in an empty context so the cached events name no app as their sender.
+    return contextvars.Context().run(_UNCACHED_EXTENDED_KEY, XTermParser, sequence)
+
+
+class _SessionParser(XTermParser):
+    """Textual's xterm parser without its per-instance cache.
+
+    `XTermParser._parse_extended_key` is an `lru_cache` on a method, so the cache keys
+    hold the parser itself - harmless with one parser per process, but here every
+    finished session's parser (whose generator still holds the last key event, whose
+    sender is the app) would stay alive, app and all, for the next 1024 cache entries.
+    The results depend on the sequence only, so one shared cache serves every session.
+    """
+
+    def _parse_extended_key(self, sequence: str) -> list[events.Key] | None:  # type: ignore[override]
+        return _extended_key(sequence)
+
 
 # Kitty keyboard protocol: disambiguate escape codes | report all keys | associated text.
 _KITTY_FLAGS = 0b00000001 | 0b00001000 | 0b00010000
@@ -52,7 +81,7 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size or terminal.size)
         self._terminal: RemoteTerminal | None = terminal
         # Never Textual's debug mode here: it makes the parser append to ./keys.log.
-        self._parser = XTermParser(debug=False)
+        self._parser = _SessionParser(debug=False)
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._output: list[str] = []
         self._flush_handle: asyncio.Handle | None = None
