@@ -1,0 +1,163 @@
+"""A naive reference solver: tries every way to split a small hand into melds.
+
+Deliberately simple and independent of `tui.engine.meld_rules` and the solver: a group of
+cards is a meld if *some* reading of it as a set of one rank or a run of one suit at some
+places satisfies every rule, found by trying them all.  Slow (small hands only), but easy
+to check by eye, which is what a reference is for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+
+from tui.engine.cards import Card
+from tui.engine.rules import Ruleset
+
+SUITS = "CDHS"
+
+
+def penalty_of(card: Card, rules: Ruleset, round_no: int) -> int:
+    wild = rules.is_wild(card.rank, round_no)
+    if wild and rules.scoring.wild_unmelded == "fixed":
+        return rules.scoring.wild_value
+    return rules.scoring.values.get(card.rank, 0)
+
+
+def _places(rank: int, rules: Ruleset) -> list[int]:
+    """Run places of a natural card: ace at 1 (low) and/or 14 (high); with wrap-around
+    places are taken modulo 13 (ace = 1)."""
+    if rank != 1:
+        return [rank]
+    if rules.wrap:
+        return [1]
+    return [p for p, ok in ((1, rules.ace in ("low", "both")), (14, rules.ace in ("high", "both")))
+            if ok]
+
+
+def _counts_ok(naturals: int, wilds: int, rules: Ruleset) -> bool:
+    if naturals < rules.melds.min_natural:
+        return False
+    return rules.melds.wilds_may_outnumber_naturals or wilds <= naturals
+
+
+def is_set(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
+    m = rules.melds.set
+    n = len(cards)
+    if n < m.min or (m.max is not None and n > m.max):
+        return False
+    wild = [rules.is_wild(c.rank, round_no) for c in cards]
+    for rank in range(1, 14):
+        if any(not w and c.rank != rank for c, w in zip(cards, wild)):
+            continue
+        if any(c.is_joker and not w for c, w in zip(cards, wild)):
+            continue
+        # each wild-rank card of this rank may stand for itself or act as a wild
+        optional = [i for i, (c, w) in enumerate(zip(cards, wild)) if w and c.rank == rank]
+        for k in range(len(optional) + 1):
+            for mine in combinations(optional, k):
+                natural = [i for i in range(n) if not wild[i] or i in mine]
+                suits = [cards[i].suit for i in natural]
+                if m.distinct_suits and (len(set(suits)) < len(suits) or n > 4):
+                    continue
+                if _counts_ok(len(natural), n - len(natural), rules):
+                    return True
+    return False
+
+
+def is_run(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
+    r = rules.melds.run
+    n = len(cards)
+    if n < r.min or (r.max is not None and n > r.max) or n > 13:
+        return False
+    wild = [rules.is_wild(c.rank, round_no) for c in cards]
+    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+        return False
+    for suit in SUITS:
+        if any(not w and c.suit != suit for c, w in zip(cards, wild)):
+            continue
+        # every window of n consecutive places
+        if rules.wrap:
+            windows = [[(a + i - 1) % 13 + 1 for i in range(n)] for a in range(1, 14)]
+        else:
+            lo = 1 if rules.ace in ("low", "both") else 2
+            hi = 14 if rules.ace in ("high", "both") else 13
+            windows = [list(range(a, a + n)) for a in range(lo, hi - n + 2)]
+        for window in windows:
+            if _fits(cards, wild, suit, window, rules):
+                return True
+    return False
+
+
+def _fits(cards, wild, suit, window, rules) -> bool:
+    """Can the cards fill exactly these places (naturals at their own place)?"""
+    n = len(cards)
+    optional = [i for i in range(n) if wild[i] and not cards[i].is_joker and cards[i].suit == suit]
+    for k in range(len(optional) + 1):
+        for mine in combinations(optional, k):
+            natural = [i for i in range(n) if not wild[i] or i in mine]
+            # try every placement of the naturals (aces have two places)
+            if _place(cards, natural, window, 0, frozenset(), rules):
+                if _counts_ok(len(natural), n - len(natural), rules):
+                    return True
+    return False
+
+
+def _place(cards, natural, window, k, used, rules) -> bool:
+    if k == len(natural):
+        return True
+    card = cards[natural[k]]
+    for p in _places(card.rank, rules):
+        if p in window and p not in used:
+            if _place(cards, natural, window, k + 1, used | {p}, rules):
+                return True
+    return False
+
+
+def is_meld(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
+    return is_set(cards, rules, round_no) or is_run(cards, rules, round_no)
+
+
+def brute_force(hand: Sequence[Card], rules: Ruleset, round_no: int
+                ) -> tuple[int, list[list[Card]], list[Card]]:
+    """(least penalty, melds, deadwood) by trying every split of the hand."""
+    cards = list(hand)
+    faces = tuple(sorted(c.face for c in cards))
+
+    @lru_cache(maxsize=None)
+    def meld_ok(group: tuple) -> bool:
+        return is_meld([Card(r, s) for r, s in group], rules, round_no)
+
+    @lru_cache(maxsize=None)
+    def best(remaining: tuple) -> tuple[int, tuple]:
+        if not remaining:
+            return 0, ()
+        first, rest = remaining[0], remaining[1:]
+        value = penalty_of(Card(*first), rules, round_no)
+        sub, melds = best(rest)
+        answer = (sub + value, melds)
+        for size in range(1, len(rest) + 1):
+            for others in set(combinations(rest, size)):
+                group = (first,) + others
+                if not meld_ok(tuple(sorted(group))):
+                    continue
+                left = list(rest)
+                for face in others:
+                    left.remove(face)
+                sub, melds = best(tuple(left))
+                if sub < answer[0]:
+                    answer = (sub, melds + (group,))
+        return answer
+
+    cost, melds = best(faces)
+    pool = list(cards)
+    out_melds = []
+    for group in melds:
+        meld = []
+        for face in group:
+            card = next(c for c in pool if c.face == face)
+            pool.remove(card)
+            meld.append(card)
+        out_melds.append(meld)
+    return cost, out_melds, pool
