@@ -1,0 +1,35 @@
+"""Computer players, by level.  `make_bot("medium", seed)` builds one."""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import Bot
+
+# level -> "module:Class"; modules are imported on first use.
+LEVELS: dict[str, str] = {
+    "random": "tui.bots.random_bot:RandomBot",
+}
+
+
+def available_levels() -> list[str]:
+    return [level for level in LEVELS if _importable(level)]
+
+
+def _importable(level: str) -> bool:
+    try:
+        _bot_class(level)
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
+def _bot_class(level: str) -> type[Bot]:
+    module_name, class_name = LEVELS[level].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}")
+    return _bot_class(level)(seed)

@@ -1,0 +1,36 @@
+"""Engine speed: whole games between random bots, per ruleset.  Prints figures.
+
+    python tests/bench/bench_engine.py [games]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from tui.bots import make_bot
+from tui.bots.arena import play_game
+from tui.engine.ruleset_loader import load_ruleset
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    print(f"{'ruleset':<24} {'players':>7} {'median ms/game':>15} {'p90 ms':>8} {'actions':>8}")
+    for key, players in [("three_thirteen", 4), ("three_thirteen", 2), ("contract_rummy", 4),
+                         ("liverpool", 4), ("three_thirteen_jokers", 4)]:
+        rules = load_ruleset(key)
+        times, actions = [], []
+        for seed in range(games):
+            bots = [make_bot("random", seed * 10 + i) for i in range(players)]
+            started = time.perf_counter()
+            game = play_game(rules, bots, seed)
+            times.append((time.perf_counter() - started) * 1000)
+            actions.append(len(game.history))
+        times.sort()
+        print(f"{key:<24} {players:>7} {statistics.median(times):>15.1f} "
+              f"{times[int(len(times) * 0.9)]:>8.1f} {statistics.median(actions):>8.0f}")
+
+
+if __name__ == "__main__":
+    main()

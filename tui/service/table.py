@@ -1,0 +1,194 @@
+"""A table: one game, its seats (people or bots), and the people watching it.
+
+This is the one door through which any front end plays.  A front end asks for the view of
+its seat, sends actions for its seat, and subscribes to be told when anything changes; it
+never holds or changes the game itself.  Bots sit at the table too, and the front end (or
+the SSH lobby) decides the pace at which they move by calling `step_bot`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from tui.bots import Bot, make_bot
+from tui.engine.actions import Action, IllegalAction
+from tui.engine.game import Game
+from tui.engine.rules import Ruleset
+from tui.engine.save import SaveError, game_from_json, game_to_json
+from tui.engine.view import SeatView
+
+HINT_LEVEL = "hard"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    bot: str | None = None  # None: a person
+
+
+class Table:
+    def __init__(self, rules: Ruleset, seats: list[SeatSpec], seed: int | None = None,
+                 game: Game | None = None) -> None:
+        self.seats = list(seats)
+        self.seed = random.randrange(2**31) if seed is None else seed
+        self.game = game or Game(rules, [s.name for s in seats], self.seed)
+        self.seed = self.game.seed
+        self._bots: dict[int, Bot] = {}
+        for seat, spec in enumerate(self.seats):
+            if spec.bot:
+                self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
+        self._subscribers: list[Callable[[], None]] = []
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.game.rules
+
+    def view(self, seat: int) -> SeatView:
+        return self.game.view(seat)
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self._bots
+
+    def humans(self) -> list[int]:
+        return [s for s in range(len(self.seats)) if s not in self._bots]
+
+    # ---------------------------------------------------------------- acting
+
+    def act(self, seat: int, action: Action) -> None:
+        """Play `action` for `seat`; raises `IllegalAction` (nothing changes) if not allowed."""
+        if action.seat != seat:
+            raise IllegalAction("you can only play for your own seat", "seats")
+        self.game.apply(action)
+        self._changed()
+
+    def bot_to_move(self) -> int | None:
+        actor = self.game.actor
+        return actor if actor in self._bots else None
+
+    def bot_choice(self) -> tuple[int, Action] | None:
+        """What the bot to move would play (reads only a view: safe to run in a worker)."""
+        seat = self.bot_to_move()
+        if seat is None:
+            return None
+        return seat, self._bots[seat].choose(self.game.view(seat))
+
+    def step_bot(self) -> Action | None:
+        """Let the bot to move make one action; None when no bot is to move."""
+        choice = self.bot_choice()
+        if choice is None:
+            return None
+        seat, action = choice
+        self.act(seat, action)
+        return action
+
+    def set_bot(self, seat: int, level: str | None) -> None:
+        """Hand a seat to a bot (a player left) or back to its person (`None`)."""
+        if level is None:
+            self._bots.pop(seat, None)
+        else:
+            self._bots[seat] = make_bot(level, self.seed * 31 + seat)
+        self._changed()
+
+    def next_round(self) -> None:
+        self.game.next_round()
+        self._changed()
+
+    def hint(self, seat: int) -> str:
+        """What the strongest bot would do in `seat`'s place, and why, in one line."""
+        view = self.game.view(seat)
+        if not view.legal:
+            return "Nothing to do: it is not your move."
+        try:
+            advisor = make_bot(HINT_LEVEL, self.seed)
+        except ValueError:
+            advisor = make_bot("random", self.seed)
+        return advisor.explain(view)
+
+    # ---------------------------------------------------------------- undo
+
+    def can_undo(self, seat: int) -> bool:
+        """Only against bots alone, and only once the seat has done something."""
+        if any(s != seat for s in self.humans()):
+            return False
+        return self._turn_start(seat) is not None
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last turn (and whatever the bots did after it)."""
+        start = self._turn_start(seat)
+        if start is None or not self.can_undo(seat):
+            raise IllegalAction("there is nothing of yours to undo", "undo")
+        self.game = _replay(self.game, start)
+        self._changed()
+
+    def _turn_start(self, seat: int) -> int | None:
+        """Index in the history of the draw that began `seat`'s latest turn."""
+        history = self.game.history
+        for i in range(len(history) - 1, -1, -1):
+            action = history[i]
+            if action.seat == seat and action.kind in ("draw_stock", "take_discard"):
+                return i
+        return None
+
+    # ---------------------------------------------------------------- watching
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _changed(self) -> None:
+        for callback in list(self._subscribers):
+            callback()
+
+    # ---------------------------------------------------------------- saving
+
+    def to_json(self) -> dict:
+        return {"seats": [asdict(s) for s in self.seats], "game": game_to_json(self.game)}
+
+    def save(self, path: Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json()), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Table:
+        """Resume a saved table; `SaveError` (and nothing loaded) if the file is bad."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise SaveError(f"cannot read {path}: {exc.strerror}") from exc
+        except json.JSONDecodeError as exc:
+            raise SaveError(f"{path} is damaged: {exc.msg} at line {exc.lineno}") from exc
+        try:
+            seats = [SeatSpec(str(s["name"]), s.get("bot")) for s in data["seats"]]
+            game_data = data["game"]
+        except (KeyError, TypeError) as exc:
+            raise SaveError(f"{path} is damaged (no seats)") from exc
+        game = game_from_json(game_data)
+        if len(seats) != game.players:
+            raise SaveError(f"{path} is damaged (seats do not match players)")
+        return cls(game.rules, seats, game.seed, game=game)
+
+
+def _replay(game: Game, upto: int) -> Game:
+    """The same game with only its first `upto` actions played."""
+    fresh = Game(game.rules, game.names, game.seed)
+    for action in game.history[:upto]:
+        if fresh.phase == "round_over":
+            fresh.next_round()
+        fresh.apply(action)
+    return fresh
+
