@@ -1,0 +1,64 @@
+"""Record files for sharing: export one game as JSON, read one back (and keep it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .record import GameRecord, RecordError
+from .store import RecordStore
+
+SUFFIX = ".rummy.json"
+
+
+def export_name(record: GameRecord) -> str:
+    """A file name that says what the game was: ``three-thirteen-2024-05-01-42.rummy.json``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", record.ruleset_name.lower()).strip("-") or "game"
+    day = record.finished_at.astimezone().strftime("%Y-%m-%d")
+    number = f"-{record.id}" if record.id is not None else ""
+    return f"{slug}-{day}{number}{SUFFIX}"
+
+
+def export_record(record: GameRecord, path: Path) -> Path:
+    """Write the record as JSON (atomically); a folder gets a descriptive file name."""
+    path = Path(path).expanduser()
+    if path.is_dir():
+        path = path / export_name(record)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        raise RecordError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def read_record_file(path: Path) -> GameRecord:
+    """Read and verify an exported record (`RecordError` saying what is wrong)."""
+    path = Path(path).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise RecordError(f"cannot read {path}: {reason}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not a game record (bad JSON at line {exc.lineno}, "
+                          f"column {exc.colno}: {exc.msg})") from exc
+    try:
+        return GameRecord.from_json(data)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from exc
+
+
+def import_record_file(path: Path, store: RecordStore) -> tuple[int, bool]:
+    """Keep an exported record in `store`: its number, and whether it was new."""
+    record = read_record_file(path)
+    before = store.count()
+    record_id = store.add(record)
+    return record_id, store.count() > before

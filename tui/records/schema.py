@@ -1,0 +1,112 @@
+"""The records database schema, version by version.
+
+`PRAGMA user_version` holds the version a database is at.  Opening runs every migration
+from there up to `SCHEMA_VERSION`, inside one write transaction, so a database made by an
+older release is upgraded in place and keeps every game; a brand-new database goes through
+the same steps from version 0.  Never edit a released step: add a new one.
+
+Version 1 kept each game in one row with its players, scores and winners as JSON.
+Version 2 adds a stable identity per record (`uid`, so a game recorded or imported twice is
+kept once), the ruleset's display name, the final-state fingerprint, and a `seats` table
+(one row per player with level, total and whether they won) that statistics query.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime
+
+import yaml
+
+SCHEMA_VERSION = 2
+
+
+def _to_v1(conn: sqlite3.Connection) -> None:
+    conn.execute("""
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            ruleset_key TEXT NOT NULL,
+            ruleset_text TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            players TEXT NOT NULL,
+            scores TEXT NOT NULL,
+            winners TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            actions TEXT NOT NULL
+        )""")
+    conn.execute("CREATE INDEX games_finished ON games (finished_at)")
+
+
+def _to_v2(conn: sqlite3.Connection) -> None:
+    from .base import SeatRecord, record_uid
+
+    conn.execute("ALTER TABLE games ADD COLUMN uid TEXT")
+    conn.execute("ALTER TABLE games ADD COLUMN ruleset_name TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
+    conn.execute("""
+        CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            bot TEXT,
+            total INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""")
+    conn.execute("CREATE INDEX seats_name ON seats (name)")
+    rows = conn.execute(
+        "SELECT id, ruleset_key, ruleset_text, seed, players, scores, winners, started_at, "
+        "actions FROM games").fetchall()
+    for gid, key, text, seed, players, scores, winners, started, actions in rows:
+        seats = [SeatRecord(str(p["name"]), p.get("bot")) for p in json.loads(players)]
+        points = json.loads(scores)
+        won = set(json.loads(winners))
+        for s, spec in enumerate(seats):
+            total = sum(r[s] for r in points)
+            conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                         (gid, s, spec.name, spec.bot, total, int(s in won)))
+        uid = record_uid(text, seats, seed, json.loads(actions), datetime.fromisoformat(started))
+        conn.execute("UPDATE games SET uid = ?, ruleset_name = ? WHERE id = ?",
+                     (uid, _ruleset_name(text, key), gid))
+    conn.execute("CREATE UNIQUE INDEX games_uid ON games (uid)")
+
+
+def _ruleset_name(text: str, key: str) -> str:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return key
+    name = data.get("name") if isinstance(data, dict) else None
+    return str(name) if name else key
+
+
+# MIGRATIONS[n] takes a database from version n to version n + 1.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2]
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+class NewerSchema(Exception):
+    """The database was written by a newer release; it is left exactly as it is."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database up to date inside the caller's write transaction.
+
+    Returns the version it was at; raises `NewerSchema` (changing nothing) for a database
+    from the future.
+    """
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise NewerSchema(version)
+    for step in range(version, SCHEMA_VERSION):
+        MIGRATIONS[step](conn)
+    if version != SCHEMA_VERSION:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return version
