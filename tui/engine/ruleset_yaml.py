@@ -18,6 +18,9 @@ from .ruleset_errors import LocatedError
 
 KeyPath = tuple[str | int, ...]
 
+# libyaml when present: about ten times faster, with the same positions.
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 @dataclass(frozen=True)
 class Loc:
@@ -62,7 +65,7 @@ class LocatedDoc:
 
 def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError]]:
     """Parse `text`; a syntax error comes back located, never raised."""
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     doc = LocatedDoc(data=None, file=file)
     errors: list[LocatedError] = []
     try:
@@ -71,7 +74,11 @@ def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError
             doc.data = _walk(loader, node, (), doc, errors)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        problem = exc.problem or exc.context or "cannot be read"
+        if exc.context and exc.problem:
+            started = exc.context_mark
+            where = f" started at line {started.line + 1}" if started and started != mark else ""
+            problem += f" ({exc.context.removeprefix('while ')}{where})"
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         errors.append(LocatedError(file, line, column, f"YAML syntax error: {problem}"))
     except yaml.YAMLError as exc:
@@ -86,7 +93,7 @@ def _loc(doc: LocatedDoc, node: yaml.Node) -> Loc:
 
 
 def _walk(
-    loader: yaml.SafeLoader,
+    loader: Any,
     node: yaml.Node,
     path: KeyPath,
     doc: LocatedDoc,
