@@ -41,7 +41,7 @@ def test_every_key_is_described_and_closed() -> None:
 def test_optional_keys_have_defaults() -> None:
     schema = rules_schema()
     for path, node in _walk(schema):
-        required = set(node.get("required", []))
+        required = set(node.get("required", [])) | set(node.get("else", {}).get("required", []))
         for key, child in node.get("properties", {}).items():
             # `cards` is required per round, but may come from `round_defaults` instead
             if key in required or key in ("extends", "name", "cards") or path.endswith("values"):
@@ -109,13 +109,17 @@ def test_top_level_keys_cover_the_ruleset() -> None:
 def test_schema_accepts_bundled_files(key: str) -> None:
     validator = Draft202012Validator(rules_schema())
     data = yaml.safe_load((REPO / "rulesets" / f"{key}.yaml").read_text(encoding="utf-8"))
-    if "extends" in data:  # a partial file: check its keys alone, then the merged whole
-        partial = Draft202012Validator({**rules_schema(), "required": []})
-        assert list(partial.iter_errors(data)) == []
-    else:
-        assert list(validator.iter_errors(data)) == []
+    assert list(validator.iter_errors(data)) == []  # also the partial files using `extends`
     whole = yaml.safe_load(standalone_yaml(load_ruleset(key)))
     assert list(validator.iter_errors(whole)) == []
+
+
+def test_schema_needs_whole_ruleset_keys_only_without_extends() -> None:
+    validator = Draft202012Validator(rules_schema())
+    assert list(validator.iter_errors({"extends": "three_thirteen", "dealer": "random"})) == []
+    errors = list(validator.iter_errors({"name": "Lonely", "dealer": "random"}))
+    assert {e.validator for e in errors} == {"required"}
+    assert {e.message.split("'")[1] for e in errors} == {"players", "decks", "rounds"}
 
 
 def test_schema_rejects_a_typo() -> None:

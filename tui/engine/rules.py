@@ -187,7 +187,9 @@ class Ruleset:
     scoring: ScoringRules
     end: EndRules
     key: str = ""  # the name it was loaded by (file stem), for records and `extends`
-    source: str = ""  # the YAML text it came from, for records and replays
+    # The YAML text of its own file.  A file using `extends` holds only changes: for a
+    # self-contained copy (records, replays) use `ruleset_dump.standalone_yaml`.
+    source: str = ""
 
     def deck_for(self, players: int) -> DeckSpec:
         """The deck spec in force for `players` players: the last one starting at or below."""

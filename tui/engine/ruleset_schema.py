@@ -61,6 +61,8 @@ def _enum(description: str, values: dict[str, str], default: str | None) -> dict
     return schema
 
 
+WHOLE_RULESET_KEYS = ("name", "players", "decks", "rounds")
+
 VALUE_LABELS: dict[str, str] = (
     {"A": "an ace"}
     | {str(n): f"a {n}" for n in range(2, 11)}
@@ -125,7 +127,9 @@ def _build_schema() -> dict[str, Any]:
         ),
         "type": "object",
         "additionalProperties": False,
-        "required": ["name", "players", "decks", "rounds"],
+        # A file that `extends` another states only changes; a whole ruleset needs these.
+        "if": {"required": ["extends"]},
+        "else": {"required": list(WHOLE_RULESET_KEYS)},
         "properties": {
             "extends": {
                 "type": "string",
@@ -547,7 +551,7 @@ def schema_errors(doc: LocatedDoc) -> list[LocatedError]:
     errors: list[LocatedError] = []
     for error in _VALIDATOR.iter_errors(doc.data):
         errors.extend(_messages(error, doc))
-    return errors
+    return list(dict.fromkeys(errors))  # `required` reports each missing key once per key
 
 
 def prune_invalid(doc: LocatedDoc) -> tuple[dict[str, Any], set[KeyPath]] | None:
