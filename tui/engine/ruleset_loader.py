@@ -23,7 +23,7 @@ from .rules import Ruleset
 from .ruleset_build import build_ruleset
 from .ruleset_checks import semantic_errors
 from .ruleset_errors import LocatedError, RulesetError
-from .ruleset_schema import prune_invalid, schema_errors
+from .ruleset_schema import prune_invalid, rules_schema, schema_errors
 from .ruleset_yaml import LocatedDoc, compose_located, merge_docs
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "load_ruleset",
     "load_ruleset_text",
     "ruleset_paths",
+    "rules_schema",
 ]
 
 SUFFIXES = (".yaml", ".yml")
@@ -74,10 +75,12 @@ def bundled_rulesets_dir() -> Path:
 
 
 def _files_in(folder: Path) -> dict[str, Path]:
-    if not folder.is_dir():
+    try:
+        entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:  # an unreadable folder holds no rulesets we can offer
         return {}
     found: dict[str, Path] = {}
-    for path in sorted(folder.iterdir()):
+    for path in entries:
         if path.suffix in SUFFIXES and path.is_file() and path.stem not in found:
             found[path.stem] = path
     return found
