@@ -99,8 +99,8 @@ class Game:
     def players(self) -> int:
         return len(self.names)
 
-    def _say(self, seat: int, text: str, kind: str = "") -> None:
-        self.log.append(Event(seat, text, kind, self._round_number))
+    def _say(self, seat: int, text: str, kind: str = "", cards: Sequence[Card] = ()) -> None:
+        self.log.append(Event(seat, text, kind, self._round_number, tuple(cards)))
 
     def _choose_dealer(self) -> int:
         if self.rules.dealer == "random":
@@ -161,6 +161,7 @@ class Game:
             f"Round {number}: {self.names[self.dealer]} deals {rnd.cards} cards each; "
             f"{discard[-1]} turned up.",
             "deal",
+            discard[-1:],
         )
         return state
 
@@ -440,10 +441,11 @@ class Game:
             st.must_meld = taken[0]
         st.phase = "play"
         if depth == 0:
-            self._say(seat, f"{self.names[seat]} took {taken[0]} from the discard pile.", "take")
+            self._say(seat, f"{self.names[seat]} took {taken[0]} from the discard pile.", "take",
+                      taken)
         else:
             self._say(seat, f"{self.names[seat]} took {taken[0]} from deep in the discard pile, "
-                      f"with {format_cards(taken[1:])} above it.", "take")
+                      f"with {format_cards(taken[1:])} above it.", "take", taken)
 
     # -- buying
 
@@ -460,7 +462,7 @@ class Game:
         st.hands[seat].extend(penalty)
         st.buys[seat] += 1
         self._say(seat, f"{self.names[seat]} bought {card} (+{len(penalty)} penalty "
-                  f"card{'s' if len(penalty) != 1 else ''}).", "buy")
+                  f"card{'s' if len(penalty) != 1 else ''}).", "buy", (card,))
         self._close_buying()
 
     def _do_pass_buy(self, action: PassBuy) -> None:
@@ -654,7 +656,7 @@ class Game:
             raise refusal
         self._remove_from_hand(seat, [card])
         st.discard.append(card)
-        self._say(seat, f"{self.names[seat]} discarded {card}.", "discard")
+        self._say(seat, f"{self.names[seat]} discarded {card}.", "discard", (card,))
         if not st.hands[seat]:
             self._goes_out(seat)
         else:
@@ -695,7 +697,8 @@ class Game:
         if action.discard is not None:
             self._remove_from_hand(seat, [action.discard])
             st.discard.append(action.discard)
-            self._say(seat, f"{self.names[seat]} discarded {action.discard}.", "discard")
+            self._say(seat, f"{self.names[seat]} discarded {action.discard}.", "discard",
+                      (action.discard,))
         self._goes_out(seat)
 
     def _goes_out(self, seat: int) -> None:

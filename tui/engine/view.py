@@ -32,12 +32,15 @@ class PlayerInfo:
 
 @dataclass(frozen=True)
 class Event:
-    """One line of the log of play, in words, with who did it."""
+    """One line of the log of play, in words, with who did it.  `cards` lists the public
+    cards the event moved (the card turned up, taken, bought or discarded), so bots can
+    track what has been seen without reading the words."""
 
     seat: int
     text: str
     kind: str = ""
     round: int = 0
+    cards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True)
