@@ -17,19 +17,26 @@ from textual import events
 from tui.net import isolation
 from tui.net.colors import color_system_for
 from tui.net.driver import SSHDriver
-from tui.net.terminal import MAX_PENDING_INPUT, RemoteTerminal
+from tui.net.terminal import APP_QUEUE_HIGH, INPUT_CHUNK, RemoteTerminal
 
 
 class FakeChannel:
     def __init__(self) -> None:
         self.writes: list[bytes] = []
         self.backlog = 0
+        self.paused = False
 
     def write(self, data: bytes) -> None:
         self.writes.append(data)
 
     def get_write_buffer_size(self) -> int:
         return self.backlog
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
 
     @property
     def text(self) -> str:
@@ -194,12 +201,60 @@ async def test_urls_never_open_on_the_server(rig, monkeypatch):
     assert opened == []
 
 
-def test_pending_input_is_bounded():
-    terminal = RemoteTerminal(FakeChannel(), (80, 24))
-    chunk = b"x" * 1024
-    for _ in range(MAX_PENDING_INPUT // 1024 + 10):
-        terminal.data_received(chunk)
-    assert sum(len(c) for c in terminal._pending) <= MAX_PENDING_INPUT
+class RecordingSink:
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self.queued = 0
+
+    def feed(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    def resize(self, width: int, height: int) -> None:
+        pass
+
+    def backlog(self) -> int:
+        return self.queued
+
+
+async def test_input_before_the_app_is_ready_holds_the_client_until_it_is():
+    channel = FakeChannel()
+    terminal = RemoteTerminal(channel, (80, 24))
+    terminal.data_received(b"early")
+    assert channel.paused  # SSH flow control holds the client meanwhile
+    sink = RecordingSink()
+    terminal.attach(sink)
+    assert b"".join(sink.chunks) == b"early" and not channel.paused
+
+
+async def test_a_flood_is_delivered_in_order_a_chunk_per_loop_turn():
+    channel = FakeChannel()
+    terminal = RemoteTerminal(channel, (80, 24))
+    sink = RecordingSink()
+    terminal.attach(sink)
+    flood = bytes(range(256)) * 40
+    terminal.data_received(flood)
+    assert len(sink.chunks) == 1 and channel.paused  # one chunk now, the rest later
+    for _ in range(100):
+        if not channel.paused:
+            break
+        await asyncio.sleep(0)
+    assert b"".join(sink.chunks) == flood
+    assert max(len(chunk) for chunk in sink.chunks) <= INPUT_CHUNK
+    assert not channel.paused
+
+
+async def test_input_waits_while_the_app_is_behind():
+    channel = FakeChannel()
+    terminal = RemoteTerminal(channel, (80, 24))
+    sink = RecordingSink()
+    sink.queued = APP_QUEUE_HIGH + 1
+    terminal.attach(sink)
+    terminal.data_received(b"abc")
+    await asyncio.sleep(0.05)
+    assert sink.chunks == [] and channel.paused
+    sink.queued = 0
+    await asyncio.sleep(0.05)
+    assert sink.chunks == [b"abc"] and not channel.paused
 
 
 def test_a_client_that_stops_reading_trips_the_overflow_once():

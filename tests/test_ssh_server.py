@@ -194,3 +194,19 @@ async def test_many_keys_in_one_packet_are_all_counted(server):
     alice = await join(server)
     alice.send("+" * 50)
     await alice.wait_for("count=50")
+
+
+async def test_a_flooding_player_does_not_hold_up_the_others(server):
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    loop = asyncio.get_running_loop()
+    alice.send("x" * 16384)  # an unbound key, 16 KiB of it
+    await asyncio.sleep(0.1)
+    started = loop.time()
+    bob.send("+")
+    await bob.wait_for("count=1")
+    bob_latency = loop.time() - started
+    alice.send("+")
+    await alice.wait_for("count=1", timeout=60)
+    flood_seconds = loop.time() - started
+    assert bob_latency < 1.0, (bob_latency, flood_seconds)

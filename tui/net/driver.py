@@ -214,6 +214,11 @@ class SSHDriver(Driver):
             self.process_message(message)
         self._schedule_tick()
 
+    def backlog(self) -> int:
+        """Events the app has not handled yet (input waits while there are many)."""
+        queue = getattr(self._app, "_message_queue", None)
+        return queue.qsize() if queue is not None else 0
+
     def resize(self, width: int, height: int) -> None:
         """The player's window changed size (SSH window-change request)."""
         self._size = (width, height)

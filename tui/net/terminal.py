@@ -8,23 +8,34 @@ ready, and refuses to write once the player has gone.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Protocol
 
 log = logging.getLogger(__name__)
 
-# Keys typed while the app is still starting are kept up to this many bytes; more is a
-# paste into a terminal nobody reads yet, and is dropped.
-MAX_PENDING_INPUT = 64 * 1024
+# Input is handed to the app this many bytes per event-loop turn, and waits while the
+# app has more than APP_QUEUE_HIGH events queued (the client meanwhile is held back by
+# SSH flow control). Textual handles its whole queue without yielding to other tasks,
+# so with bigger numbers one player pasting or flooding keys stalls every other
+# player's session for seconds (measured: 16 KiB of keys, another player's keypress
+# waited 2.6 s with 1 KiB / 200; 0.06 s with these).
+INPUT_CHUNK = 32
+APP_QUEUE_HIGH = 16
+APP_QUEUE_POLL = 0.005
 
 
 class OutputChannel(Protocol):
-    """The part of an asyncssh server channel the terminal writes to."""
+    """The part of an asyncssh server channel the terminal uses."""
 
     def write(self, data: bytes) -> None: ...
 
     def get_write_buffer_size(self) -> int: ...
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
 
 
 class InputSink(Protocol):
@@ -33,6 +44,8 @@ class InputSink(Protocol):
     def feed(self, data: bytes) -> None: ...
 
     def resize(self, width: int, height: int) -> None: ...
+
+    def backlog(self) -> int: ...
 
 
 class RemoteTerminal:
@@ -51,14 +64,20 @@ class RemoteTerminal:
         self.max_backlog = max_backlog
         self._on_overflow = on_overflow
         self._sink: InputSink | None = None
-        self._pending: list[bytes] = []
-        self._pending_size = 0
+        self._inbox = bytearray()
+        self._pump_handle: asyncio.Handle | None = None
+        self._paused = False
         self.bytes_written = 0
 
     @property
     def closed(self) -> bool:
         """True once the session is gone: writes are dropped from then on."""
         return self._channel is None
+
+    @property
+    def reading_paused(self) -> bool:
+        """True while input waits for the app (the client is held back by SSH)."""
+        return self._paused
 
     def write(self, data: bytes) -> None:
         """Send output to the player; silently dropped after the session ended.
@@ -83,24 +102,64 @@ class RemoteTerminal:
             if overflow is not None:
                 overflow()
 
+    # -- input ------------------------------------------------------------------------
+
     def attach(self, sink: InputSink) -> None:
         """Start delivering input to `sink`, first the keys typed while it was starting."""
         self._sink = sink
-        pending, self._pending, self._pending_size = self._pending, [], 0
-        for chunk in pending:
-            sink.feed(chunk)
+        self._pump()
 
     def detach(self) -> None:
         """Stop delivering input (the app is shutting down)."""
         self._sink = None
+        self._cancel_pump()
 
     def data_received(self, data: bytes) -> None:
-        """Bytes typed by the player."""
-        if self._sink is not None:
-            self._sink.feed(data)
-        elif self._channel is not None and self._pending_size + len(data) <= MAX_PENDING_INPUT:
-            self._pending.append(data)
-            self._pending_size += len(data)
+        """Bytes typed by the player: delivered now if the app keeps up, else queued
+        (with the client paused) and delivered a chunk per loop turn."""
+        if self._channel is None:
+            return
+        self._inbox += data
+        if self._pump_handle is None:
+            self._pump()
+
+    def _pump(self) -> None:
+        self._pump_handle = None
+        sink = self._sink
+        if sink is not None and self._inbox:
+            if sink.backlog() > APP_QUEUE_HIGH:
+                self._set_paused(True)
+                self._pump_handle = asyncio.get_running_loop().call_later(
+                    APP_QUEUE_POLL, self._pump
+                )
+                return
+            chunk = bytes(self._inbox[:INPUT_CHUNK])
+            del self._inbox[:INPUT_CHUNK]
+            sink.feed(chunk)
+        if not self._inbox:
+            self._set_paused(False)
+        elif self._sink is not None:
+            self._set_paused(True)
+            self._pump_handle = asyncio.get_running_loop().call_soon(self._pump)
+        else:  # the app is not there yet: hold the client until it is
+            self._set_paused(True)
+
+    def _set_paused(self, paused: bool) -> None:
+        if paused == self._paused or self._channel is None:
+            return
+        self._paused = paused
+        try:
+            if paused:
+                self._channel.pause_reading()
+            else:
+                self._channel.resume_reading()
+        except (BrokenPipeError, ConnectionError, OSError):
+            pass
+
+    def _cancel_pump(self) -> None:
+        if self._pump_handle is not None:
+            self._pump_handle.cancel()
+            self._pump_handle = None
 
     def resized(self, width: int, height: int) -> None:
         """The player's window changed size."""
@@ -110,7 +169,8 @@ class RemoteTerminal:
 
     def close(self) -> None:
         """Forget the channel and the driver: nothing is written or delivered any more."""
+        self._cancel_pump()
         self._channel = None
         self._sink = None
-        self._pending.clear()
+        self._inbox.clear()
         self._on_overflow = None
