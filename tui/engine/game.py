@@ -551,7 +551,8 @@ class Game:
             st.contract_turn[seat] = st.turn_count
         shown = "; ".join(m.describe() for m in placed)
         what = "laid down the contract" if rnd.contract.required else "melded"
-        self._say(seat, f"{self.names[seat]} {what}: {shown}.", "meld")
+        self._say(seat, f"{self.names[seat]} {what}: {shown}.", "meld",
+                  [c for m in placed for c in m.cards])
         self._after_play(seat)
 
     def _check_leaves_discard(self, remaining: int) -> None:
@@ -585,7 +586,7 @@ class Game:
         self._remove_from_hand(seat, action.cards)
         owner = "their own" if meld.owner == seat else f"{self.names[meld.owner]}'s"
         self._say(seat, f"{self.names[seat]} laid off {format_cards(action.cards)} on "
-                  f"{owner} {meld.kind} {meld.describe()}.", "lay_off")
+                  f"{owner} {meld.kind} {meld.describe()}.", "lay_off", action.cards)
         self._after_play(seat)
 
     def _do_swap_joker(self, action: SwapJoker) -> None:
@@ -621,7 +622,7 @@ class Game:
         if swap.play_same_turn:
             st.freed_jokers.append(joker)
         self._say(seat, f"{self.names[seat]} put {action.card} in {meld.describe()} and took "
-                  "the joker.", "swap")
+                  "the joker.", "swap", (action.card, joker))
 
     def _meld(self, meld_id: int) -> Meld:
         for meld in self.round.table:
@@ -693,7 +694,8 @@ class Game:
                                 "going out")
         placed = self._put_on_table(seat, melds)
         shown = "; ".join(m.describe() for m in placed)
-        self._say(seat, f"{self.names[seat]} went out: {shown}.", "go_out")
+        self._say(seat, f"{self.names[seat]} went out: {shown}.", "go_out",
+                  [c for m in placed for c in m.cards])
         if action.discard is not None:
             self._remove_from_hand(seat, [action.discard])
             st.discard.append(action.discard)

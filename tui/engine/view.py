@@ -33,8 +33,9 @@ class PlayerInfo:
 @dataclass(frozen=True)
 class Event:
     """One line of the log of play, in words, with who did it.  `cards` lists the public
-    cards the event moved (the card turned up, taken, bought or discarded), so bots can
-    track what has been seen without reading the words."""
+    cards the event moved (the card turned up, taken, bought, discarded, melded or laid off;
+    for a joker swap the natural card put in, then the joker taken), so bots can track what
+    has been seen without reading the words."""
 
     seat: int
     text: str
