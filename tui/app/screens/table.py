@@ -123,6 +123,11 @@ class TableScreen(Screen[None]):
         self._save_warned = False
         self._bot_timer = None
 
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Notifications carry engine and bot text: never read it as markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="roundbar")

@@ -1,0 +1,99 @@
+"""Helpers for the app's pilot tests: an app around a fresh table, and a player who plays
+only by pressing keys (and answers "Choose first" dialogs with Enter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui.app.app import RummyApp
+from tui.app.environment import AppEnvironment, GameRequest
+from tui.app.screens.pickers import PickScreen
+from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
+from tui.app.screens.table import TableScreen
+from tui.app.settings import Settings, SettingsStore
+from tui.engine.actions import GoOut, LayDown, LayOff, TakeDiscard
+from tui.engine.view import SeatView
+
+HUMAN = 0
+
+
+def make_env(tmp_path: Path, rules: str | None = "three_thirteen", players: int = 3,
+             bots: tuple[str, ...] = ("random",), seed: int = 7, speed: str = "instant",
+             drive_bots: bool = True) -> AppEnvironment:
+    store = SettingsStore(tmp_path / "settings.json")
+    store.save(Settings(name="Tess", bot_speed=speed))
+    request = GameRequest(rules, players, bots, seed) if rules else None
+    return AppEnvironment(settings_store=store, save_path=tmp_path / "current_game.json",
+                          request=request, drive_bots=drive_bots)
+
+
+def table_screen(app: RummyApp) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError(f"no table screen in {app.screen_stack}")
+
+
+def view(app: RummyApp) -> SeatView:
+    return table_screen(app).table.view(HUMAN)
+
+
+async def wait_until(pilot, condition, timeout: float = 30.0, step: float = 0.02) -> None:  # noqa: ANN001
+    waited = 0.0
+    while not condition():
+        await pilot.pause(step)
+        waited += step
+        if waited > timeout:
+            raise AssertionError(f"timed out waiting for {condition.__doc__ or condition}")
+
+
+async def move_cursor_to(pilot, app: RummyApp, uid: int) -> None:  # noqa: ANN001
+    screen = table_screen(app)
+    for _ in range(len(screen.hand.order) + 1):
+        card = screen.hand.cursor_card
+        if card is not None and card.uid == uid:
+            return
+        await pilot.press("right")
+    raise AssertionError(f"card {uid} not in the hand")
+
+
+async def take_my_turn(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """One decision by keys: buy/pass, draw, go out, lay down, lay off or discard."""
+    v = view(app)
+    if v.phase == "buy":
+        await pilot.press("n")
+    elif v.phase == "draw":
+        await pilot.press("s")
+    elif any(isinstance(a, GoOut) for a in v.legal):
+        await pilot.press("o")
+    elif any(isinstance(a, LayDown) for a in v.legal):
+        await pilot.press("m")
+    elif any(isinstance(a, LayOff) for a in v.legal):
+        action = next(a for a in v.legal if isinstance(a, LayOff))
+        await move_cursor_to(pilot, app, action.cards[0].uid)
+        await pilot.press("space", "l")
+        if isinstance(app.screen, PickScreen):
+            await pilot.press("enter")
+    else:
+        before = len(v.log)
+        await pilot.press("d")
+        if len(view(app).log) == before:  # that card may not go: try the next one
+            await pilot.press("right", "d")
+    await pilot.pause()
+
+
+async def play_round_by_keys(pilot, app: RummyApp, max_moves: int = 2000) -> SeatView:  # noqa: ANN001
+    """Play until the round summary shows; returns the view at that moment."""
+    for _ in range(max_moves):
+        if isinstance(app.screen, RoundSummaryScreen | GameOverScreen):
+            return view(app)
+        v = view(app)
+        if v.my_turn and isinstance(app.screen, TableScreen):
+            await take_my_turn(pilot, app)
+        else:
+            await pilot.pause(0.03)
+    raise AssertionError("the round did not end")
+
+
+def legal_depths(v: SeatView) -> set[int]:
+    return {a.depth for a in v.legal if isinstance(a, TakeDiscard)}
