@@ -47,6 +47,7 @@ class Frame:
     totals: tuple[int, ...]
     scores: tuple[tuple[int, ...], ...]  # per finished round, per seat
     winners: tuple[int, ...]
+    wild: frozenset[int] = frozenset()  # uids of the cards in hands that are wild now
 
     @property
     def top_discard(self) -> Card | None:
@@ -222,6 +223,8 @@ class Replay:
             totals=tuple(g.totals),
             scores=tuple(tuple(p) for p in g.scores),
             winners=tuple(g.winners),
+            wild=frozenset(c.uid for hand in st.hands for c in hand
+                           if self.rules.is_wild(c.rank, g.rules_round)),
         )
 
 

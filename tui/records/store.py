@@ -184,12 +184,16 @@ class RecordStore:
     def _open_and_migrate(self) -> None:
         conn = self._connect()
         try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                log.info("records database %s is in %s mode", self.path, mode)
+            # Read before writing anything: a newer release's file is left byte for byte.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise NewerSchema(version)
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                log.info("records database %s is in %s mode", self.path, mode)
             conn.execute("BEGIN IMMEDIATE")
             try:
                 migrate(conn)
