@@ -210,3 +210,49 @@ async def test_a_flooding_player_does_not_hold_up_the_others(server):
     await alice.wait_for("count=1", timeout=60)
     flood_seconds = loop.time() - started
     assert bob_latency < 1.0, (bob_latency, flood_seconds)
+
+
+async def test_a_failing_app_factory_ends_only_that_session():
+    calls: list[str] = []
+
+    def factory(info):
+        calls.append(info.username)
+        if info.username == "broken":
+            raise ValueError("the lobby could not seat this player")
+        return CounterApp(info)
+
+    srv = await start_server(factory, "127.0.0.1", 0)
+    try:
+        bob = await join(srv, "bob")
+        broken = await TerminalClient.connect(srv.port, username="broken")
+        await broken.wait_closed()
+        assert broken.exit_status == 1 and b"internal error" in broken.output
+        bob.send("+")
+        await bob.wait_for("count=1")
+        assert calls == ["bob", "broken"]
+    finally:
+        await srv.close()
+
+
+class StuckApp(CounterApp):
+    """An app whose key handler never returns, so it never handles its exit request."""
+
+    async def on_key(self, event) -> None:
+        if event.key == "h":
+            await asyncio.Event().wait()
+
+
+async def test_an_app_that_does_not_exit_is_cancelled_after_a_grace_period(monkeypatch):
+    monkeypatch.setattr("tui.net.session.EXIT_GRACE_SECONDS", 0.3)
+    srv = await start_server(StuckApp, "127.0.0.1", 0)
+    try:
+        stuck = await join(srv, "stuck")
+        stuck_app = weakref.ref(srv.sessions[0].app)
+        stuck.send("h")
+        await asyncio.sleep(0.2)  # the app is now inside its never-ending handler
+        stuck.abort()
+        await wait_sessions(srv, 0, timeout=5)
+        gc.collect()
+        assert stuck_app() is None
+    finally:
+        await srv.close()
