@@ -181,7 +181,8 @@ def test_two_stores_finding_the_same_damage_set_it_aside_once(home: Path) -> Non
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=write, args=pair) for pair in zip(stores, records)]
+    threads = [threading.Thread(target=write, args=pair)
+               for pair in zip(stores, records, strict=True)]
     for t in threads:
         t.start()
     for t in threads:
@@ -241,7 +242,8 @@ def test_a_version_1_database_is_upgraded_in_place_keeping_every_game(home: Path
     assert [s.id for s in summaries] == [3, 2, 1]  # newest first
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == sum(len(r.seats) for r in old)
+    seat_rows = conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0]
+    assert seat_rows == sum(len(r.seats) for r in old)
     conn.close()
     for original, summary in zip(old, reversed(summaries), strict=True):
         assert summary.totals == original.totals
