@@ -1,0 +1,91 @@
+"""Best arrangements of a hand: least penalty, going out, laying down a contract.
+
+The engine scores hands with `best_arrangement`, checks and offers going out with
+`going_out`, and bots lay contracts down with `find_contract`.  All of them are exact: the
+search (in `solver_core` and `contract_search`) considers every way the cards can be split
+into melds, pruning only what provably cannot beat the best found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .contract_search import contract_melds_ok, search_contract
+from .meld import Meld
+from .meld_rules import card_penalty
+from .rules import Ruleset
+from .solver_core import BIG, Plan, context, solve
+
+__all__ = ["Arrangement", "best_arrangement", "going_out", "find_contract",
+           "contract_melds_ok"]
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Melds made from a hand, the cards left over, and what those score."""
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    penalty: int
+
+
+def best_arrangement(hand: Sequence[Card], rules: Ruleset, round_no: int) -> Arrangement:
+    """The arrangement of the whole hand leaving the fewest penalty points (exact)."""
+    plan = solve(list(hand), context(rules, round_no, "penalty"))
+    assert plan is not None
+    return _arrangement(plan, rules, round_no)
+
+
+def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int
+              ) -> tuple[Arrangement, Card | None] | None:
+    """Melds of every card but the discard, and the discard (None when every card is
+    melded); None if the hand cannot go out.  Among several possible discards the most
+    valuable one goes, so the hand would score least if the declaration were refused."""
+    rule = rules.going_out_discard(round_no)
+    cards = list(hand)
+    ctx = context(rules, round_no, "count")
+    plan = solve(cards, ctx, bound=BIG + BIG // 2)
+    if plan is None:
+        return None
+    left = len(plan.deadwood)
+    if left == 0:
+        if rule != "required":
+            return _arrangement(plan, rules, round_no), None
+        # everything melds, but a card must still go: find one whose loss breaks nothing
+        order = sorted(cards, key=lambda c: (-card_penalty(c, rules, round_no), c.sort_key()))
+        tried: set[tuple[int, str]] = set()
+        for card in order:
+            if card.face in tried:
+                continue
+            tried.add(card.face)
+            rest = [c for c in cards if c.uid != card.uid]  # this copy, not a twin
+            sub = solve(rest, ctx, bound=0)
+            if sub is not None:
+                return _arrangement(sub, rules, round_no), card
+        return None
+    if rule == "forbidden":
+        return None
+    (discard,) = plan.deadwood
+    plan.deadwood = []
+    return _arrangement(plan, rules, round_no), discard
+
+
+def find_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
+                  whole_hand: bool = False) -> Arrangement | None:
+    """A legal lay-down of exactly the round's contract leaving the fewest penalty points
+    in hand (`whole_hand`: every card melded, as in all-at-once rounds); None if none."""
+    found = search_contract(list(hand), rules, round_no, whole_hand)
+    if found is None:
+        return None
+    melds, rest = found
+    rest = sorted(rest, key=Card.sort_key)
+    return Arrangement(tuple(melds), tuple(rest),
+                       sum(card_penalty(c, rules, round_no) for c in rest))
+
+
+def _arrangement(plan: Plan, rules: Ruleset, round_no: int) -> Arrangement:
+    deadwood = tuple(sorted(plan.deadwood, key=Card.sort_key))
+    penalty = sum(card_penalty(c, rules, round_no) for c in deadwood)
+    return Arrangement(tuple(plan.melds), deadwood, penalty)
