@@ -134,18 +134,26 @@ def paint_small(
     edge: str = EDGE,
     bold_edge: bool = False,
     short_ten: bool = False,
+    tall: bool = False,
 ) -> None:
-    """A 5×3 card: a border and the rank and suit in its top-left corner."""
+    """A 5×3 card (5×5 when `tall`): a border and the rank and suit in its top-left
+    corner; a tall card repeats them bottom-right with the suit in the middle."""
     tl, tr, bl, br, h, v = style.corners
     bg = WILD_BG if wild else FACE_BG
     edge_style = Style(color=edge, bgcolor=bg, bold=bold_edge)
+    ink = Style(color=style.colour(card), bgcolor=bg, bold=True)
     top = tl + (style.wild_mark + h * 2 if wild else h * 3) + tr
     canvas.put(x, y, top, edge_style)
-    label = style.label(card, short_ten=short_ten)[:3].ljust(3)
-    canvas.put(x, y + 1, v, edge_style)
-    canvas.put(x + 1, y + 1, label, Style(color=style.colour(card), bgcolor=bg, bold=True))
-    canvas.put(x + 4, y + 1, v, edge_style)
-    canvas.put(x, y + 2, bl + h * 3 + br, edge_style)
+    label = style.label(card, short_ten=short_ten)[:3]
+    inside = [label.ljust(3)]
+    if tall:
+        inside.append((style.suit(card) or style.wild_mark).center(3))
+        inside.append(label.rjust(3))
+    for row, text in enumerate(inside, start=1):
+        canvas.put(x, y + row, v, edge_style)
+        canvas.put(x + 1, y + row, text, ink)
+        canvas.put(x + 4, y + row, v, edge_style)
+    canvas.put(x, y + len(inside) + 1, bl + h * 3 + br, edge_style)
 
 
 def big_card(card: Card, style: CardStyle, wild: bool = False, edge: str = EDGE) -> list[Text]:

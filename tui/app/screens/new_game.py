@@ -46,30 +46,39 @@ class NewGameScreen(Screen[None]):
                 yield Select(
                     [((("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
                     value=self.infos[0].key if self.infos else Select.BLANK,
-                    allow_blank=False, id="ruleset")
+                    allow_blank=False, compact=True, id="ruleset")
             yield Static(id="ruleset-about")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="field")
-                yield Select([], id="players", allow_blank=False)
+                yield Select([(str(n), n) for n in self._player_range()], compact=True,
+                             id="players", allow_blank=False)
             with Vertical(id="opponents-form"):
                 for i in range(MAX_SHOWN_PLAYERS - 1):
                     with Horizontal(classes="row opponent-row", id=f"opp-row-{i}"):
                         yield Label(f"Opponent {i + 1}", classes="field")
-                        yield Input(OPPONENT_NAMES[i], id=f"opp-name-{i}", max_length=16,
-                                    classes="opp-name")
+                        yield Input(OPPONENT_NAMES[i], compact=True, id=f"opp-name-{i}",
+                                    max_length=16, classes="opp-name")
                         yield Select([(lvl, lvl) for lvl in self.levels],
                                      value=default_level(self.levels), allow_blank=False,
-                                     id=f"opp-level-{i}", classes="opp-level")
+                                     compact=True, id=f"opp-level-{i}", classes="opp-level")
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="field")
-                yield Input(placeholder="random", id="seed", type="integer")
+                yield Input(placeholder="random", compact=True, id="seed", type="integer")
             if self.broken:
                 yield Static("\n".join(f"{i.key}: {i.error}" for i in self.broken),
                              id="broken-rulesets")
             with Horizontal(classes="buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Back", id="back")
+                yield Button("Start", variant="primary", compact=True, id="start")
+                yield Button("Back", compact=True, id="back")
         yield Footer()
+
+    def _player_range(self) -> range:
+        if not self.infos:
+            return range(2, 3)
+        from tui.engine.ruleset_loader import load_ruleset
+
+        rules = load_ruleset(self.infos[0].path)
+        return range(rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS) + 1)
 
     def on_mount(self) -> None:
         self._ruleset_chosen()

@@ -24,7 +24,7 @@ class RulesScreen(Screen[None]):
         with Horizontal(classes="row"):
             yield Label("Rules of", classes="field")
             yield Select([(i.name, i.key) for i in self.infos], value=self.initial,
-                         allow_blank=False, id="rules-choice")
+                         allow_blank=False, compact=True, id="rules-choice")
         with VerticalScroll(id="rules-text"):
             yield Static(id="rules-body")
         yield Footer()

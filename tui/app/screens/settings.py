@@ -29,31 +29,31 @@ class SettingsScreen(Screen[None]):
             yield Label("Settings", classes="form-title")
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="field")
-                yield Input(s.name, id="name", max_length=24)
+                yield Input(s.name, compact=True, id="name", max_length=24)
             with Horizontal(classes="row"):
                 yield Label("Cards", classes="field")
                 yield Select([("suit symbols ♣♦♥♠", "unicode"), ("plain letters C D H S",
                                                                  "ascii")],
-                             value=s.card_style, allow_blank=False, id="card_style")
+                             value=s.card_style, allow_blank=False, compact=True, id="card_style")
             with Horizontal(classes="row"):
                 yield Label("Colours", classes="field")
                 yield Select([("two colours (red, black)", "two"),
                               ("four colours (♣ green, ♦ blue)", "four")],
-                             value=s.colours, allow_blank=False, id="colours")
+                             value=s.colours, allow_blank=False, compact=True, id="colours")
             yield Static(id="sample")
             with Horizontal(classes="row"):
                 yield Label("Theme", classes="field")
                 yield Select([(name, name) for name in sorted(self.app.available_themes)],
                              value=s.theme if s.theme in self.app.available_themes
-                             else "textual-dark", allow_blank=False, id="theme")
+                             else "textual-dark", allow_blank=False, compact=True, id="theme")
             with Horizontal(classes="row"):
                 yield Label("Bot speed", classes="field")
                 yield Select([(f"{name} ({delay:g}s a move)", name)
                               for name, delay in BOT_SPEEDS.items()],
-                             value=s.bot_speed, allow_blank=False, id="bot_speed")
+                             value=s.bot_speed, allow_blank=False, compact=True, id="bot_speed")
             with Horizontal(classes="buttons"):
-                yield Button("Save", variant="primary", id="save")
-                yield Button("Back", id="back")
+                yield Button("Save", variant="primary", compact=True, id="save")
+                yield Button("Back", compact=True, id="back")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -21,6 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from tui.service.table import Table
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
+TALL = 34  # from this height on, the hand is drawn with tall cards
 
 
 @dataclass
@@ -181,6 +183,10 @@ class TableScreen(Screen[None]):
     def _apply_size(self, width: int, height: int) -> None:
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
+        try:
+            self.query_one(HandView).set_class(height >= TALL, "-tall")
+        except NoMatches:
+            pass
 
     # ------------------------------------------------------------------ service events
     def _on_table_change(self) -> None:

@@ -37,6 +37,7 @@ class HandView(Widget):
 
     DEFAULT_CSS = """
     HandView { height: 5; width: 1fr; }
+    HandView.-tall { height: 7; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -57,10 +58,13 @@ class HandView(Widget):
 
     def render(self) -> Text:
         width = max(self.size.width, CARD_W)
-        canvas = Canvas(width, 5)
+        tall = self.has_class("-tall")
+        card_h = 5 if tall else 3
+        canvas = Canvas(width, card_h + 2)
+        label_row = card_h + 1
         cards = self.model.hand
         if not cards:
-            canvas.put(max(0, width // 2 - 6), 2, "(no cards)", Style(dim=True, italic=True))
+            canvas.put(max(0, width // 2 - 5), 2, "(no cards)", Style(dim=True, italic=True))
             return Text("\n").join(canvas.lines())
         step = fan_step(len(cards), width, CARD_W)
         offset = max(0, (width - fan_width(len(cards), step, CARD_W)) // 2)
@@ -73,21 +77,22 @@ class HandView(Widget):
             edge = CURSOR_EDGE if at_cursor else SELECTED_EDGE if selected else EDGE
             paint_small(canvas, x, 0 if selected else 1, card, self.card_style,
                         wild=self.is_wild(card), edge=edge, bold_edge=at_cursor or selected,
-                        short_ten=step < 4)
+                        short_ten=step < 4, tall=tall)
             if uid in self.model.new and not selected and step >= 4:
                 canvas.put(x + 1, 0, "new", Style(color="#f1c40f", italic=True))
             group = self.model.group_of(uid)
             if group is not None:
                 colour = GROUP_COLOURS[group % len(GROUP_COLOURS)]
                 mark = ("━" if not self.card_style.ascii else "=") * min(step, CARD_W)
-                canvas.put(x, 4, mark, Style(color=colour, bold=True))
+                canvas.put(x, label_row, mark, Style(color=colour, bold=True))
                 first_in_group = i == 0 or self.model.group_of(cards[i - 1].uid) != group
                 if first_in_group:
-                    canvas.put(x, 4, str(group + 1), Style(color=colour, bold=True,
+                    canvas.put(x, label_row, str(group + 1), Style(color=colour, bold=True,
                                                            reverse=True))
             if at_cursor:
                 arrow = "^" if self.card_style.ascii else "▲"
-                canvas.put(x + min(2, step - 1), 4, arrow, Style(color=CURSOR_EDGE, bold=True))
+                canvas.put(x + min(2, step - 1), label_row, arrow,
+                           Style(color=CURSOR_EDGE, bold=True))
         return Text("\n").join(canvas.lines())
 
     def index_at(self, x: int) -> int | None:

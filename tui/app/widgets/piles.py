@@ -86,7 +86,7 @@ class DiscardPile(Widget):
         for y, line in enumerate(art):
             canvas.put_text(top_x, y, line)
         label = f"discard {self.count}" if self.count else "no discards"
-        canvas.put(top_x - (len(label) - 7) // 2 if len(label) > 7 else top_x, 5, label,
+        canvas.put(max(0, top_x + (7 - len(label)) // 2), 5, label,
                    ACTIVE if self.active else LABEL)
         return Text("\n").join(canvas.lines())
 
