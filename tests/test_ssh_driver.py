@@ -317,3 +317,14 @@ def test_out_of_order_app_exits_leave_sys_stdout_as_it_was():
     assert sys.stdout is isolation.SERVER_STDOUT
     isolation.release_streams()
     assert sys.stdout is original
+
+
+async def test_the_test_clients_screen_text_matches_the_emulator():
+    from tui.net.testing import TerminalClient
+
+    client = TerminalClient((12, 3))
+    client._received("héllo\r\n世界x".encode(), None)
+    assert client.text.splitlines() == client.screen.display
+    client._received(b"\x1b[1;1HHE", None)  # overwrite the start of the first row
+    assert client.text.splitlines() == client.screen.display
+    assert client.text.startswith("HEllo")

@@ -67,7 +67,8 @@ def load_authorized_keys(path: Path | str) -> asyncssh.SSHAuthorizedKeys:
 
 
 def full_message(max_sessions: int) -> str:
-    return f"rummy-tui: the table is full ({max_sessions} players); try again later."
+    players = "1 player" if max_sessions == 1 else f"{max_sessions} players"
+    return f"rummy-tui: the table is full ({players} connected); try again later."
 
 
 class Server:

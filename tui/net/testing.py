@@ -105,6 +105,7 @@ class TerminalClient:
         import pyte
 
         self.screen = pyte.Screen(*size)
+        self._rows: list[str] = []
         self._stream = pyte.ByteStream(self.screen)
         self.output = bytearray()
         self.stderr = bytearray()
@@ -167,8 +168,22 @@ class TerminalClient:
 
     @property
     def text(self) -> str:
-        """The screen's text, one line per row."""
-        return "\n".join(self.screen.display)
+        """The screen's text, one line per row.
+
+        Only the rows pyte marked dirty are rebuilt: re-rendering whole screens on
+        every packet cost the benchmark's client more CPU than the server it measured.
+        """
+        screen = self.screen
+        if len(self._rows) != screen.lines:
+            self._rows = [""] * screen.lines
+            screen.dirty.update(range(screen.lines))
+        columns = range(screen.columns)
+        for y in screen.dirty:
+            if 0 <= y < screen.lines:
+                row = screen.buffer[y]
+                self._rows[y] = "".join(row[x].data for x in columns)
+        screen.dirty.clear()
+        return "\n".join(self._rows)
 
     @property
     def exit_status(self) -> int | None:
@@ -206,6 +221,7 @@ class TerminalClient:
         """Change the window size (an SSH window-change request)."""
         assert self.chan is not None
         self.screen.resize(height, width)
+        self._rows = []
         self.chan.change_terminal_size(width, height)
 
     async def close(self) -> None:
