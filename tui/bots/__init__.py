@@ -9,6 +9,8 @@ from .base import Bot
 # level -> "module:Class"; modules are imported on first use.
 LEVELS: dict[str, str] = {
     "random": "tui.bots.random_bot:RandomBot",
+    "easy": "tui.bots.easy:EasyBot",
+    "medium": "tui.bots.medium:MediumBot",
 }
 
 

@@ -1,0 +1,372 @@
+"""How good a hand is, for the bots: exact penalties, best discards, contract progress.
+
+Three measures, one per way a ruleset plays:
+
+* *declare* games (nothing is melded during play, the hand is arranged when someone goes
+  out): the hand's exact least penalty, from the engine's solver (`best_arrangement`);
+* *contract* games before the contract is down: how many cards the hand still lacks to
+  make the contract (`contract_need`), then the penalty of the cards that help nothing;
+* melding games once the player may lay off (or meld freely): the penalty of the cards that
+  can go nowhere on the table.
+
+Solver answers are cached per ruleset, round and multiset of faces, because bots ask about
+the same few hands over and over (every candidate discard, every card that might be drawn).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from tui.engine.cards import ACE, SUITS, Card
+from tui.engine.meld import Meld
+from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
+from tui.engine.rules import Ruleset
+from tui.engine.solver_core import context, solve
+
+HandKey = tuple[tuple[int, str], ...]
+CACHE_LIMIT = 200_000
+
+
+def hand_key(cards: Iterable[Card]) -> HandKey:
+    return tuple(sorted(c.face for c in cards))
+
+
+def schedule_round(rules: Ruleset, round_number: int) -> int:
+    """The round of the ruleset's schedule a deal plays by (schedules repeat under a
+    point limit)."""
+    return (round_number - 1) % len(rules.rounds) + 1
+
+
+@dataclass(frozen=True)
+class ContractNeed:
+    """How far a hand is from its contract: cards still missing (wilds already counted),
+    and the faces the best partial contract uses (the rest help nothing)."""
+
+    missing: int
+    used: tuple[tuple[int, str], ...]  # faces, with repeats for duplicate cards
+
+
+class Evaluator:
+    """Cached hand measures for one ruleset and one round of its schedule."""
+
+    def __init__(self, rules: Ruleset, round_no: int) -> None:
+        self.rules = rules
+        self.round_no = round_no
+        self.params = meld_params(rules, round_no)
+        self.contract = rules.round(round_no).contract
+        self._arranged: dict[HandKey, tuple[int, tuple[Card, ...]]] = {}
+        self._need: dict[HandKey, ContractNeed] = {}
+        self._values: dict[tuple[int, str], int] = {}
+
+    # ---------------------------------------------------------------- card values
+
+    def value(self, card: Card) -> int:
+        """Penalty points the card scores if it is left in hand."""
+        hit = self._values.get(card.face)
+        if hit is None:
+            hit = self._values[card.face] = card_penalty(card, self.rules, self.round_no)
+        return hit
+
+    def is_wild(self, card: Card) -> bool:
+        return card.rank in self.params.wild_ranks
+
+    # ---------------------------------------------------------------- exact penalties
+
+    def arrange(self, cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
+        """Least penalty of the hand (exact) and the cards left out of melds."""
+        key = hand_key(cards)
+        hit = self._arranged.get(key)
+        if hit is None:
+            if len(self._arranged) > CACHE_LIMIT:
+                self._arranged.clear()
+            plan = solve(list(cards), context(self.rules, self.round_no, "penalty"))
+            assert plan is not None
+            hit = self._arranged[key] = (plan.cost, tuple(plan.deadwood))
+        return hit
+
+    def penalty_within(self, cards: Sequence[Card], bound: int) -> int | None:
+        """The hand's least penalty if it is at most `bound`, else None (faster: the search
+        gives up on anything that cannot come in under the bound)."""
+        key = hand_key(cards)
+        hit = self._arranged.get(key)
+        if hit is not None:
+            return hit[0] if hit[0] <= bound else None
+        plan = solve(list(cards), context(self.rules, self.round_no, "penalty"), bound=bound)
+        if plan is None:
+            return None
+        self._arranged[key] = (plan.cost, tuple(plan.deadwood))
+        return plan.cost
+
+    def penalty(self, cards: Sequence[Card]) -> int:
+        return self.arrange(cards)[0]
+
+    def discards(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
+                 ) -> list[tuple[int, Card]]:
+        """Every distinct allowed discard with the exact least penalty of what stays,
+        best first.  Discards that provably cannot tie the best are left out (the penalty
+        without a card is at least the whole hand's penalty less that card's value)."""
+        pen, dead = self.arrange(cards)
+        pool = _distinct(allowed if allowed is not None else cards)
+        dead_faces = Counter(c.face for c in dead)
+        found: list[tuple[int, Card]] = []
+        best = None
+        # a card left out of the best arrangement goes for exactly its value
+        for card in sorted((c for c in pool if dead_faces[c.face]), key=self.value,
+                           reverse=True):
+            after = pen - self.value(card)
+            found.append((after, card))
+            best = after if best is None else min(best, after)
+        for card in sorted((c for c in pool if not dead_faces[c.face]), key=self.value,
+                           reverse=True):
+            if best is not None and pen - self.value(card) > best:
+                continue
+            rest = _without(cards, card)
+            after = self.penalty(rest) if best is None else self.penalty_within(rest, best)
+            if after is None:
+                continue
+            found.append((after, card))
+            best = after if best is None else min(best, after)
+        found.sort(key=lambda item: (item[0], -self.value(item[1])))
+        return found
+
+    def every_discard(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
+                      ) -> list[tuple[int, Card]]:
+        """Like `discards` but with every distinct allowed card, none pruned."""
+        pen, dead = self.arrange(cards)
+        dead_faces = Counter(c.face for c in dead)
+        out = []
+        for card in _distinct(allowed if allowed is not None else cards):
+            if dead_faces[card.face]:
+                out.append((pen - self.value(card), card))
+            else:
+                out.append((self.penalty(_without(cards, card)), card))
+        out.sort(key=lambda item: (item[0], -self.value(item[1])))
+        return out
+
+    def after_best_discard(self, cards: Sequence[Card]) -> int:
+        """Least penalty after throwing the best card away (a close, cheap bound: the
+        highest card left out of the best arrangement goes; exact when any card is left
+        out, which is nearly always)."""
+        pen, dead = self.arrange(cards)
+        if dead:
+            return pen - max(self.value(c) for c in dead)
+        return min(after for after, _ in self.discards(cards))
+
+    # ---------------------------------------------------------------- contracts
+
+    def contract_need(self, cards: Sequence[Card]) -> ContractNeed:
+        """Cards the hand still lacks for the round's contract (0: it can be made, as far as
+        counting tells; the engine's `find_contract` has the final word)."""
+        key = hand_key(cards)
+        hit = self._need.get(key)
+        if hit is None:
+            if len(self._need) > CACHE_LIMIT:
+                self._need.clear()
+            hit = self._need[key] = _contract_need(key, self)
+        return hit
+
+    def useless(self, cards: Sequence[Card]) -> list[Card]:
+        """Cards outside the best partial contract (wilds always help)."""
+        used = Counter(self.contract_need(cards).used)
+        out = []
+        for card in cards:
+            if self.is_wild(card):
+                continue
+            if used[card.face]:
+                used[card.face] -= 1
+            else:
+                out.append(card)
+        return out
+
+    # ---------------------------------------------------------------- laying off
+
+    def stuck(self, cards: Sequence[Card], table: Sequence[Meld]) -> list[Card]:
+        """Cards that cannot be laid off on the table, even after laying off the others
+        (one card can open the way for the next: 8H then 9H onto 5H-7H)."""
+        melds = list(table)
+        left = list(cards)
+        progress = True
+        while progress and left:
+            progress = False
+            for card in list(left):
+                for i, meld in enumerate(melds):
+                    if not _may_fit(card, meld, self.params.wild_ranks):
+                        continue
+                    try:
+                        melds[i] = extend_meld(meld, [card], self.rules, self.round_no)
+                    except MeldError:
+                        continue
+                    left.remove(card)
+                    progress = True
+                    break
+        return left
+
+
+def _may_fit(card: Card, meld: Meld, wild_ranks: frozenset[int]) -> bool:
+    """A quick test before asking `extend_meld`: could the card join the meld at all?"""
+    if card.rank in wild_ranks:
+        return True
+    if meld.kind == "set":
+        return card.rank == meld.rank
+    if card.suit != meld.suit:
+        return False
+    low, high = meld.low, meld.high
+    places = (1, 14) if card.rank == ACE else (card.rank,)
+    return any(low - 1 <= p <= high + 1 or (p == 1 and high == 13) or (p == 14 and low == 1)
+               for p in places)
+
+
+def _distinct(cards: Iterable[Card]) -> list[Card]:
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for card in cards:
+        if card.face not in seen:
+            seen.add(card.face)
+            out.append(card)
+    return out
+
+
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    out = list(cards)
+    for i, c in enumerate(out):
+        if c.uid == card.uid and c.face == card.face:
+            del out[i]
+            return out
+    out.remove(card)
+    return out
+
+
+# -------------------------------------------------------------------- contract counting
+
+
+@dataclass(frozen=True)
+class _Group:
+    kind: str  # "set" or "run"
+    label: tuple  # set: (rank,), run: (suit, first position)
+    faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
+    size: int  # cards the group needs at least
+
+
+def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
+    p = ev.params
+    want_sets, want_runs = ev.contract.sets, ev.contract.runs
+    wild_ranks = p.wild_ranks
+    wilds = sum(1 for rank, _ in key if rank in wild_ranks)
+    counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
+    set_groups = _set_groups(counts, p, want_sets)
+    run_groups = _run_groups(counts, p, want_runs)
+    rules_c = ev.rules.contract
+    best: tuple[int, tuple] | None = None
+    set_choices = list(combinations(set_groups, want_sets)) if want_sets else [()]
+    run_choices = list(_run_combos(run_groups, want_runs, rules_c.runs_same_suit)) \
+        if want_runs else [()]
+    for sets in set_choices:
+        for runs in run_choices:
+            for order in ((*runs, *sets), (*sets, *runs)):
+                missing, used = _fill(order, counts, wilds, p)
+                if best is None or missing < best[0]:
+                    best = (missing, used)
+            if best is not None and best[0] == 0:
+                break
+        if best is not None and best[0] == 0:
+            break
+    if best is None:
+        return ContractNeed(want_sets * p.set_min + want_runs * p.run_min, ())
+    return ContractNeed(best[0], best[1])
+
+
+def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
+    if not want:
+        return []
+    by_rank: dict[int, list[tuple[int, str]]] = {}
+    for face, n in counts.items():
+        copies = 1 if p.distinct_suits else n
+        by_rank.setdefault(face[0], []).extend([face] * copies)
+    scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
+    groups = [_Group("set", (rank, i), tuple(faces[:p.set_min]), p.set_min)
+              for i, (rank, faces) in enumerate(scored[:want + 2])]
+    # a set may have to start from nothing; placeholders that use no cards
+    groups += [_Group("set", (-1, k), (), p.set_min) for k in range(want)]
+    return groups
+
+
+def _run_groups(counts: Counter, p, want: int) -> list[_Group]:
+    if not want or p.run_min > p.run_max:
+        return []
+    length = p.run_min
+    lo, hi = p.min_pos, p.max_pos
+    groups: list[_Group] = []
+    for suit in SUITS:
+        have: dict[int, tuple[int, str]] = {}
+        for (rank, s), n in counts.items():
+            if s != suit or n <= 0:
+                continue
+            for pos in ((1, 14) if rank == ACE else (rank,)):
+                if lo <= pos <= hi:
+                    have[pos] = (rank, s)
+        if not have:
+            continue
+        windows = []
+        for start in range(lo, hi - length + 2):
+            faces = tuple(have[q] for q in range(start, start + length) if q in have)
+            if faces and len({f for f in faces}) == len(faces):
+                windows.append((len(faces), start, faces))
+        windows.sort(key=lambda w: (-w[0], w[1]))
+        for _have, start, faces in windows[:3]:
+            groups.append(_Group("run", (suit, start), faces, length))
+    groups += [_Group("run", ("", -k - 10), (), length) for k in range(want)]
+    return groups
+
+
+def _run_combos(groups: list[_Group], want: int, same_suit: str):
+    for combo in combinations(groups, want):
+        ok = True
+        for a, b in combinations(combo, 2):
+            sa, sb = a.label[0], b.label[0]
+            if not sa or not sb or sa != sb:
+                continue
+            if same_suit == "forbidden":
+                ok = False
+                break
+            first, second = sorted((a.label[1], b.label[1]))
+            gap = 1 if same_suit == "separate" else 0
+            if second < first + a.size + gap:
+                ok = False
+                break
+        if ok:
+            yield combo
+
+
+def _fill(groups: Sequence[_Group], counts: Counter, wilds: int, p
+          ) -> tuple[int, tuple[tuple[int, str], ...]]:
+    """Missing cards when `groups` take natural cards in this order, wilds filling gaps."""
+    left = Counter(counts)
+    used: list[tuple[int, str]] = []
+    missing_total = 0
+    wild_room = 0
+    for group in groups:
+        got = 0
+        for face in group.faces:
+            if left[face] > 0:
+                left[face] -= 1
+                used.append(face)
+                got += 1
+        if group.kind == "set" and not p.distinct_suits and group.label[0] > 0:
+            # sets of any suits may take more copies of the rank
+            rank = group.label[0]
+            for face in list(left):
+                while got < group.size and face[0] == rank and left[face] > 0:
+                    left[face] -= 1
+                    used.append(face)
+                    got += 1
+        short = max(0, group.size - got)
+        natural_short = max(0, p.min_natural - got)
+        room = short - natural_short
+        if not p.outnumber:
+            room = min(room, got)
+        missing_total += short
+        wild_room += max(0, room)
+    return missing_total - min(wilds, wild_room), tuple(used)

@@ -1,0 +1,154 @@
+"""What a seat knows about the cards it cannot see, rebuilt from its own view.
+
+Everything here comes from the `SeatView`: the seat's hand, the table, the visible discard
+pile and the public log of the deal (whose events list the public cards they moved).  From
+that a bot knows which cards are *unseen* (in the stock or in other hands), which cards
+another player is known to hold (taken or bought from the discard pile and not played
+since), what each player threw away or passed over, and what the discard pile holds even
+when only its top card is shown.  Nothing is read from the game itself, so a bot using this
+can never cheat.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tui.engine.cards import Card, build_shoe
+from tui.engine.view import Event, SeatView
+
+Face = tuple[int, str]
+
+_SHOES: dict[tuple[int, int], tuple[Card, ...]] = {}
+
+
+def shoe_for(view: SeatView) -> tuple[Card, ...]:
+    """Every physical card in play for the view's ruleset and player count."""
+    spec = view.rules.deck_for(len(view.players))
+    key = (spec.decks, spec.jokers)
+    if key not in _SHOES:
+        _SHOES[key] = tuple(build_shoe(spec.decks, spec.jokers))
+    return _SHOES[key]
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows about the deal in progress."""
+
+    seat: int
+    unseen: Counter[Face]  # faces in the stock or in other players' hidden cards
+    held: dict[int, Counter[Face]]  # per other seat: faces known to be in that hand
+    hidden: dict[int, int]  # per other seat: how many of its cards are unknown
+    pile: list[Card]  # the discard pile, bottom to top, as followed through the log
+    discarded: dict[int, list[Card]] = field(default_factory=dict)  # per seat, this deal
+    taken: dict[int, list[Card]] = field(default_factory=dict)  # per seat, from the pile
+    passed: dict[int, list[Card]] = field(default_factory=dict)  # top discards drawn over
+
+    @property
+    def unseen_total(self) -> int:
+        return sum(self.unseen.values())
+
+    def unseen_cards(self) -> list[Card]:
+        """One representative `Card` per unseen copy (uids are meaningless here)."""
+        return [Card(rank, suit) for (rank, suit), n in sorted(self.unseen.items())
+                for _ in range(n)]
+
+    def live(self, face: Face) -> int:
+        """Copies of `face` that might still come to this seat (unseen ones)."""
+        return self.unseen.get(face, 0)
+
+
+def deal_events(view: SeatView) -> list[Event]:
+    """The log events of the deal in progress, oldest first."""
+    log = view.log
+    start = len(log)
+    while start > 0 and log[start - 1].round == view.round_number:
+        start -= 1
+    return list(log[start:])
+
+
+def read_knowledge(view: SeatView) -> Knowledge:
+    """Rebuild what `view.seat` knows about the cards of the deal in progress."""
+    players = len(view.players)
+    me = view.seat
+    held: dict[int, Counter[Face]] = {s: Counter() for s in range(players) if s != me}
+    discarded: dict[int, list[Card]] = {s: [] for s in range(players)}
+    taken: dict[int, list[Card]] = {s: [] for s in range(players)}
+    passed: dict[int, list[Card]] = {s: [] for s in range(players)}
+    pile: list[Card] = []
+    for event in deal_events(view):
+        kind, seat, cards = event.kind, event.seat, event.cards
+        if kind == "deal":
+            pile = list(cards)
+        elif kind == "discard":
+            pile.extend(cards)
+            discarded.setdefault(seat, []).extend(cards)
+            _forget(held, seat, cards)
+        elif kind in ("take", "buy"):
+            for card in cards:
+                _remove_face(pile, card)
+            taken.setdefault(seat, []).extend(cards)
+            if seat in held:
+                held[seat].update(c.face for c in cards)
+        elif kind == "draw":
+            if pile:
+                passed.setdefault(seat, []).append(pile[-1])
+        elif kind in ("meld", "lay_off", "go_out"):
+            _forget(held, seat, cards)
+        elif kind == "swap" and cards:
+            _forget(held, seat, cards[:1])
+            if seat in held:
+                held[seat].update(c.face for c in cards[1:])
+        elif kind == "stock" and "shuffled" in event.text:
+            pile = pile[-1:]
+    if view.rules.draw.discard == "deep" or len(view.discard) > 1 or not pile:
+        pile = list(view.discard)  # the whole pile is shown: trust it over the replay
+    elif view.discard and pile[-1] != view.discard[-1]:
+        pile = pile[:-1] + [view.discard[-1]]
+
+    unseen: Counter[Face] = Counter(c.face for c in shoe_for(view))
+    _subtract(unseen, view.hand)
+    for meld in view.table:
+        _subtract(unseen, meld.cards)
+    _subtract(unseen, pile)
+    hidden: dict[int, int] = {}
+    for seat, faces in held.items():
+        # a known card that is no longer unseen (e.g. melded without our noticing) is dropped
+        for face in list(faces):
+            keep = min(faces[face], unseen.get(face, 0))
+            if keep <= 0:
+                del faces[face]
+            else:
+                faces[face] = keep
+        count = view.players[seat].hand_count
+        while sum(faces.values()) > count:  # never know more cards than the hand holds
+            faces[next(iter(faces))] -= 1
+            faces += Counter()
+        for face, n in faces.items():
+            unseen[face] -= n
+        hidden[seat] = count - sum(faces.values())
+    unseen += Counter()  # drop zero and negative counts
+    return Knowledge(me, unseen, held, hidden, pile, discarded, taken, passed)
+
+
+def _remove_face(cards: list[Card], card: Card) -> None:
+    for i in range(len(cards) - 1, -1, -1):
+        if cards[i] == card:
+            del cards[i]
+            return
+
+
+def _forget(held: dict[int, Counter[Face]], seat: int, cards: tuple[Card, ...]) -> None:
+    faces = held.get(seat)
+    if faces is None:
+        return
+    for card in cards:
+        if faces.get(card.face, 0) > 0:
+            faces[card.face] -= 1
+            if not faces[card.face]:
+                del faces[card.face]
+
+
+def _subtract(counter: Counter[Face], cards: tuple[Card, ...] | list[Card]) -> None:
+    for card in cards:
+        counter[card.face] -= 1

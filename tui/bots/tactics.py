@@ -1,0 +1,185 @@
+"""What every level of bot shares: reading the situation, and the plays that always pay.
+
+A bot's turn is a series of calls, one action each: the draw (or a buy answer), then in
+melding games any lay-down, lay-offs and joker swaps, then the discard or going out.  The
+levels differ in how they draw, buy and discard; the plays here are the same for all of
+them because they never cost anything: going out when the rules offer it, laying down the
+contract the moment it can be made, laying off every card that fits (a card in hand can
+only score against you once your contract is down), and swapping a natural card for a
+joker that can then be laid off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tui.engine.actions import Action, Discard, LayDown, LayOff, MeldSpec, SwapJoker
+from tui.engine.cards import Card, format_cards
+from tui.engine.meld import Meld
+from tui.engine.solver import best_arrangement
+from tui.engine.view import SeatView
+
+from .base import Bot, describe_action
+from .evaluate import Evaluator, schedule_round
+
+_EVALUATORS: dict[tuple[int, int], Evaluator] = {}
+
+
+def evaluator_for(view: SeatView) -> Evaluator:
+    """The shared, cached evaluator for the view's ruleset and schedule round."""
+    rn = schedule_round(view.rules, view.round_number)
+    key = (id(view.rules), rn)
+    ev = _EVALUATORS.get(key)
+    if ev is None or ev.rules is not view.rules:
+        if len(_EVALUATORS) > 64:
+            _EVALUATORS.clear()
+        ev = _EVALUATORS[key] = Evaluator(view.rules, rn)
+    return ev
+
+
+def play_mode(view: SeatView) -> str:
+    """"declare": melds only when going out; "contract": a contract to lay down first;
+    "free": melding and laying off from the start."""
+    if not view.rules.going_out.melding_during_play:
+        return "declare"
+    return "contract" if view.round.contract.required else "free"
+
+
+def may_lay_off_now(view: SeatView) -> bool:
+    """Whether this seat can lay cards off now or later this deal (contract down, or no
+    contract needed)."""
+    if view.rules.lay_off.when == "never":
+        return False
+    if play_mode(view) == "free":
+        return True
+    me = view.me
+    return me is not None and me.contract_down
+
+
+def options(view: SeatView, kind: str) -> list[Action]:
+    return [a for a in view.legal if a.kind == kind]
+
+
+def discard_choices(view: SeatView) -> list[Card]:
+    return [a.card for a in view.legal if isinstance(a, Discard) and a.card is not None]
+
+
+def melds_text(melds: Sequence[Meld] | Sequence[Sequence[Card]]) -> str:
+    parts = []
+    for meld in melds:
+        cards = meld.cards if isinstance(meld, Meld) else meld
+        parts.append("-".join(str(c) for c in cards))
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An action and why; the reason may be a function, so a bot that is only asked to
+    move never spends time putting its reasons into words."""
+
+    action: Action
+    reason: str | Callable[[], str] = ""
+
+    def why(self) -> str:
+        return self.reason() if callable(self.reason) else self.reason
+
+    def line(self) -> str:
+        text = describe_action(self.action)
+        why = self.why()
+        return f"{text}: {why}" if why else f"{text}."
+
+
+class TacticalBot(Bot):
+    """A bot that decides phase by phase; subclasses supply draw, buy and discard."""
+
+    def choose(self, view: SeatView) -> Action:
+        return self.decide(view).action
+
+    def explain(self, view: SeatView) -> str:
+        return self.decide(view).line()
+
+    def decide(self, view: SeatView) -> Decision:
+        legal = view.legal
+        if len(legal) == 1:
+            return Decision(legal[0], "the only move")
+        ev = evaluator_for(view)
+        if view.phase == "buy":
+            return self.buy(view, ev)
+        if view.phase == "draw":
+            return self.draw(view, ev)
+        forced = self.sure_play(view, ev)
+        if forced is not None:
+            return forced
+        return self.discard(view, ev)
+
+    # -- the plays every level makes
+
+    def sure_play(self, view: SeatView, ev: Evaluator) -> Decision | None:
+        """Going out, laying down, laying off and swapping jokers, when the rules allow."""
+        go = options(view, "go_out")
+        if go:
+            out = go[0]
+            return Decision(out, f"{len(out.melds)} meld{'s' if len(out.melds) != 1 else ''}"
+                            f" ({melds_text([m.cards for m in out.melds])}), nothing left")
+        lay = options(view, "lay_down")
+        if lay:
+            down = lay[0]
+            return Decision(down, f"the contract is made "
+                            f"({melds_text([m.cards for m in down.melds])})")
+        if play_mode(view) == "free" and not view.final_turns:
+            free = self._free_melds(view)
+            if free is not None:
+                return free
+        swaps = [a for a in options(view, "swap_joker") if isinstance(a, SwapJoker)]
+        offs = [a for a in options(view, "lay_off") if isinstance(a, LayOff)]
+        if offs:
+            # heaviest card first: if the deal ends suddenly it is the one that hurts most
+            best = max(offs, key=lambda a: (ev.value(a.cards[0]), -a.meld_id))
+            meld = next((m for m in view.table if m.id == best.meld_id), None)
+            where = f" onto {melds_text([meld])}" if meld is not None else ""
+            return Decision(best, f"{best.cards[0]} fits{where}, one card fewer to score")
+        if swaps:
+            swap = swaps[0]
+            return Decision(swap, f"frees a joker to lay off in place of {swap.card}")
+        return None
+
+    def _free_melds(self, view: SeatView) -> Decision | None:
+        """With no contract, any melds the hand holds go down at once."""
+        hand = list(view.hand)
+        best = best_arrangement(hand, view.rules, schedule_round(view.rules, view.round_number))
+        if not best.melds:
+            return None
+        melds = list(best.melds)
+        left = len(hand) - sum(len(m.cards) for m in melds)
+        if left == 0 and view.rules.going_out_discard(
+                schedule_round(view.rules, view.round_number)) == "required":
+            melds = melds[:-1]
+            if not melds:
+                return None
+        specs = tuple(MeldSpec(m.cards, tuple((c.uid, f) for c, f in m.wild_cards()))
+                      for m in melds)
+        return Decision(LayDown(view.seat, specs), f"melds {melds_text(melds)}")
+
+    # -- what the levels decide
+
+    def draw(self, view: SeatView, ev: Evaluator) -> Decision:
+        raise NotImplementedError
+
+    def buy(self, view: SeatView, ev: Evaluator) -> Decision:
+        raise NotImplementedError
+
+    def discard(self, view: SeatView, ev: Evaluator) -> Decision:
+        raise NotImplementedError
+
+
+def stock_or_first(view: SeatView) -> Action:
+    """Drawing from the stock if the rules allow it now, else the first legal draw."""
+    for action in view.legal:
+        if action.kind == "draw_stock":
+            return action
+    return view.legal[0]
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return format_cards(cards)
