@@ -246,7 +246,7 @@ class RecordsScreen(Screen[None]):
         self.app.push_screen(screen)
 
     def action_export(self) -> None:
-        from tui.records.exchange import export_record
+        from tui.records.exchange import export_to_folder
 
         if not self.allow_files:
             self.notify("Exporting is not available here.", severity="warning")
@@ -257,7 +257,7 @@ class RecordsScreen(Screen[None]):
             return
         folder = self.export_dir or _default_export_dir()
         try:
-            path = export_record(self.store.get(record_id), folder)
+            path = export_to_folder(self.store.get(record_id), folder)
         except (RecordError, RecordsUnavailable, KeyError) as exc:
             self.notify(str(exc), title="Cannot export", severity="error", timeout=10)
             return

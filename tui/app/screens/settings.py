@@ -14,7 +14,7 @@ from tui.engine.cards import Card
 from ..cardart import CardStyle, chips
 from ..settings import BOT_SPEEDS, Settings
 
-SAMPLE = (Card(1, "S"), Card(10, "H"), Card(7, "D"), Card(12, "C"), Card(0, "*"))
+SAMPLE = (Card(1, "S", 1), Card(10, "H", 2), Card(7, "D", 3), Card(12, "C", 4), Card(0, "*", 5))
 
 
 class SettingsScreen(Screen[None]):
