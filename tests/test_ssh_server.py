@@ -256,3 +256,16 @@ async def test_an_app_that_does_not_exit_is_cancelled_after_a_grace_period(monke
         assert stuck_app() is None
     finally:
         await srv.close()
+
+
+async def test_the_server_side_can_close_one_session_with_a_message(server):
+    alice = await join(server, "alice")
+    bob = await join(server, "bob")
+    [alice_info] = [info for info in server.sessions if info.username == "alice"]
+    assert alice_info.active and alice_info.idle_seconds < 5
+    alice_info.close("The host gave your seat to someone else.")
+    await alice.wait_closed()
+    assert b"gave your seat" in alice.output
+    assert not alice_info.active and alice_info.app is None
+    bob.send("+")
+    await bob.wait_for("count=1")
