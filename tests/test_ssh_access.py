@@ -248,3 +248,18 @@ async def test_the_app_factory_can_be_plugged_in_after_start():
         await late.wait_for("user=late count=0")
     finally:
         await srv.close()
+
+
+async def test_a_connection_without_sessions_is_closed_and_so_is_one_whose_sessions_ended():
+    srv = await start_server(counter_factory, "127.0.0.1", 0, login_timeout=0.5)
+    try:
+        idle_link = await raw_connect(srv.port)
+        await asyncio.wait_for(idle_link.wait_closed(), 5)
+        assert srv.connection_count == 0
+        player = await TerminalClient.connect(srv.port, username="leaver")
+        await player.wait_for("user=leaver")
+        player.send("q")
+        assert player.conn is not None
+        await asyncio.wait_for(player.conn.wait_closed(), 5)
+    finally:
+        await srv.close()

@@ -84,6 +84,7 @@ class Server:
         authorized_keys: asyncssh.SSHAuthorizedKeys | None,
         host_key_path: Path,
         host_key_fingerprint: str = "",
+        login_timeout: float = 60,
     ) -> None:
         self.app_factory = app_factory
         """Called with a `SessionInfo` for every new player; may be set after start."""
@@ -93,6 +94,8 @@ class Server:
         self.authorized_keys = authorized_keys
         self.host_key_path = host_key_path
         self.host_key_fingerprint = host_key_fingerprint
+        self.login_timeout = login_timeout
+        """Seconds to log in, and then to open a session, before the link is closed."""
         """SHA256 fingerprint players' ssh shows on first connection."""
         self.host = ""
         self.port = 0
@@ -199,8 +202,9 @@ def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
 class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """asyncssh's view of one session channel; hands over to `Session` once started."""
 
-    def __init__(self, server: Server, username: str) -> None:
+    def __init__(self, server: Server, owner: _PlayerConnection, username: str) -> None:
         self._server = server
+        self._owner: _PlayerConnection | None = owner
         self._username = username
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._pty = False
@@ -258,9 +262,12 @@ class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def connection_lost(self, exc: Exception | None) -> None:
         session, self._session = self._session, None
+        owner, self._owner = self._owner, None
         self._chan = None
         if session is not None:
             session.connection_lost()
+        if owner is not None:
+            owner.channel_closed()
 
 
 class _PlayerConnection(asyncssh.SSHServer):
@@ -270,15 +277,40 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._server = server
         self._conn: asyncssh.SSHServerConnection | None = None
         self._username = ""
+        self._channels = 0
+        self._channels_opened = 0
+        self._no_session_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         self._server._connections.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._no_session_timer is not None:
+            self._no_session_timer.cancel()
+            self._no_session_timer = None
         if self._conn is not None:
             self._server._connections.discard(self._conn)
         self._conn = None
+
+    def auth_completed(self) -> None:
+        # A logged-in connection that never opens a session only holds a slot.
+        timeout = self._server.login_timeout
+        if timeout:
+            self._no_session_timer = asyncio.get_running_loop().call_later(
+                timeout, self._close_if_unused
+            )
+
+    def _close_if_unused(self) -> None:
+        self._no_session_timer = None
+        if self._channels_opened == 0 and self._conn is not None:
+            self._conn.close()
+
+    def channel_closed(self) -> None:
+        """A session channel ended; with none left the connection has no purpose."""
+        self._channels -= 1
+        if self._channels <= 0 and self._conn is not None:
+            self._conn.close()
 
     def begin_auth(self, username: str) -> bool:
         server = self._server
@@ -309,7 +341,9 @@ class _PlayerConnection(asyncssh.SSHServer):
         return self._server.authorized_keys is not None
 
     def session_requested(self) -> _PlayerSession:
-        return _PlayerSession(self._server, self._username)
+        self._channels += 1
+        self._channels_opened += 1
+        return _PlayerSession(self._server, self, self._username)
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
@@ -363,6 +397,7 @@ async def start_server(
         authorized_keys=keys,
         host_key_path=key_path,
         host_key_fingerprint=key.get_fingerprint(),
+        login_timeout=login_timeout,
     )
     try:
         listener = await asyncssh.create_server(
