@@ -35,6 +35,16 @@ def export_record(record: GameRecord, path: Path) -> Path:
     return path
 
 
+def export_to_folder(record: GameRecord, folder: Path) -> Path:
+    """Write the record into `folder` (created if need be) under a descriptive name."""
+    folder = Path(folder).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordError(f"cannot create {folder}: {exc.strerror or exc}") from exc
+    return export_record(record, folder / export_name(record))
+
+
 def read_record_file(path: Path) -> GameRecord:
     """Read and verify an exported record (`RecordError` saying what is wrong)."""
     path = Path(path).expanduser()

@@ -101,7 +101,7 @@ class RecordsScreen(Screen[None]):
 
     CSS_PATH = "records.tcss"
     BINDINGS = [
-        Binding("enter", "replay", "Replay", show=True),
+        Binding("enter", "replay", "Replay", priority=True),
         Binding("e", "export", "Export"),
         Binding("i", "import_record", "Import"),
         Binding("g", "tab('records-games')", "Games"),

@@ -122,13 +122,16 @@ class ReplayScreen(Screen[None]):
     """A recorded game, stepped through with the arrow keys."""
 
     CSS_PATH = "replay.tcss"
+    # Priority: the arrow keys step the replay, even where a panel could scroll.
     BINDINGS = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Forward"),
-        Binding("home", "jump('start')", "Start"),
-        Binding("end", "jump('end')", "End"),
-        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev round"),
-        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next round"),
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Forward", priority=True),
+        Binding("home", "jump('start')", "Start", priority=True),
+        Binding("end", "jump('end')", "End", priority=True),
+        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev round",
+                priority=True),
+        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next round",
+                priority=True),
         Binding("escape,q", "close", "Close"),
     ]
 

@@ -1,0 +1,189 @@
+"""The records and replay screens, driven through Textual's pilot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from records_kit import T0, finished_game, seats
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Static, TabbedContent
+
+from tui.app.screens.records import RecordsScreen, ResultsChart
+from tui.app.screens.replay import ReplayApp, ReplayScreen
+from tui.records import RecordStore
+from tui.records.record import GameRecord
+from tui.records.store import DB_NAME
+
+SIZE = (120, 40)
+
+
+class Host(App[None]):
+    """A bare app showing one screen, remembering every notification."""
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__()
+        self.first = screen
+        self.messages: list[str] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.first)
+
+    def notify(self, message: str, **kwargs) -> None:  # noqa: ANN003 - Textual's options
+        self.messages.append(message)
+        super().notify(message, **kwargs)
+
+
+def text_of(screen: Screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).content)
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RecordStore:
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
+    store = RecordStore(tmp_path / "data" / DB_NAME)
+    for i, seed in enumerate((1, 2, 3)):
+        game = finished_game(seed=seed, players=2 + i % 2)
+        store.add(GameRecord.from_game(game, seats(game.players), T0 + i * 3600,
+                                       T0 + i * 3600 + 900))
+    return store
+
+
+async def test_the_records_screen_lists_games_newest_first(store: RecordStore) -> None:
+    app = Host(RecordsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#games-table", DataTable)
+        assert table.row_count == 3
+        assert [str(table.get_row_at(r)[0]) for r in range(3)] == ["3", "2", "1"]
+        assert app.screen.selected_id() == 3
+        await pilot.press("down")
+        assert app.screen.selected_id() == 2
+
+
+async def test_statistics_tab_shows_tables_and_chart(store: RecordStore) -> None:
+    app = Host(RecordsScreen(store, player="Ada"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one(TabbedContent).active == "records-stats"
+        rules = screen.query_one("#stats-rulesets", DataTable)
+        assert rules.row_count == 1
+        row = rules.get_row_at(0)
+        assert row[0] == store.summaries()[0].ruleset_name and row[1] == "3"
+        levels = screen.query_one("#stats-levels", DataTable)
+        assert [levels.get_row_at(r)[0] for r in range(levels.row_count)] == ["random"]
+        chart = screen.query_one(ResultsChart)
+        won = sum(0 in s.winners for s in store.summaries())
+        assert len(chart.results) == 3
+        bars, marks, legend = str(chart.render()).splitlines()
+        assert marks.split() == [r.mark for r in chart.results]
+        assert marks.count("W") == won and len(bars.split()) == 3
+        assert "oldest first" in legend
+        assert "Played 3, won" in text_of(screen, "#stats-overall")
+        assert "#" in text_of(screen, "#stats-best")
+
+
+async def test_enter_opens_the_replay_and_arrows_step_through_it(store: RecordStore) -> None:
+    app = Host(RecordsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.record.id == 3
+        assert screen.replay.position == 0
+        assert "Step 0 of" in text_of(screen, "#replay-position")
+        assert "deals" in text_of(screen, "#replay-caption")
+        await pilot.press("right", "right", "right")
+        assert screen.replay.position == 3
+        await pilot.press("left")
+        assert screen.replay.position == 2
+        await pilot.press("end")
+        frame = screen.frame
+        assert frame.at_end and "Game over" in text_of(screen, "#replay-position")
+        record = store.get(3)
+        totals = text_of(screen, "#replay-scores").splitlines()[-1].split()
+        assert totals == ["Total", *map(str, record.totals)]
+        await pilot.press("home")
+        assert screen.replay.position == 0
+        await pilot.press("left")  # already at the start: stays
+        assert screen.replay.position == 0
+        await pilot.press("pagedown")
+        assert screen.frame.round_number == 2 and screen.frame.action is None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordsScreen)
+
+
+async def test_the_replay_shows_every_hand(store: RecordStore) -> None:
+    record = store.get(2)  # three players
+    app = Host(ReplayScreen(record))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("right", "right")
+        screen = app.screen
+        frame = screen.frame
+        for seat, hand in enumerate(frame.hands):
+            shown = text_of(screen, f"#replay-seat-{seat}")
+            assert record.seats[seat].name in shown
+            assert f"{len(hand)} card" in shown
+            for card in hand:
+                assert str(card)[:-1] in shown  # rank shown (suits as symbols)
+        assert f"Stock {frame.stock_count}" in text_of(screen, "#replay-piles")
+        actor = screen.query_one(f"#replay-seat-{frame.actor}")
+        assert actor.has_class("-actor")
+
+
+async def test_export_and_import_from_the_records_screen(store: RecordStore,
+                                                         tmp_path: Path) -> None:
+    out = tmp_path / "exports"
+    app = Host(RecordsScreen(store, export_dir=out))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        (path,) = out.glob("*.rummy.json")
+        assert json.loads(path.read_text())["uid"] == store.get(3).uid
+        assert any(str(path) in m for m in app.messages)
+        # import into a different store
+        other = RecordStore(tmp_path / "other" / DB_NAME)
+        app2 = Host(RecordsScreen(other))
+        async with app2.run_test(size=SIZE) as pilot2:
+            assert app2.screen.query_one("#games-table", DataTable).row_count == 0
+            await pilot2.press("i")
+            await pilot2.pause()
+            app2.screen.query_one(Input).value = str(path)
+            await pilot2.press("enter")
+            await pilot2.pause()
+            assert isinstance(app2.screen, RecordsScreen)
+            assert app2.screen.query_one("#games-table", DataTable).row_count == 1
+            assert any("Imported as game #1" in m for m in app2.messages)
+            await pilot2.press("i")
+            await pilot2.pause()
+            app2.screen.query_one(Input).value = str(tmp_path / "missing.json")
+            await pilot2.press("enter")
+            await pilot2.pause()
+            assert any("no such file" in m for m in app2.messages)
+
+
+async def test_a_damaged_records_file_is_announced(tmp_path: Path) -> None:
+    path = tmp_path / DB_NAME
+    path.write_bytes(b"not sqlite at all " * 100)
+    app = Host(RecordsScreen(RecordStore(path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert any("damaged" in m for m in app.messages)
+        assert "No recorded games yet" in text_of(app.screen, "#records-empty")
+
+
+async def test_the_replay_app_of_rummy_replay(store: RecordStore) -> None:
+    app = ReplayApp(store.get(1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("end")
+        assert app.screen.frame.at_end
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
