@@ -168,19 +168,19 @@ async def test_a_second_session_on_a_full_connection_is_refused_with_a_reason():
 
 
 async def test_idle_sessions_time_out_and_active_ones_do_not():
-    srv = await start_server(counter_factory, "127.0.0.1", 0, idle_timeout=0.6)
+    srv = await start_server(counter_factory, "127.0.0.1", 0, idle_timeout=1.0)
     try:
         idle = await TerminalClient.connect(srv.port, username="idle")
         busy = await TerminalClient.connect(srv.port, username="busy")
         await idle.wait_for("user=idle")
         await busy.wait_for("user=busy")
-        for _ in range(6):
+        for _ in range(8):  # a key every 0.2 s, for longer than the timeout
             busy.send("+")
             await asyncio.sleep(0.2)
         await idle.wait_closed(timeout=5)
         assert b"without input" in idle.output
         assert not busy.closed.is_set()
-        await busy.wait_for("count=6")
+        await busy.wait_for("count=8")
         assert [info.username for info in srv.sessions] == ["busy"]
     finally:
         await srv.close()
