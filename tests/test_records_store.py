@@ -257,6 +257,13 @@ def test_a_version_1_database_is_upgraded_in_place_keeping_every_game(home: Path
         # and the old record still replays to its recorded scores
         assert Replay(upgraded).end().totals == original.totals
         assert upgraded.rebuild().totals == list(original.totals)
+    # an old record exports to a file that imports (and proves itself) anywhere
+    from tui.records.exchange import export_record, import_record_file
+
+    exported = export_record(store.get(1), home / "old.rummy.json")
+    elsewhere = RecordStore(home / "elsewhere" / DB_NAME)
+    assert import_record_file(exported, elsewhere) == (1, True)
+    assert elsewhere.get(1).totals == old[0].totals
     # a game kept by version 1 is recognised when recorded (or imported) again
     assert store.add(old[0]) == 1 and store.count() == 3
     assert store.add(GameRecord.from_game(finished_game(seed=9), seats(), T0)) == 4
@@ -351,3 +358,15 @@ def test_separate_processes_writing_at_once_lose_nothing(home: Path) -> None:
     conn = sqlite3.connect(db_path(home))
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+async def test_sessions_on_one_event_loop_record_together(home: Path) -> None:
+    """How an SSH server records: every session hands the write to a worker thread."""
+    import asyncio
+
+    games = [finished_game(seed=s) for s in range(30, 36)]
+    outcomes = await asyncio.gather(*(
+        asyncio.to_thread(record_finished_game, game, seats(), T0 + i)
+        for i, game in enumerate(games)))
+    assert sorted(o.record_id for o in outcomes) == list(range(1, len(games) + 1))
+    assert default_store().count() == len(games)

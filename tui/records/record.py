@@ -104,7 +104,12 @@ class GameRecord:
     # ------------------------------------------------------------------ the game inside
 
     def game_json(self) -> dict[str, Any]:
-        """The game part in the saved-game format of `tui.engine.save`."""
+        """The game part in the saved-game format of `tui.engine.save` (a record kept
+        before fingerprints were is replayed once to get its fingerprint)."""
+        return {**self._game_part(),
+                "fingerprint": self.fingerprint or fingerprint(self.rebuild())}
+
+    def _game_part(self) -> dict[str, Any]:
         return {
             "format": GAME_FORMAT,
             "version": GAME_VERSION,
@@ -113,7 +118,6 @@ class GameRecord:
             "seed": self.seed,
             "round": self.rounds,
             "actions": list(self.actions),
-            "fingerprint": self.fingerprint,
         }
 
     def rebuild(self) -> Game:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from datetime import datetime
 
 import yaml
 
@@ -41,7 +40,7 @@ def _to_v1(conn: sqlite3.Connection) -> None:
 
 
 def _to_v2(conn: sqlite3.Connection) -> None:
-    from .base import SeatRecord, record_uid
+    from .base import SeatRecord, as_utc, record_uid
 
     conn.execute("ALTER TABLE games ADD COLUMN uid TEXT")
     conn.execute("ALTER TABLE games ADD COLUMN ruleset_name TEXT NOT NULL DEFAULT ''")
@@ -68,7 +67,7 @@ def _to_v2(conn: sqlite3.Connection) -> None:
             total = sum(r[s] for r in points)
             conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
                          (gid, s, spec.name, spec.bot, total, int(s in won)))
-        uid = record_uid(text, seats, seed, json.loads(actions), datetime.fromisoformat(started))
+        uid = record_uid(text, seats, seed, json.loads(actions), as_utc(started))
         conn.execute("UPDATE games SET uid = ?, ruleset_name = ? WHERE id = ?",
                      (uid, _ruleset_name(text, key), gid))
     conn.execute("CREATE UNIQUE INDEX games_uid ON games (uid)")
