@@ -131,7 +131,11 @@ class Session:
         info._session = self
         self._channel: SessionChannel | None = channel
         self.terminal = RemoteTerminal(
-            channel, info.size, on_overflow=lambda: self.close("output backlog too large")
+            channel,
+            info.size,
+            on_overflow=lambda: self.close(
+                "Closed: your connection could not keep up with the table."
+            ),
         )
         self._idle_timeout = idle_timeout
         self._on_finished = on_finished
