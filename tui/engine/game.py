@@ -248,9 +248,7 @@ class Game:
                         if card.face in seen:
                             continue
                         seen.add(card.face)
-                        try:
-                            extend_meld(meld, [card], self.rules, rn)
-                        except MeldError:
+                        if not self._extends(meld, card):
                             continue
                         if len(hand) == 1 and self._discard_rule() == "required":
                             continue
@@ -317,6 +315,8 @@ class Game:
     def _swap_ok(self, seat: int, meld: Meld, card: Card) -> bool:
         if self.rules.joker_swap.runs_only and meld.kind != "run":
             return False
+        if not any(wild.is_joker and _same_card(face, card) for wild, face in meld.wild_cards()):
+            return False
         try:
             new_meld, joker = swap_joker(meld, card, self.rules, self.rules_round)
         except MeldError:
@@ -329,6 +329,21 @@ class Game:
                    if self.rules.lay_off.onto == "any" or m.owner == seat)
 
     def _extends(self, meld: Meld, card: Card) -> bool:
+        """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
+        if not self.rules.is_wild(card.rank, self.rules_round):
+            if meld.kind == "set":
+                limit = self.rules.melds.set.max
+                if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
+                    return False
+                if self.rules.melds.set.distinct_suits and any(
+                        face[1] == card.suit for face in meld.stands_for):
+                    return False
+            else:
+                if card.suit != meld.suit:
+                    return False
+                ends = {meld.low - 1, meld.high + 1}
+                if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
+                    return False
         try:
             extend_meld(meld, [card], self.rules, self.rules_round)
         except MeldError:
@@ -338,18 +353,44 @@ class Game:
     def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
         return contract_melds_ok(melds, self.rules, self.rules_round) is None
 
+    def _could_meld(self, card: Card, pool: Sequence[Card]) -> bool:
+        """A quick necessary test: is there any set or run `card` could belong to, from
+        `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
+        rn = self.rules_round
+        if self.rules.is_wild(card.rank, rn):
+            return True
+        wilds = sum(1 for c in pool if self.rules.is_wild(c.rank, rn) and c.uid != card.uid)
+        same_rank = {c.suit for c in pool if c.rank == card.rank}
+        rank_count = len(same_rank) if self.rules.melds.set.distinct_suits else sum(
+            1 for c in pool if c.rank == card.rank)
+        if rank_count + wilds >= self.rules.melds.set.min:
+            return True
+        if self.rules.wrap:
+            return True
+        suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
+                  for p in self.rules.run_positions(c.rank)}
+        need = self.rules.melds.run.min
+        for pos in self.rules.run_positions(card.rank):
+            for start in range(pos - need + 1, pos + 1):
+                window = range(start, start + need)
+                if sum(1 for p in window if p not in suited) <= wilds:
+                    return True
+        return any(self._extends(m, card) for m in self.round.table)
+
     def _deep_take_meldable(self, seat: int, depth: int) -> bool:
         """A deep draw is only offered when the card can be melded this very turn."""
         st = self.round
         card = st.discard[-1 - depth]
         hand = st.hands[seat] + st.discard[-1 - depth:]
+        if not self._could_meld(card, hand):
+            return False
         if self.contract_down(seat):
             if not self._may_lay_off(seat):
                 return False
             return any(self._extends(m, card) for m in st.table
                        if self.rules.lay_off.onto == "any" or m.owner == seat)
         lay = find_contract(hand, self.rules, self.rules_round,
-                            whole_hand=self.round_rules.all_at_once, must_include=card)
+                            whole_hand=self.round_rules.all_at_once)
         return lay is not None and any(card.uid == c.uid for m in lay.melds for c in m.cards)
 
     # ------------------------------------------------------------------ applying actions
@@ -888,6 +929,12 @@ class Game:
 
 def _declared(meld: Meld) -> tuple[tuple[int, tuple[int, str]], ...]:
     return tuple((card.uid, face) for card, face in meld.wild_cards())
+
+
+def _same_card(face: tuple[int, str], card: Card) -> bool:
+    """Whether a wild's declared face (run positions 1…14) is this natural card."""
+    rank = 1 if face[0] == 14 else face[0]
+    return rank == card.rank and face[1] in ("", card.suit)
 
 
 def _distinct(hand: Sequence[Card]) -> list[Card]:
