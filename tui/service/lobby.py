@@ -1,0 +1,290 @@
+"""The lobby of an SSH table server: the open tables, who is where, and the limits.
+
+Pure Python on the server's event loop (no textual): each SSH session's app enters the
+lobby as a `Guest` and creates, joins, watches and leaves tables through it; when the
+session ends, however it ends, `Guest.close()` lets go of whatever it held.  The tables
+themselves (seats, bots, grace periods, chat) are `tui.service.shared_table.SharedTable`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tui.engine.rules import Ruleset
+from tui.service.shared_table import (
+    LobbyConfig,
+    LobbyError,
+    SeatHandle,
+    SharedTable,
+    Status,
+    same_name,
+)
+
+__all__ = ["Guest", "Lobby", "LobbyConfig", "LobbyError", "TableSummary"]
+
+log = logging.getLogger(__name__)
+
+RulesLoader = Callable[[str], Ruleset]
+
+
+def _load_rules(key: str) -> Ruleset:
+    """A ruleset by key, among those installed or in the server's rules folder only:
+    never a path, since the key may come from a remote player."""
+    from tui.engine.ruleset_loader import load_ruleset, ruleset_paths
+
+    paths = {name: path for name, path, _ in ruleset_paths()}
+    if key not in paths:
+        raise LobbyError(f"No rules named {key!r} here: choose from {', '.join(sorted(paths))}.")
+    return load_ruleset(paths[key])
+
+
+def bot_levels() -> list[str]:
+    from tui.bots import available_levels
+
+    return available_levels() or ["random"]
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """One line of the lobby's list of tables (a snapshot)."""
+
+    id: int
+    rules_key: str
+    title: str
+    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
+    status: Status
+    spectators: int
+    host: str
+    fill_level: str
+
+    @property
+    def taken(self) -> int:
+        return sum(what != "open" for _, what in self.seats)
+
+    @property
+    def people(self) -> int:
+        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
+
+
+class Lobby:
+    """Every table of one server, and everyone in the lobby.
+
+    `subscribe` callbacks run after any change a lobby list would show (tables created,
+    seats taken, games started or finished, tables closed).
+    """
+
+    def __init__(self, config: LobbyConfig | None = None,
+                 rules_loader: RulesLoader = _load_rules) -> None:
+        self.config = config or LobbyConfig()
+        self._load_rules = rules_loader
+        self._tables: dict[int, SharedTable] = {}
+        self._ids = itertools.count(1)
+        self._guests: list[Guest] = []
+        self._subscribers: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def tables(self) -> list[SharedTable]:
+        return list(self._tables.values())
+
+    @property
+    def guests(self) -> list[Guest]:
+        return list(self._guests)
+
+    def table(self, table_id: int) -> SharedTable:
+        try:
+            return self._tables[table_id]
+        except KeyError:
+            raise LobbyError(f"There is no table {table_id} (any more).") from None
+
+    def summaries(self) -> list[TableSummary]:
+        out = []
+        level = self.config.standin_level
+        for shared in self._tables.values():
+            out.append(TableSummary(
+                id=shared.id, rules_key=shared.rules_key, title=shared.title,
+                seats=tuple((seat.name, seat.describe(level)) for seat in shared.seats),
+                status=shared.status, spectators=len(shared.spectators), host=shared.host,
+                fill_level=shared.fill_level))
+        return out
+
+    def waiting_seat(self, name: str) -> SharedTable | None:
+        """The game in progress where `name` owns a chair and is away, if any."""
+        for shared in self._tables.values():
+            index = shared.seat_of(name)
+            if index is not None and shared.status == "playing" \
+                    and not shared.seats[index].present:
+                return shared
+        return None
+
+    # ------------------------------------------------------------------ guests
+    def enter(self, name: str) -> Guest:
+        """A session arrives: it acts in the lobby as `name` until `Guest.close()`."""
+        guest = Guest(self, name)
+        self._guests.append(guest)
+        self._changed()
+        return guest
+
+    def _left(self, guest: Guest) -> None:
+        if guest in self._guests:
+            self._guests.remove(guest)
+        self._changed()
+
+    # ------------------------------------------------------------------ tables
+    def create(self, host: str, rules_key: str, seats: int, fill_level: str) -> SharedTable:
+        """A new waiting table (nobody seated yet); raises `LobbyError` with the reason."""
+        if len(self._tables) >= self.config.max_tables:
+            raise LobbyError(f"The server already has {len(self._tables)} tables, its "
+                             "limit: join or watch one, or wait for one to close.")
+        rules = self._rules(rules_key)
+        if not rules.players_min <= seats <= rules.players_max:
+            raise LobbyError(f"{rules.name} is for {rules.players_min} to "
+                             f"{rules.players_max} players, not {seats}.")
+        levels = bot_levels()
+        if fill_level not in levels:
+            raise LobbyError(f"There is no {fill_level!r} bot: choose from "
+                             f"{', '.join(levels)}.")
+        shared = SharedTable(next(self._ids), rules_key, rules, seats, fill_level, host,
+                             self.config, on_change=lambda t: self._changed(),
+                             on_close=self._closed)
+        self._tables[shared.id] = shared
+        log.info("table %s: %s for %s created by %s", shared.id, rules.name, seats, host)
+        self._changed()
+        return shared
+
+    def _rules(self, key: str) -> Ruleset:
+        from tui.engine.ruleset_loader import RulesetError
+
+        try:
+            return self._load_rules(key)
+        except RulesetError as exc:
+            raise LobbyError(f"The rules {key!r} do not load: {exc.errors[0]}") from None
+        except (OSError, ValueError) as exc:
+            raise LobbyError(f"The rules {key!r} do not load: {exc}") from None
+
+    def _closed(self, shared: SharedTable) -> None:
+        if self._tables.pop(shared.id, None) is not None:
+            log.info("table %s closed", shared.id)
+        self._changed()
+
+    def close(self) -> None:
+        """Close every table (the server is shutting down)."""
+        for shared in list(self._tables.values()):
+            shared.close()
+
+    # ------------------------------------------------------------------ watching
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _changed(self) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback()
+            except Exception:
+                log.exception("a lobby listener failed")
+
+
+class Guest:
+    """One session in the lobby: at most one table at a time, seated or watching."""
+
+    def __init__(self, lobby: Lobby, name: str) -> None:
+        self.lobby = lobby
+        self.name = name
+        self.handle: SeatHandle | None = None
+        self.closed = False
+
+    @property
+    def shared(self) -> SharedTable | None:
+        """The table this guest is at (seated or watching), while it is open."""
+        handle = self.handle
+        if handle is None or not handle.active or handle.shared.status == "closed":
+            return None
+        return handle.shared
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise LobbyError("This session has ended.")
+
+    def create(self, rules_key: str, seats: int, fill_level: str) -> SeatHandle:
+        """Open a table and sit at it as its host."""
+        self._check_open()
+        self.leave()
+        shared = self.lobby.create(self.name, rules_key, seats, fill_level)
+        try:
+            self.handle = shared.sit(self.name)
+        except LobbyError:
+            shared.close()
+            raise
+        return self.handle
+
+    def join(self, table_id: int) -> SeatHandle:
+        """Sit at a waiting table, or take one's own chair back at a game in progress."""
+        self._check_open()
+        shared = self.lobby.table(table_id)
+        if self.handle is not None and self.handle.active and self.handle.shared is shared \
+                and not self.handle.spectator:
+            return self.handle
+        index = shared.seat_of(self.name)
+        if index is None or shared.seats[index].present:
+            self._check_can_sit(shared)
+        self.leave()
+        self.handle = shared.sit(self.name)
+        return self.handle
+
+    def _check_can_sit(self, shared: SharedTable) -> None:
+        index = shared.seat_of(self.name)
+        if index is not None and shared.seats[index].present:
+            raise LobbyError(f"{self.name} is already at table {shared.id} "
+                             "(from another connection).")
+        if shared.status != "waiting":
+            raise LobbyError(f"The game at table {shared.id} has already started: "
+                             "you can watch it.")
+        if not any(seat.is_open for seat in shared.seats):
+            raise LobbyError(f"Table {shared.id} is full.")
+        if any(same_name(seat.name, self.name) for seat in shared.seats):
+            raise LobbyError(f"Someone called {self.name} already sits at table {shared.id}.")
+
+    def watch(self, table_id: int) -> SeatHandle:
+        """Watch a game (no hand is ever shown to a spectator)."""
+        self._check_open()
+        shared = self.lobby.table(table_id)
+        if self.handle is not None and self.handle.active and self.handle.shared is shared \
+                and self.handle.spectator:
+            return self.handle
+        handle = shared.watch(self.name)
+        self.leave()
+        self.handle = handle
+        return handle
+
+    def start(self) -> None:
+        """Deal the game at this guest's waiting table (open chairs get bots)."""
+        self._check_open()
+        shared = self.shared
+        if shared is None or self.handle is None or self.handle.spectator:
+            raise LobbyError("Sit at a table first.")
+        shared.start(self.name)
+
+    def leave(self) -> None:
+        """Get up (a seat at a game in progress is kept for the grace period)."""
+        handle, self.handle = self.handle, None
+        if handle is not None:
+            handle.release()
+
+    def close(self) -> None:
+        """The session ended: leave whatever table, and the lobby."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.leave()
+        finally:
+            self.lobby._left(self)

@@ -1,0 +1,571 @@
+"""One table of the SSH lobby: its seats (people, bots, open), the people watching, one
+bot driver, the grace period of a player who left, and its chat.
+
+Many apps (one per SSH session) play at one `SharedTable`, all on the server's event
+loop.  Each of them holds a `SeatHandle` and plays through a `SeatTable`, a stand-in for
+`tui.service.table.Table` that can only ever read its own seat's view and act for its
+own seat; a spectator's (seat -1) sees no hand and cannot act.  The table's own asyncio
+task steps the bots at a steady pace and deals the next round once every player present
+has seen the summary (or after a timeout), so no app drives anything.
+
+A person who leaves (quits, drops, crashes) keeps their seat: after a grace period a bot
+plays it for them, and they take it back by sitting down again under the same name.  A
+table without anyone left is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from tui.engine.actions import Action, IllegalAction
+from tui.engine.rules import Ruleset
+from tui.engine.view import SeatView
+from tui.service.chat import ChatMessage, ChatRoom
+from tui.service.table import SeatSpec, Table
+
+log = logging.getLogger(__name__)
+
+Status = Literal["waiting", "playing", "finished", "closed"]
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
+
+
+class LobbyError(Exception):
+    """Something a player asked the lobby that cannot be done; the text says why."""
+
+
+@dataclass(frozen=True)
+class LobbyConfig:
+    """Limits and pace of a lobby; tests use a fast pace."""
+
+    max_tables: int = 16
+    max_spectators: int = 16
+    bot_delay: float = 0.8
+    """Seconds between two bot moves, so people can follow them."""
+    grace: float = 60.0
+    """Seconds a player who left keeps their seat before a bot plays it for them."""
+    standin_level: str = "medium"
+    """The bot that plays for a player who is away."""
+    summary_pause: float = 1.0
+    """Seconds between everyone having seen the summary and the next deal."""
+    summary_timeout: float = 60.0
+    """Seconds after which the next deal starts even if someone has not seen the summary."""
+    chat_history: int = 100
+    seed: int | None = None
+    """Deal seed for every table (tests); None: random."""
+
+
+@dataclass
+class Seat:
+    """One chair: open, a bot's, or a person's (present or away)."""
+
+    person: str | None = None
+    """The person who owns the chair, by name (kept while they are away)."""
+    bot: str | None = None
+    """Level of the bot in a bot's chair."""
+    name: str = ""
+    """The name shown at the table."""
+    present: bool = False
+    """The person is at the table now."""
+    standin: bool = False
+    """A bot plays for the person while they are away."""
+
+    @property
+    def is_open(self) -> bool:
+        return self.person is None and self.bot is None
+
+    def describe(self, standin_level: str) -> str:
+        """A few words for the table and the lobby: `person`, `medium`, `away`..."""
+        if self.person is None:
+            return self.bot or "open"
+        if self.present:
+            return "person"
+        return f"away, {standin_level} bot plays" if self.standin else "away"
+
+
+def same_name(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and a.casefold() == b.casefold()
+
+
+class SeatHandle:
+    """What one session holds at one table: a seat, or a place among the spectators.
+
+    Everything the session subscribed to through it is dropped on `release()`, so a
+    session that ended (for whatever reason) leaves nothing behind at the table.
+    """
+
+    _ids = itertools.count(1)
+
+    def __init__(self, shared: SharedTable, seat: int, name: str) -> None:
+        self.id = next(self._ids)
+        self.shared = shared
+        self.seat = seat
+        self.name = name
+        self.active = True
+        self._unsubscribers: list[Callable[[], None]] = []
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat < 0
+
+    def table(self) -> SeatTable:
+        """The table as this seat sees it (what a `TableScreen` plays with)."""
+        return SeatTable(self)
+
+    @property
+    def chat(self) -> ChatLink:
+        return ChatLink(self)
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Be told of every change at the table while this handle is held."""
+        if not self.active:
+            return lambda: None
+        unsubscribe = self.shared.subscribe(callback)
+        self._unsubscribers.append(unsubscribe)
+        return unsubscribe
+
+    def _track(self, unsubscribe: Callable[[], None]) -> Callable[[], None]:
+        self._unsubscribers.append(unsubscribe)
+        return unsubscribe
+
+    def release(self) -> None:
+        """Leave the table (idempotent): a person keeps their seat for the grace period."""
+        if not self.active:
+            return
+        self.active = False
+        for unsubscribe in self._unsubscribers:
+            unsubscribe()
+        self._unsubscribers.clear()
+        self.shared._released(self)
+
+
+class ChatLink:
+    """The table's chat as one seat uses it: read, listen, and say things as oneself."""
+
+    def __init__(self, handle: SeatHandle) -> None:
+        self._handle = handle
+
+    @property
+    def messages(self) -> tuple[ChatMessage, ...]:
+        return self._handle.shared.chat.messages
+
+    @property
+    def name(self) -> str:
+        return self._handle.name
+
+    def say(self, text: str) -> ChatMessage:
+        """Send a line; raises `ChatError` (nothing sent) with the reason."""
+        from tui.service.chat import ChatError
+
+        if not self._handle.active:
+            raise ChatError("You are no longer at this table.")
+        return self._handle.shared.chat.say(self._handle.name, text)
+
+    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
+        if not self._handle.active:
+            return lambda: None
+        return self._handle._track(self._handle.shared.chat.subscribe(callback))
+
+
+class SeatTable:
+    """The shared table as seen from one seat: the `Table` interface a `TableScreen` uses,
+    limited to that seat.  It reads only its own seat's view, acts only for its own seat,
+    never steps bots and cannot undo; `next_round` means "I have seen the summary"."""
+
+    def __init__(self, handle: SeatHandle) -> None:
+        self.handle = handle
+        self.seat = handle.seat
+        self.shared = handle.shared
+
+    @property
+    def _table(self) -> Table:
+        table = self.shared.table
+        if table is None:
+            raise LobbyError("The game has not started yet.")
+        return table
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.shared.rules
+
+    @property
+    def seats(self) -> list[SeatSpec]:
+        """Who sits where, with a word on each seat (`person`, a bot level, `away`...)."""
+        return self.shared.seat_specs()
+
+    @property
+    def chat(self) -> ChatLink:
+        return self.handle.chat
+
+    def view(self, seat: int | None = None) -> SeatView:
+        """This seat's view, whatever seat is asked for: no other seat's hand is reachable."""
+        return self._table.view(self.seat)
+
+    def act(self, seat: int, action: Action) -> None:
+        if self.seat < 0:
+            raise IllegalAction("you are watching this table, not playing at it", "seats")
+        if seat != self.seat or action.seat != self.seat:
+            raise IllegalAction("you can only play for your own seat", "seats")
+        if not self.handle.active:
+            raise IllegalAction("you are no longer seated at this table", "seats")
+        self._table.act(self.seat, action)
+
+    def humans(self) -> list[int]:
+        return self.shared.person_seats()
+
+    def is_bot(self, seat: int) -> bool:
+        return self._table.is_bot(seat)
+
+    def bot_to_move(self) -> int | None:
+        return None  # the table's own driver moves the bots
+
+    def bot_choice(self) -> None:
+        return None
+
+    def step_bot(self) -> None:
+        return None
+
+    def next_round(self) -> None:
+        """This seat has seen the summary; the table deals when everyone has."""
+        self.shared.ready(self.seat)
+
+    def hint(self, seat: int | None = None) -> str:
+        if self.seat < 0:
+            return "You are watching: there is nothing for you to play."
+        return self._table.hint(self.seat)
+
+    def can_undo(self, seat: int | None = None) -> bool:
+        return False
+
+    def undo(self, seat: int | None = None) -> None:
+        raise IllegalAction("moves cannot be taken back at a shared table", "undo")
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        return self.handle.subscribe(callback)
+
+    def save(self, path: Path) -> None:
+        """Shared tables are not saved to a player's file."""
+
+
+class SharedTable:
+    """A table in the lobby, from the waiting room to the last deal."""
+
+    def __init__(self, table_id: int, rules_key: str, rules: Ruleset, seats: int,
+                 fill_level: str, host: str, config: LobbyConfig,
+                 on_change: Callable[[SharedTable], None] = lambda t: None,
+                 on_close: Callable[[SharedTable], None] = lambda t: None) -> None:
+        self.id = table_id
+        self.rules_key = rules_key
+        self.rules = rules
+        self.fill_level = fill_level
+        self.host = host
+        self.config = config
+        self.seats = [Seat() for _ in range(seats)]
+        self.status: Status = "waiting"
+        self.table: Table | None = None
+        self.chat = ChatRoom(history=config.chat_history)
+        self.spectators: dict[int, str] = {}
+        self._on_change = on_change
+        self._on_close = on_close
+        self._subscribers: list[Callable[[], None]] = []
+        self._driver: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._ready: dict[int, int] = {}  # seat -> round number whose summary it saw
+        self._unsubscribe_table: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def title(self) -> str:
+        return self.rules.name
+
+    def seats_taken(self) -> int:
+        return sum(not seat.is_open for seat in self.seats)
+
+    def person_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.person is not None]
+
+    def present_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.person and seat.present]
+
+    def seat_of(self, name: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if same_name(seat.person, name):
+                return i
+        return None
+
+    def seat_specs(self) -> list[SeatSpec]:
+        return [SeatSpec(seat.name or "(open)", None if seat.person and seat.present
+                         else seat.describe(self.config.standin_level))
+                for seat in self.seats]
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Be called after every change (moves, seats, status); exceptions are contained."""
+        def guarded() -> None:
+            try:
+                callback()
+            except Exception:
+                log.exception("table %s: a listener failed", self.id)
+
+        self._subscribers.append(guarded)
+
+        def unsubscribe() -> None:
+            if guarded in self._subscribers:
+                self._subscribers.remove(guarded)
+
+        return unsubscribe
+
+    @property
+    def listeners(self) -> int:
+        return len(self._subscribers)
+
+    # ------------------------------------------------------------------ seats
+    def sit(self, name: str) -> SeatHandle:
+        """Sit `name` down: an open chair while waiting, or their own chair back."""
+        if self.status == "closed":
+            raise LobbyError("This table has closed.")
+        mine = self.seat_of(name)
+        if mine is not None:
+            seat = self.seats[mine]
+            if seat.present:
+                raise LobbyError(f"{seat.person} is already at this table "
+                                 "(from another connection).")
+            return self._come_back(mine)
+        if self.status != "waiting":
+            raise LobbyError("This game has already started: you can watch it.")
+        free = next((i for i, seat in enumerate(self.seats) if seat.is_open), None)
+        if free is None:
+            raise LobbyError("This table is full.")
+        self.seats[free] = Seat(person=name, name=name, present=True)
+        self.chat.announce(f"{name} sat down.")
+        handle = SeatHandle(self, free, name)
+        self._changed()
+        if all(seat.person for seat in self.seats):
+            self.start(name)
+        return handle
+
+    def _come_back(self, index: int) -> SeatHandle:
+        seat = self.seats[index]
+        seat.present = True
+        timer = self._grace.pop(index, None)
+        if timer is not None:
+            timer.cancel()
+        if seat.standin and self.table is not None:
+            seat.standin = False
+            self.table.set_bot(index, None)
+        seat.standin = False
+        self.chat.announce(f"{seat.name} is back.")
+        handle = SeatHandle(self, index, seat.person or seat.name)
+        self._changed()
+        return handle
+
+    def watch(self, name: str) -> SeatHandle:
+        if self.status == "closed":
+            raise LobbyError("This table has closed.")
+        if self.table is None:
+            raise LobbyError("The game has not started yet: join it, or watch once it starts.")
+        if len(self.spectators) >= self.config.max_spectators:
+            raise LobbyError(f"This table already has {len(self.spectators)} spectators.")
+        handle = SeatHandle(self, -1, name)
+        self.spectators[handle.id] = name
+        self._changed()
+        return handle
+
+    def _released(self, handle: SeatHandle) -> None:
+        if handle.seat < 0:
+            self.spectators.pop(handle.id, None)
+            self._changed()
+            return
+        if self.status == "closed":
+            return
+        seat = self.seats[handle.seat]
+        if not same_name(seat.person, handle.name) or not seat.present:
+            return
+        if self.status == "waiting":
+            self.seats[handle.seat] = Seat()
+            self.chat.announce(f"{handle.name} left.")
+            if not self.person_seats():
+                self.close()
+                return
+            if same_name(self.host, handle.name):
+                self.host = self.seats[self.person_seats()[0]].person or self.host
+        else:
+            seat.present = False
+            if self.status == "playing":
+                grace = self.config.grace
+                words = f"{grace:g} seconds" if grace < 120 else f"{grace / 60:g} minutes"
+                self.chat.announce(f"{seat.name} left; a bot plays for them in {words} "
+                                   "unless they come back.")
+                loop = asyncio.get_running_loop()
+                self._grace[handle.seat] = loop.call_later(grace, self._grace_over,
+                                                           handle.seat)
+            else:
+                self.chat.announce(f"{seat.name} left.")
+        self._changed()
+        self._close_if_deserted()
+
+    def _grace_over(self, index: int) -> None:
+        self._grace.pop(index, None)
+        seat = self.seats[index]
+        if self.status != "playing" or seat.present or self.table is None:
+            return
+        seat.standin = True
+        self.chat.announce(f"A {self.config.standin_level} bot plays for {seat.name} "
+                           "until they come back.")
+        self.table.set_bot(index, self.config.standin_level)
+        self._close_if_deserted()
+
+    def _close_if_deserted(self) -> None:
+        if self.status in ("waiting", "closed"):
+            return
+        if self.present_seats() or self._grace:
+            return
+        self.close()
+
+    # ------------------------------------------------------------------ playing
+    def start(self, by: str) -> None:
+        """Deal: open chairs get bots of the table's level; the driver starts."""
+        if self.status != "waiting":
+            raise LobbyError("This game has already started.")
+        if self.seat_of(by) is None:
+            raise LobbyError("Only players seated at the table can start it.")
+        taken = {seat.person.casefold() for seat in self.seats if seat.person}
+        names = iter(n for n in BOT_NAMES if n.casefold() not in taken)
+        for index, seat in enumerate(self.seats):
+            if seat.is_open:
+                self.seats[index] = Seat(bot=self.fill_level,
+                                         name=next(names, f"Bot {index + 1}"))
+        specs = [SeatSpec(seat.name, seat.bot) for seat in self.seats]
+        self.table = Table(self.rules, specs, seed=self.config.seed)
+        self.status = "playing"
+        self._unsubscribe_table = self.table.subscribe(self._table_changed)
+        self.chat.announce("The game begins.")
+        self._driver = asyncio.get_running_loop().create_task(
+            self._drive(), name=f"table-{self.id}-driver")
+        self._changed()
+
+    def ready(self, seat: int) -> None:
+        """`seat` has seen the summary of the deal that just ended."""
+        if self.table is None or seat < 0 or self.table.game.phase != "round_over":
+            return
+        self._ready[seat] = self.table.game.round.number
+        self._wake.set()
+
+    def _table_changed(self) -> None:
+        self._wake.set()
+        if self.table is not None and self.table.game.phase == "game_over" \
+                and self.status == "playing":
+            self.status = "finished"
+            self.chat.announce("The game is over.")
+            self._on_change(self)
+        self._notify()
+
+    async def _drive(self) -> None:
+        """Step the bots and deal the rounds until the game ends or the table closes."""
+        try:
+            while self.status == "playing" and self.table is not None:
+                self._wake.clear()
+                phase = self.table.game.phase
+                if phase == "game_over":
+                    return
+                if phase == "round_over":
+                    await self._between_rounds()
+                    continue
+                seat = self.table.bot_to_move()
+                if seat is None:
+                    await self._wake.wait()
+                    continue
+                await asyncio.sleep(self.config.bot_delay)
+                await self._bot_move(seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot driver failed; closing the table", self.id)
+            self.chat.announce("The table hit an internal error and closes.")
+            self.close()
+
+    async def _bot_move(self, seat: int) -> None:
+        table = self.table
+        if table is None or self.status != "playing" or table.bot_to_move() != seat:
+            return
+        game = table.game
+        mark = len(game.history)
+        try:
+            choice = await asyncio.to_thread(table.bot_choice)
+        except Exception:
+            log.exception("table %s: bot in seat %s failed to choose", self.id, seat)
+            choice = None
+        # Anything may have happened while the bot thought (a player came back...).
+        if (self.status != "playing" or self.table is not table or table.game is not game
+                or table.bot_to_move() != seat or len(game.history) != mark):
+            return
+        if choice is not None and choice[0] == seat:
+            try:
+                table.act(seat, choice[1])
+                return
+            except IllegalAction as exc:
+                log.error("table %s: bot in seat %s chose an illegal move: %s",
+                          self.id, seat, exc)
+        legal = table.game.legal_actions(seat)
+        if not legal:
+            raise RuntimeError(f"seat {seat} is to move but has no legal action")
+        table.act(seat, random.choice(legal))
+
+    async def _between_rounds(self) -> None:
+        table = self.table
+        assert table is not None
+        loop = asyncio.get_running_loop()
+        number = table.game.round.number
+        started = loop.time()
+        everyone_at: float | None = None
+        config = self.config
+        while self.status == "playing" and table.game.phase == "round_over":
+            self._wake.clear()
+            now = loop.time()
+            ready = all(self._ready.get(s) == number for s in self.present_seats())
+            if ready and everyone_at is None:
+                everyone_at = now
+            if ready and everyone_at is not None:
+                deadline = everyone_at + config.summary_pause
+            else:
+                deadline = started + config.summary_timeout
+            if now >= deadline:
+                table.next_round()
+                return
+            try:
+                await asyncio.wait_for(self._wake.wait(), deadline - now)
+            except TimeoutError:
+                pass
+
+    # ------------------------------------------------------------------ ending
+    def close(self) -> None:
+        """Close the table: the driver stops, timers are cancelled, everyone is told."""
+        if self.status == "closed":
+            return
+        self.status = "closed"
+        for timer in self._grace.values():
+            timer.cancel()
+        self._grace.clear()
+        if self._driver is not None and not self._driver.done():
+            self._driver.cancel()
+        self._driver = None
+        if self._unsubscribe_table is not None:
+            self._unsubscribe_table()
+            self._unsubscribe_table = None
+        self._notify()
+        self._subscribers.clear()
+        self._on_close(self)
+
+    def _changed(self) -> None:
+        self._notify()
+        self._on_change(self)
+
+    def _notify(self) -> None:
+        for callback in list(self._subscribers):
+            callback()
