@@ -42,6 +42,11 @@ class RummyApp(App[None]):
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
         self._apply_theme()
+        if self.env.lobby is not None:
+            from .screens.lobby import LobbyScreen
+
+            self.push_screen(LobbyScreen(self.env.lobby))
+            return
         self.push_screen(MenuScreen())
         if self.env.table is not None:
             self.open_table(self.env.table, self.env.seat)

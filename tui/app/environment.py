@@ -16,6 +16,7 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
+    from tui.service.lobby import Guest
     from tui.service.table import SeatSpec, Table
 
 SAVE_FILE = "current_game.json"
@@ -65,6 +66,8 @@ class AppEnvironment:
     drive_bots: bool = True
     request: GameRequest | None = None
     can_quit_to_shell: bool = True
+    lobby: Guest | None = None
+    """Set for SSH players: the app opens at the lobby of shared tables (as this guest)."""
 
     @classmethod
     def local(cls, request: GameRequest | None = None) -> AppEnvironment:

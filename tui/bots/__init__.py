@@ -11,6 +11,7 @@ LEVELS: dict[str, str] = {
     "random": "tui.bots.random_bot:RandomBot",
     "easy": "tui.bots.easy:EasyBot",
     "medium": "tui.bots.medium:MediumBot",
+    "hard": "tui.bots.hard:HardBot",
 }
 
 

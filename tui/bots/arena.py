@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tui.engine.game import Game
@@ -91,3 +91,107 @@ def run_match(rules: Ruleset, levels: Sequence[str], games: int, seed: int = 0) 
             if seat in game.winners:
                 entries[entry].wins += 1
     return MatchResult(games, entries, time.perf_counter() - started)
+
+
+# ---------------------------------------------------------------------------- pairings
+
+
+@dataclass
+class PairingResult:
+    """Level `a` against level `b` over mirrored deals.
+
+    Each deal (one seed) is played twice at the same table: first with `a` in the even seats
+    and `b` in the odd ones, then the other way round, so both levels play every seat and
+    every hand of the deal.  The margin of a deal is `b`'s mean score per game minus `a`'s
+    over both games (positive: `a` did better, when the lowest total wins); the margins of
+    the deals are independent, which gives an honest standard error."""
+
+    rules: str
+    a: str
+    b: str
+    players: int
+    deals: int
+    a_scores: list[int] = field(default_factory=list)  # every game total an `a` seat made
+    b_scores: list[int] = field(default_factory=list)
+    margins: list[float] = field(default_factory=list)  # per deal
+    a_wins: float = 0.0  # games won (shared wins split)
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return 2 * self.deals
+
+    @property
+    def a_mean(self) -> float:
+        return sum(self.a_scores) / len(self.a_scores) if self.a_scores else 0.0
+
+    @property
+    def b_mean(self) -> float:
+        return sum(self.b_scores) / len(self.b_scores) if self.b_scores else 0.0
+
+    @property
+    def margin(self) -> float:
+        return sum(self.margins) / len(self.margins) if self.margins else 0.0
+
+    @property
+    def margin_stderr(self) -> float:
+        n = len(self.margins)
+        if n < 2:
+            return 0.0
+        mean = self.margin
+        return math.sqrt(sum((m - mean) ** 2 for m in self.margins) / (n - 1) / n)
+
+    def merge(self, other: PairingResult) -> None:
+        self.deals += other.deals
+        self.a_scores += other.a_scores
+        self.b_scores += other.b_scores
+        self.margins += other.margins
+        self.a_wins += other.a_wins
+        self.seconds += other.seconds
+
+    def to_json(self) -> dict:
+        return {
+            "rules": self.rules, "a": self.a, "b": self.b, "players": self.players,
+            "deals": self.deals, "games": self.games,
+            "a_mean_score": round(self.a_mean, 3), "b_mean_score": round(self.b_mean, 3),
+            "margin": round(self.margin, 3), "margin_stderr": round(self.margin_stderr, 3),
+            "a_win_share": round(self.a_wins / self.games, 4) if self.deals else None,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_pairing(rules: Ruleset, a: str, b: str, deals: int, seed: int = 0, players: int = 4,
+                first_deal: int = 0,
+                make: Callable[[str, int], Bot] | None = None) -> PairingResult:
+    """Play deals `first_deal` … `first_deal + deals - 1` twice each, mirrored (see
+    `PairingResult`).  `make(level, seed)` builds the bots (default `make_bot`)."""
+    build = make or make_bot
+    sign = 1 if rules.end.winner == "lowest" else -1
+    result = PairingResult(rules.key or rules.name, a, b, players, 0)
+    started = time.perf_counter()
+    for k in range(first_deal, first_deal + deals):
+        deal_seed = seed * 1_000_003 + k
+        a_total = b_total = 0.0
+        a_n = b_n = 0
+        for flip in (0, 1):
+            is_a = [(s + flip) % 2 == 0 for s in range(players)]
+            bots = [build(a if mine else b, deal_seed * 31 + flip * 7 + s)
+                    for s, mine in enumerate(is_a)]
+            game = play_game(rules, bots, deal_seed)
+            share = 1 / len(game.winners) if game.winners else 0.0
+            for seat, mine in enumerate(is_a):
+                total = game.totals[seat]
+                if mine:
+                    result.a_scores.append(total)
+                    a_total += total
+                    a_n += 1
+                    if seat in game.winners:
+                        result.a_wins += share
+                else:
+                    result.b_scores.append(total)
+                    b_total += total
+                    b_n += 1
+        result.margins.append(sign * (b_total / b_n - a_total / a_n))
+        result.deals += 1
+    result.seconds = time.perf_counter() - started
+    return result

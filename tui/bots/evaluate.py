@@ -24,6 +24,7 @@ from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
+from tui.engine.solver import Arrangement, best_arrangement
 from tui.engine.solver_core import context, solve
 
 HandKey = tuple[tuple[int, str], ...]
@@ -58,6 +59,7 @@ class Evaluator:
         self.params = meld_params(rules, round_no)
         self.contract = rules.round(round_no).contract
         self._arranged: dict[HandKey, tuple[int, tuple[Card, ...]]] = {}
+        self._layouts: dict[HandKey, Arrangement] = {}
         self._need: dict[HandKey, ContractNeed] = {}
         self._values: dict[tuple[int, str], int] = {}
 
@@ -85,6 +87,17 @@ class Evaluator:
             plan = solve(list(cards), context(self.rules, self.round_no, "penalty"))
             assert plan is not None
             hit = self._arranged[key] = (plan.cost, tuple(plan.deadwood))
+        return hit
+
+    def layout(self, cards: Sequence[Card]) -> Arrangement:
+        """The best arrangement itself (melds and deadwood), cached."""
+        key = hand_key(cards)
+        hit = self._layouts.get(key)
+        if hit is None:
+            if len(self._layouts) > CACHE_LIMIT:
+                self._layouts.clear()
+            hit = self._layouts[key] = best_arrangement(list(cards), self.rules, self.round_no)
+            self._arranged.setdefault(key, (hit.penalty, hit.deadwood))
         return hit
 
     def penalty_within(self, cards: Sequence[Card], bound: int) -> int | None:
@@ -145,6 +158,35 @@ class Evaluator:
                 out.append((self.penalty(_without(cards, card)), card))
         out.sort(key=lambda item: (item[0], -self.value(item[1])))
         return out
+
+    def discards_near(self, cards: Sequence[Card], allowed: Iterable[Card] | None,
+                      margin: int) -> list[tuple[int, Card]]:
+        """Every distinct allowed discard leaving at most `margin` points more than the
+        best one, with its exact penalty, best first."""
+        pen, dead = self.arrange(cards)
+        pool = _distinct(allowed if allowed is not None else cards)
+        dead_faces = Counter(c.face for c in dead)
+        found = [(pen - self.value(c), c) for c in pool if dead_faces[c.face]]
+        best = min((after for after, _ in found), default=None)
+        rest_pool = sorted((c for c in pool if not dead_faces[c.face]), key=self.value,
+                           reverse=True)
+        if best is None and rest_pool:
+            first = rest_pool.pop(0)
+            best = self.penalty(_without(cards, first))
+            found.append((best, first))
+        for card in rest_pool:
+            assert best is not None
+            if pen - self.value(card) > best + margin:
+                continue
+            after = self.penalty_within(_without(cards, card), best + margin)
+            if after is not None:
+                found.append((after, card))
+                best = min(best, after)
+        if best is None:
+            return []
+        found = [item for item in found if item[0] <= best + margin]
+        found.sort(key=lambda item: (item[0], -self.value(item[1])))
+        return found
 
     def after_best_discard(self, cards: Sequence[Card]) -> int:
         """Least penalty after throwing the best card away (a close, cheap bound: the
@@ -248,6 +290,8 @@ class _Group:
     label: tuple  # set: (rank,), run: (suit, first position)
     faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
     size: int  # cards the group needs at least
+    short: int = 0  # cards it lacks
+    room: int = 0  # how many of those wilds may fill
 
 
 def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
@@ -258,24 +302,38 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
     set_groups = _set_groups(counts, p, want_sets)
     run_groups = _run_groups(counts, p, want_runs)
-    rules_c = ev.rules.contract
-    best: tuple[int, tuple] | None = None
     set_choices = list(combinations(set_groups, want_sets)) if want_sets else [()]
-    run_choices = list(_run_combos(run_groups, want_runs, rules_c.runs_same_suit)) \
+    run_choices = list(_run_combos(run_groups, want_runs, ev.rules.contract.runs_same_suit)) \
         if want_runs else [()]
-    for sets in set_choices:
-        for runs in run_choices:
-            for order in ((*runs, *sets), (*sets, *runs)):
-                missing, used = _fill(order, counts, wilds, p)
-                if best is None or missing < best[0]:
-                    best = (missing, used)
-            if best is not None and best[0] == 0:
-                break
-        if best is not None and best[0] == 0:
+    # Without shared cards a choice of groups lacks exactly its optimistic count; try the
+    # choices from the most promising and stop when no other can beat the best found.
+    set_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in set_choices]
+    run_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in run_choices]
+    ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
+              for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
+    ranked.sort(key=lambda item: item[0])
+    best: tuple[int, tuple] | None = None
+    for optimistic, sets, runs in ranked:
+        if best is not None and optimistic >= best[0]:
             break
+        for order in ((*runs, *sets), (*sets, *runs)):
+            missing, used = _fill(order, counts, wilds, p)
+            if best is None or missing < best[0]:
+                best = (missing, used)
+            if missing == optimistic:
+                break
     if best is None:
         return ContractNeed(want_sets * p.set_min + want_runs * p.run_min, ())
     return ContractNeed(best[0], best[1])
+
+
+def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:
+    have = min(len(faces), size)
+    short = size - have
+    room = short - max(0, p.min_natural - have)
+    if not p.outnumber:
+        room = min(room, have)
+    return _Group(kind, label, faces, size, short, max(0, room))
 
 
 def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
@@ -286,10 +344,10 @@ def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
         copies = 1 if p.distinct_suits else n
         by_rank.setdefault(face[0], []).extend([face] * copies)
     scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
-    groups = [_Group("set", (rank, i), tuple(faces[:p.set_min]), p.set_min)
+    groups = [_group("set", (rank, i), tuple(faces[:p.set_min]), p.set_min, p)
               for i, (rank, faces) in enumerate(scored[:want + 2])]
     # a set may have to start from nothing; placeholders that use no cards
-    groups += [_Group("set", (-1, k), (), p.set_min) for k in range(want)]
+    groups += [_group("set", (-1, k), (), p.set_min, p) for k in range(want)]
     return groups
 
 
@@ -316,8 +374,8 @@ def _run_groups(counts: Counter, p, want: int) -> list[_Group]:
                 windows.append((len(faces), start, faces))
         windows.sort(key=lambda w: (-w[0], w[1]))
         for _have, start, faces in windows[:3]:
-            groups.append(_Group("run", (suit, start), faces, length))
-    groups += [_Group("run", ("", -k - 10), (), length) for k in range(want)]
+            groups.append(_group("run", (suit, start), faces, length, p))
+    groups += [_group("run", ("", -k - 10), (), length, p) for k in range(want)]
     return groups
 
 

@@ -25,7 +25,7 @@ from .tactics import (
     TacticalBot,
     discard_choices,
     may_lay_off_now,
-    melds_text,
+    meld_phrase,
     options,
     play_mode,
     stock_or_first,
@@ -148,6 +148,16 @@ class MediumBot(TacticalBot):
 
     def _discard_contract(self, view: SeatView, ev: Evaluator, hand: list[Card],
                           allowed: list[Card]) -> Decision:
+        need = ev.contract_need(hand).missing
+        idle = {c.uid for c in ev.useless(hand)}
+        spare = [c for c in allowed if c.uid in idle]
+        if spare:
+            # without a card the best partial contract does not use, it lacks no more
+            card = max(spare, key=lambda c: (ev.value(c), -connections(c, hand, ev),
+                                             c.sort_key()))
+            return Decision(_discard_action(view, card),
+                            f"the contract does not need it ({need} card"
+                            f"{'s' if need != 1 else ''} to go)")
         best: tuple | None = None
         choice = allowed[0]
         for card in allowed:
@@ -203,7 +213,7 @@ def keeps_text(ev: Evaluator, rest: Sequence[Card], penalty: float, what: str) -
     from tui.engine.solver import best_arrangement
 
     best = best_arrangement(list(rest), ev.rules, ev.round_no)
-    return f"keeps {melds_text(best.melds)}, {what} {shown}"
+    return f"keeps {meld_phrase(best.melds)}, {what} {shown}"
 
 
 def _someone_near_out(view: SeatView) -> bool:

@@ -11,6 +11,7 @@ can never cheat.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -152,3 +153,34 @@ def _forget(held: dict[int, Counter[Face]], seat: int, cards: tuple[Card, ...]) 
 def _subtract(counter: Counter[Face], cards: tuple[Card, ...] | list[Card]) -> None:
     for card in cards:
         counter[card.face] -= 1
+
+
+def sample_hand(know: Knowledge, seat: int, rng: random.Random, reach: int = 2) -> list[Card]:
+    """One guess at `seat`'s hand that fits what is known: the cards it is known to hold,
+    and, for each of those it took from the discard pile, one unseen card that goes with it
+    (a player takes a discard because it helps), the rest drawn at random from the unseen
+    cards."""
+    known = [Card(rank, suit) for (rank, suit), n in sorted(know.held.get(seat, {}).items())
+             for _ in range(n)]
+    hidden = know.hidden.get(seat, 0)
+    pool = know.unseen_cards()
+    hand = list(known)
+    for card in known:
+        if hidden <= 0:
+            break
+        partners = [i for i, c in enumerate(pool) if _goes_with(c, card, reach)]
+        if partners:
+            hand.append(pool.pop(rng.choice(partners)))
+            hidden -= 1
+    if hidden > len(pool):
+        hidden = len(pool)
+    hand += rng.sample(pool, hidden)
+    return hand
+
+
+def _goes_with(card: Card, other: Card, reach: int) -> bool:
+    if card.is_joker or other.is_joker:
+        return True
+    if card.rank == other.rank:
+        return True
+    return card.suit == other.suit and 0 < abs(card.rank - other.rank) <= reach

@@ -73,6 +73,14 @@ def melds_text(melds: Sequence[Meld] | Sequence[Sequence[Card]]) -> str:
     return ", ".join(parts)
 
 
+def meld_phrase(melds: Sequence[Meld]) -> str:
+    """"the 6S-7S-8S run and the JC-JD-JH set" (a wild shows what it stands for)."""
+    parts = [f"the {'-'.join(meld.describe().split())} {meld.kind}" for meld in melds]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 @dataclass(frozen=True)
 class Decision:
     """An action and why; the reason may be a function, so a bot that is only asked to

@@ -53,6 +53,7 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
+from ..widgets.chat import ChatBox, ChatSource
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
@@ -77,6 +78,7 @@ class TableSession:
     seat: int = 0
     save_path: Path | None = None
     drive_bots: bool = True
+    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
 
 
 class TableScreen(Screen[None]):
@@ -106,6 +108,7 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help", show=False),
         Binding("enter", "continue", "Continue", show=False),
         Binding("q", "leave", "Menu", show=False),
+        Binding("slash", "chat", "Chat", show=False),
     ]
 
     def __init__(self, session: TableSession) -> None:
@@ -149,14 +152,19 @@ class TableScreen(Screen[None]):
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
+        if self.session.chat is not None:
+            yield ChatBox(self.session.chat, id="chat")
         yield KeyBar(id="keys")
 
     def _opponent_seats(self) -> list[int]:
         count = len(self.view_now.players)
+        if self.seat < 0:  # a spectator: every seat is across the table
+            return list(range(count))
         return [(self.seat + i) % count for i in range(1, count)]
 
     def on_mount(self) -> None:
         self.query_one("#me").border_title = "Your hand"
+        self.query_one("#me").display = self.seat >= 0  # spectators have no hand
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
@@ -324,6 +332,12 @@ class TableScreen(Screen[None]):
 
     def _hints(self, view: SeatView) -> list[Hint]:
         hints: list[Hint] = []
+        chat = [Hint("/", "Chat", "chat")] if self.session.chat is not None else []
+        if self.seat < 0:  # a spectator only watches
+            if view.phase in ("round_over", "game_over"):
+                hints.append(Hint("⏎", "Summary", "continue"))
+            return hints + chat + [Hint("c", "Scores", "scores"), Hint("?", "Help", "help"),
+                                   Hint("q", "Leave", "leave")]
         mine = view.my_turn
         rules = view.rules
         if view.phase in ("round_over", "game_over"):
@@ -357,7 +371,7 @@ class TableScreen(Screen[None]):
             hints.append(Hint("u", "Undo", "undo"))
         if self.has_class("-narrow"):
             hints.append(Hint("c", "Scores", "scores"))
-        hints += [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
+        hints += chat + [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
         return hints
 
     # ------------------------------------------------------------------ after changes
@@ -692,6 +706,10 @@ class TableScreen(Screen[None]):
 
         view = self.view_now
         self.app.push_screen(ScoresScreen(view, self.card_style()))
+
+    def action_chat(self) -> None:
+        for box in self.query(ChatBox):
+            box.open()
 
     def action_help(self) -> None:
         from .help import HelpScreen
