@@ -184,7 +184,7 @@ def two_run_table() -> Game:
     game = new_game(CR, 3)
     goto_deal(game, 2)
     rig(game, ["4H 5H JK 7H 9C 9D 9S 2C KS QC", "2D 3D 5S 8C 10H JC QD AC 4S 6S",
-               "3C 5C 8D 10D JH QH AH 4H 6D 8S"], discard="KD", stock_top="2S 3S 6H 10C",
+               "3C 5C 8D 10D JH QH AH 4D 6D 8S"], discard="KD", stock_top="2S 3S 10C 6H",
         turn=0)
     game.apply(DrawStock(0))
     joker = card(game, 0, "JK")
@@ -222,7 +222,7 @@ def test_joker_declared_identity_kept_and_swap_not_on_the_turn_of_the_contract()
 def test_jokers_in_sets_are_dead() -> None:
     game = new_game(CR, 3)
     rig(game, ["7C 7D JK 9C 9D 9S 2C KS QC 4D", "2D 3D 5S 8C 10H JC QD AC 4S 6S",
-               "3C 5C 8D 10D JH QH AH 4H 6D 8S"], discard="KD", stock_top="2S 3S 7H 10C",
+               "3C 5C 8D 10D JH QH AH 4H 6D 8S"], discard="KD", stock_top="2S 3S 10C 7H",
         turn=0)
     game.apply(DrawStock(0))
     game.apply(LayDown(0, (MeldSpec(cards(game, 0, "7C 7D JK")),
