@@ -84,7 +84,7 @@ class ChatRoom:
         if len(times) == self._burst and now - times[0] < self._burst_seconds:
             raise ChatError("You are typing faster than the table can read: wait a moment.")
         times.append(now)
-        return self._post(ChatMessage(next(self._numbers), clean_text(sender, 24), cleaned))
+        return self._post(ChatMessage(next(self._numbers), clean_text(sender, 40), cleaned))
 
     def announce(self, text: str) -> ChatMessage:
         """A line from the table itself (someone sat down, left, came back)."""

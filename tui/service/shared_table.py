@@ -163,9 +163,11 @@ class ChatLink:
         """Send a line; raises `ChatError` (nothing sent) with the reason."""
         from tui.service.chat import ChatError
 
-        if not self._handle.active:
+        handle = self._handle
+        if not handle.active:
             raise ChatError("You are no longer at this table.")
-        return self._handle.shared.chat.say(self._handle.name, text)
+        sender = f"{handle.name} (watching)" if handle.spectator else handle.name
+        return handle.shared.chat.say(sender, text)
 
     def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
         if not self._handle.active:

@@ -1,0 +1,440 @@
+"""The lobby of an SSH table server: the open tables, and creating, joining or watching one.
+
+The screen plays only through the player's `Guest` (`tui.service.lobby`): it lists the
+tables, asks the lobby to create, join, watch, start or leave, and opens the ordinary
+table screen - fed by the shared table's view of this player's seat, or a spectator's
+view with no hand - as soon as the player's game is dealt.  When the player comes back
+from the table, the seat is left (kept for them through the grace period).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Label, Static
+
+from tui.service.lobby import LobbyError, TableSummary
+
+if TYPE_CHECKING:
+    from tui.service.lobby import Guest
+
+    from .table import TableScreen
+
+STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finished",
+                "closed": "closed"}
+
+
+class LobbyChanged(Message):
+    """Something changed in the lobby (posted from the lobby service's callback)."""
+
+
+def seat_words(summary: TableSummary) -> str:
+    """`alice, bob (away), 1 open` / `alice, 2 bots`."""
+    people = []
+    bots = 0
+    open_chairs = 0
+    for name, what in summary.seats:
+        if what == "open":
+            open_chairs += 1
+        elif what == "person":
+            people.append(name)
+        elif what.startswith("away"):
+            people.append(f"{name} (away)")
+        else:
+            bots += 1
+    parts = people[:]
+    if bots:
+        parts.append(f"{bots} bot" + ("s" if bots != 1 else ""))
+    if open_chairs:
+        parts.append(f"{open_chairs} open")
+    return ", ".join(parts)
+
+
+class LobbyScreen(Screen[None]):
+    """Open tables, and the keys to create, join, watch, start and leave."""
+
+    CSS_PATH = "lobby.tcss"
+    BINDINGS = [
+        Binding("c", "create", "Create"),
+        Binding("j", "join", "Join"),
+        Binding("w", "watch", "Watch"),
+        Binding("s", "start", "Start"),
+        Binding("l", "leave", "Leave seat"),
+        Binding("r", "rules", "Rules"),
+        Binding("o", "settings", "Settings"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, guest: Guest) -> None:
+        super().__init__(id="lobby")
+        self.guest = guest
+        self._unsubscribe: Callable[[], None] | None = None
+        self._table_screen: TableScreen | None = None
+        self._summaries: list[TableSummary] = []
+        self._welcomed = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lobby-head")
+        with Vertical(id="lobby-tables") as box:
+            box.border_title = "Tables"
+            yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
+            yield Static("No tables yet: press c to create one.", id="no-tables")
+        with Vertical(id="lobby-detail") as detail:
+            detail.border_title = "Table"
+            yield Static(id="detail-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        tables = self.query_one("#table-list", DataTable)
+        tables.add_column("No.", key="id", width=4)
+        tables.add_column("Rules", key="rules", width=18)
+        tables.add_column("Seats", key="seats", width=6)
+        tables.add_column("Players", key="players", width=22)
+        tables.add_column("Status", key="status", width=9)
+        tables.add_column("Watching", key="watching", width=8)
+        lobby = self.guest.lobby
+        self._unsubscribe = lobby.subscribe(lambda: self.post_message(LobbyChanged()))
+        self.refresh_lobby()
+        self._take_back_seat()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _take_back_seat(self) -> None:
+        """A player who comes back (same name) sits straight down at their game again."""
+        shared = self.guest.lobby.waiting_seat(self.guest.name)
+        if shared is None:
+            return
+        try:
+            self.guest.join(shared.id)
+        except LobbyError:
+            return
+        self.notify(f"Welcome back: your seat at table {shared.id} is yours again.",
+                    title="Back at the table", markup=False)
+        self._open_table()
+
+    # ------------------------------------------------------------------ showing
+    @on(LobbyChanged)
+    def _lobby_changed(self) -> None:
+        self.refresh_lobby()
+        self._follow_my_table()
+
+    def on_screen_resume(self) -> None:
+        if self._table_screen is not None and self._table_screen not in self.app.screen_stack:
+            # Back from the table: get up (a game in progress keeps the seat for a while).
+            self._table_screen = None
+            self.guest.leave()
+        self.refresh_lobby()
+        self.query_one("#table-list", DataTable).focus()
+
+    def refresh_lobby(self) -> None:
+        lobby = self.guest.lobby
+        summaries = lobby.summaries()
+        self._summaries = summaries
+        people = len(lobby.guests)
+        head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
+        head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
+                    f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
+        self.query_one("#lobby-head", Static).update(head)
+        tables = self.query_one("#table-list", DataTable)
+        current = self._highlighted_id()
+        tables.clear()
+        for summary in summaries:
+            tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
+                           f"{summary.taken}/{len(summary.seats)}",
+                           Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
+                           STATUS_WORDS[summary.status], str(summary.spectators),
+                           key=str(summary.id))
+        mine = self.guest.shared
+        wanted = current if current is not None else (mine.id if mine is not None else None)
+        ids = [s.id for s in summaries]
+        if wanted in ids:
+            tables.move_cursor(row=ids.index(wanted), animate=False)
+        self.query_one("#no-tables").display = not summaries
+        tables.display = bool(summaries)
+        self._show_detail()
+
+    def _highlighted_id(self) -> int | None:
+        tables = self.query_one("#table-list", DataTable)
+        if not self._summaries or tables.row_count == 0:
+            return None
+        row = tables.cursor_row
+        try:
+            key = tables.coordinate_to_cell_key((row, 0)).row_key.value
+        except Exception:  # noqa: BLE001 - no row under the cursor
+            return None
+        return int(key) if key is not None else None
+
+    def _selected(self) -> TableSummary | None:
+        wanted = self._highlighted_id()
+        return next((s for s in self._summaries if s.id == wanted), None)
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#lobby-detail")
+        body = self.query_one("#detail-body", Static)
+        summary = self._selected()
+        if summary is None:
+            detail.border_title = "Table"
+            body.update(Text("Create a table (c): choose the rules, the number of seats and "
+                             "the bots that fill the seats nobody takes."))
+            return
+        detail.border_title = f"Table {summary.id} · {summary.title}"
+        text = Text()
+        for index, (name, what) in enumerate(summary.seats, 1):
+            if index > 1:
+                text.append("  ")
+            text.append(f"{index} ", Style(dim=True))
+            if what == "open":
+                text.append("open", Style(dim=True, italic=True))
+            else:
+                text.append(name, Style(bold=what == "person"))
+                if what != "person":
+                    text.append(f" ({what})", Style(dim=True))
+                elif name == summary.host and summary.status == "waiting":
+                    text.append(" (host)", Style(dim=True))
+        text.append("\n")
+        mine = self.guest.shared
+        if mine is not None and mine.id == summary.id and self.guest.handle is not None \
+                and not self.guest.handle.spectator and summary.status == "waiting":
+            text.append(f"You are seated. s starts the game (open seats get "
+                        f"{summary.fill_level} bots); it starts by itself once full.",
+                        Style(color="#f1c40f"))
+        elif summary.status == "waiting":
+            text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
+                        "bots when the game starts).")
+        elif summary.status == "playing":
+            text.append("In play: w watches (you will see no hand).")
+            if self.guest.lobby.waiting_seat(self.guest.name) is not None and any(
+                    name == self.guest.name for name, _ in summary.seats):
+                text.append(" Your seat is waiting for you: j.")
+        else:
+            text.append("The game is over.")
+        body.update(text)
+
+    # ------------------------------------------------------------------ the player's table
+    def _follow_my_table(self) -> None:
+        """Open the table once the game is dealt; come back here if it has closed."""
+        handle = self.guest.handle
+        if handle is None:
+            return
+        if handle.shared.status == "closed" or not handle.active:
+            if self._table_screen is not None:
+                self._back_to_lobby()
+                self.notify(f"Table {handle.shared.id} has closed.", title="Table closed",
+                            markup=False)
+            self.guest.leave()
+            return
+        if handle.shared.table is not None and self._table_screen is None:
+            self._open_table()
+
+    def _back_to_lobby(self) -> None:
+        self._table_screen = None
+        while self.app.screen is not self and len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+
+    def _open_table(self) -> None:
+        from .table import TableScreen, TableSession
+
+        handle = self.guest.handle
+        if handle is None or handle.shared.table is None:
+            return
+        session = TableSession(handle.table(), handle.seat, None, False, handle.chat)
+        self._table_screen = TableScreen(session)
+        self.app.push_screen(self._table_screen)
+
+    # ------------------------------------------------------------------ keys
+    def _try(self, act: Callable[[], Any]) -> bool:
+        try:
+            act()
+        except LobbyError as exc:
+            self.notify(str(exc), title="Not possible", severity="warning", markup=False)
+            return False
+        return True
+
+    def action_create(self) -> None:
+        def made(choice: tuple[str, int, str] | None) -> None:
+            if choice is not None and self._try(lambda: self.guest.create(*choice)):
+                self.refresh_lobby()
+                self._follow_my_table()
+
+        self.app.push_screen(CreateTableScreen(), made)
+
+    def action_join(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            self.notify("Choose a table first (↑↓), or create one (c).", markup=False)
+            return
+        if self._try(lambda: self.guest.join(summary.id)):
+            self.refresh_lobby()
+            self._follow_my_table()
+
+    def action_watch(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            self.notify("Choose a table first (↑↓).", markup=False)
+            return
+        if self._try(lambda: self.guest.watch(summary.id)):
+            self._follow_my_table()
+
+    @on(DataTable.RowSelected)
+    def _row_chosen(self) -> None:
+        summary = self._selected()
+        if summary is None:
+            return
+        mine = any(name == self.guest.name for name, _ in summary.seats)
+        if summary.status == "waiting" or mine:
+            self.action_join()
+        else:
+            self.action_watch()
+
+    def action_start(self) -> None:
+        if self._try(self.guest.start):
+            self._follow_my_table()
+
+    def action_leave(self) -> None:
+        if self.guest.handle is None:
+            self.notify("You are not seated at any table.", markup=False)
+            return
+        self.guest.leave()
+        self.refresh_lobby()
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen())
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class ChoiceRow(Static, can_focus=True):
+    """`Label   ◀ value ▶`: ←/→ (or a click on either half) changes the value."""
+
+    BINDINGS = [Binding("left", "step(-1)", "Previous", show=False),
+                Binding("right", "step(1)", "Next", show=False)]
+
+    class Changed(Message):
+        def __init__(self, row: ChoiceRow) -> None:
+            super().__init__()
+            self.row = row
+
+        @property
+        def control(self) -> ChoiceRow:
+            return self.row
+
+    def __init__(self, label: str, choices: Sequence[tuple[str, Any]], index: int = 0,
+                 *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="choice-row")
+        self.label = label
+        self.choices = list(choices)
+        self.index = index
+
+    @property
+    def value(self) -> Any:
+        return self.choices[self.index][1]
+
+    def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any) -> None:
+        self.choices = list(choices)
+        values = [v for _, v in self.choices]
+        self.index = values.index(value) if value in values else 0
+        self._show()
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        text = Text(self.label.ljust(13), Style(bold=True))
+        text.append("◀ ", Style(color="#f1c40f"))
+        text.append(self.choices[self.index][0] if self.choices else "—")
+        text.append(" ▶", Style(color="#f1c40f"))
+        self.update(text)
+
+    def action_step(self, delta: int) -> None:
+        if not self.choices:
+            return
+        self.index = (self.index + delta) % len(self.choices)
+        self._show()
+        self.post_message(self.Changed(self))
+
+    def on_click(self, event: events.Click) -> None:
+        self.action_step(-1 if event.x < 13 + 2 else 1)
+
+
+class CreateTableScreen(ModalScreen[tuple[str, int, str] | None]):
+    """Rules, seats and the bots for empty seats; dismisses with them (or None)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                Binding("enter", "create", "Create"),
+                Binding("up", "app.focus_previous", "Up", show=False),
+                Binding("down", "app.focus_next", "Down", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__(classes="picker")
+        from tui.engine.ruleset_loader import list_rulesets
+        from tui.service.lobby import bot_levels
+
+        self.infos = [i for i in list_rulesets() if i.error is None and not i.shadowed]
+        self.levels = bot_levels()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="create-dialog"):
+            yield Label("New table", classes="dialog-title")
+            yield ChoiceRow("Rules", [(i.name, i.key) for i in self.infos], id="choose-rules")
+            yield ChoiceRow("Seats", [("3", 3)], id="choose-seats")
+            level = "medium" if "medium" in self.levels else self.levels[-1]
+            yield ChoiceRow("Empty seats", [(f"{lvl} bots", lvl) for lvl in self.levels],
+                            self.levels.index(level), id="choose-bots")
+            yield Static(id="create-about")
+            yield Label("↑↓ field · ←→ change · Enter create · Esc cancel",
+                        classes="dialog-help")
+
+    def on_mount(self) -> None:
+        self._rules_chosen()
+        self.query_one("#choose-rules").focus()
+
+    @on(ChoiceRow.Changed, "#choose-rules")
+    def _rules_chosen(self) -> None:
+        from tui.engine.ruleset_loader import load_ruleset
+
+        rules_row = self.query_one("#choose-rules", ChoiceRow)
+        if not rules_row.choices:
+            return
+        info = next(i for i in self.infos if i.key == rules_row.value)
+        rules = load_ruleset(info.path)
+        seats = self.query_one("#choose-seats", ChoiceRow)
+        current = seats.value
+        low, high = rules.players_min, rules.players_max
+        seats.set_choices([(str(n), n) for n in range(low, high + 1)],
+                          current if low <= current <= high else min(max(low, 3), high))
+        self.query_one("#create-about", Static).update(Text(info.description, Style(dim=True)))
+
+    def action_create(self) -> None:
+        rules = self.query_one("#choose-rules", ChoiceRow)
+        if not rules.choices:
+            self.notify("There are no rules to play by on this server.", severity="error")
+            return
+        self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
+                      str(self.query_one("#choose-bots", ChoiceRow).value)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
