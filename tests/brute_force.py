@@ -161,3 +161,154 @@ def brute_force(hand: Sequence[Card], rules: Ruleset, round_no: int
             meld.append(card)
         out_melds.append(meld)
     return cost, out_melds, pool
+
+
+# --------------------------------------------------------------------------------------------
+# contracts
+
+
+def set_ranks(cards: Sequence[Card], rules: Ruleset, round_no: int) -> list[int]:
+    """Every rank the cards can be a set of."""
+    out = []
+    for rank in range(1, 14):
+        if _is_set_of(cards, rank, rules, round_no):
+            out.append(rank)
+    return out
+
+
+def _is_set_of(cards, rank, rules, round_no) -> bool:
+    m = rules.melds.set
+    n = len(cards)
+    if n < m.min or (m.max is not None and n > m.max):
+        return False
+    wild = [rules.is_wild(c.rank, round_no) for c in cards]
+    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+        return False
+    if any(not w and c.rank != rank for c, w in zip(cards, wild)):
+        return False
+    optional = [i for i, (c, w) in enumerate(zip(cards, wild)) if w and c.rank == rank]
+    for k in range(len(optional) + 1):
+        for mine in combinations(optional, k):
+            natural = [i for i in range(n) if not wild[i] or i in mine]
+            suits = [cards[i].suit for i in natural]
+            if m.distinct_suits and (len(set(suits)) < len(suits) or n > 4):
+                continue
+            if _counts_ok(len(natural), n - len(natural), rules):
+                return True
+    return False
+
+
+def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
+                ) -> list[tuple[str, frozenset[int]]]:
+    """Every (suit, places) the cards can fill as a run (places modulo 13 with wrap)."""
+    r = rules.melds.run
+    n = len(cards)
+    if n < r.min or (r.max is not None and n > r.max) or n > 13:
+        return []
+    wild = [rules.is_wild(c.rank, round_no) for c in cards]
+    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+        return []
+    out = []
+    for suit in SUITS:
+        if any(not w and c.suit != suit for c, w in zip(cards, wild)):
+            continue
+        if rules.wrap:
+            windows = [[(a + i - 1) % 13 + 1 for i in range(n)] for a in range(1, 14)]
+        else:
+            lo = 1 if rules.ace in ("low", "both") else 2
+            hi = 14 if rules.ace in ("high", "both") else 13
+            windows = [list(range(a, a + n)) for a in range(lo, hi - n + 2)]
+        for window in windows:
+            if _fits(cards, wild, suit, window, rules):
+                out.append((suit, frozenset(window)))
+    return out
+
+
+def _apart(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
+    for q in a:
+        for r in b:
+            d = abs(q - r)
+            if wrap:
+                d = min(d, 13 - d)
+            if d <= 1:
+                return False
+    return True
+
+
+def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
+                   whole_hand: bool = False) -> int | None:
+    """Least penalty left in hand after laying down exactly the round's contract."""
+    contract = rules.round(round_no).contract
+    cards = list(hand)
+    n = len(cards)
+    set_groups = []
+    run_groups = []
+    for mask in range(1, 1 << n):
+        group = [cards[i] for i in range(n) if mask >> i & 1]
+        if contract.sets:
+            ranks = set_ranks(group, rules, round_no)
+            if ranks:
+                set_groups.append((mask, ranks))
+        if contract.runs:
+            windows = run_windows(group, rules, round_no)
+            if windows:
+                run_groups.append((mask, windows))
+    best = None
+
+    def labels_ok(sets, runs) -> bool:
+        for ranks in _product([r for _, r in sets]):
+            if not rules.contract.sets_same_rank and len(set(ranks)) < len(ranks):
+                continue
+            break
+        else:
+            if sets:
+                return False
+        for windows in _product([w for _, w in runs]):
+            ok = True
+            for i in range(len(windows)):
+                for j in range(i + 1, len(windows)):
+                    (s1, w1), (s2, w2) = windows[i], windows[j]
+                    if s1 != s2:
+                        continue
+                    mode = rules.contract.runs_same_suit
+                    if mode == "forbidden" or (mode == "separate" and
+                                               not _apart(w1, w2, rules.wrap)):
+                        ok = False
+            if ok:
+                return True
+        return not runs
+
+    def pick(kind_groups, want, start, used, acc, then):
+        if want == 0:
+            then(used, acc)
+            return
+        for k in range(start, len(kind_groups)):
+            mask, labels = kind_groups[k]
+            if mask & used:
+                continue
+            pick(kind_groups, want - 1, k + 1, used | mask, acc + [(mask, labels)], then)
+
+    def after_sets(used, sets):
+        def after_runs(used2, runs):
+            nonlocal best
+            if not labels_ok(sets, runs):
+                return
+            rest = [cards[i] for i in range(n) if not used2 >> i & 1]
+            if whole_hand and rest:
+                return
+            cost = sum(penalty_of(c, rules, round_no) for c in rest)
+            if best is None or cost < best:
+                best = cost
+        pick(run_groups, contract.runs, 0, used, [], after_runs)
+
+    pick(set_groups, contract.sets, 0, 0, [], after_sets)
+    return best
+
+
+def _product(lists):
+    if not lists:
+        yield ()
+        return
+    for head in lists[0]:
+        for tail in _product(lists[1:]):
+            yield (head,) + tail

@@ -27,23 +27,24 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from .cards import ACE, Card
-from .meld_rules import UNLIMITED, MeldParams, card_penalty, meld_params
+from .meld import Meld
+from .meld_rules import UNLIMITED, MeldParams, _positions_of, _validate, card_penalty, meld_params
 from .rules import Ruleset
 
 BIG = 1_000_000  # weight scheme "count": every card left out costs BIG minus its value
 X = 100  # code offset of a wild-rank card used as a natural
 HIGH_ACE = 14
+LEAVES = 0
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple]]
 
 
 @dataclass
 class Plan:
-    """The best arrangement found: cores of naturals, wilds given to them, the rest."""
+    """The best arrangement found (weights per the context's scheme)."""
 
     cost: int
-    melds: list[tuple[str, list[Card], list[Card], list[int]]] = field(default_factory=list)
-    # (kind, naturals, wilds, natural run positions (empty for sets)) per meld
+    melds: list[Meld] = field(default_factory=list)
     deadwood: list[Card] = field(default_factory=list)
 
 
@@ -71,6 +72,29 @@ class Context:
         self.table_memo: dict[tuple[int, tuple[int, ...]], tuple] = {}
         self.set_memo: dict[tuple, list] = {}
         self.left_memo: dict[tuple, list] = {}
+        self.rank_memo: dict[tuple, tuple] = {}
+        self._thresholds: dict[int, int] = {}
+        self.capable_memo: dict[tuple, frozenset[int]] = {}
+        self.cluster_memo: dict[tuple, tuple] = {}
+
+    def set_threshold(self, budget: int) -> int:
+        """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a
+        lone natural plus wilds is never better as a set than as a run when a run of it
+        needs no more wilds and can take as many."""
+        hit = self._thresholds.get(budget)
+        if hit is None:
+            p = self.p
+            least = max(self.nat_min, p.set_min - budget, 1)
+            if least == 1 and self.runs_possible:
+                set_need, set_cap = max(0, p.set_min - 1), p.set_max - 1
+                run_need, run_cap = p.run_min - 1, p.run_max - 1
+                if not p.outnumber:
+                    set_cap, run_cap = min(set_cap, 1), min(run_cap, 1)
+                if (run_need <= set_need and run_need <= run_cap
+                        and min(budget, run_cap - run_need) >= min(budget, set_cap - set_need)):
+                    least = 2
+            hit = self._thresholds[budget] = least
+        return hit
 
     def weigh_card(self, card: Card) -> int:
         return self.weight[card.rank]
@@ -82,6 +106,9 @@ class Context:
             self.table_memo.clear()
             self.set_memo.clear()
             self.left_memo.clear()
+            self.capable_memo.clear()
+            self.rank_memo.clear()
+            self.cluster_memo.clear()
 
 
 def _weigh(value: int, scheme: str) -> int:
@@ -298,6 +325,14 @@ def _reduce(ctx: Context, budget: int, items: tuple[int, ...]) -> tuple[tuple[in
 
 def _capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozenset[int]:
     """Codes of a suit's cards that some run core (with at most `budget` wilds) can hold."""
+    key = (budget, items)
+    hit = ctx.capable_memo.get(key)
+    if hit is None:
+        hit = ctx.capable_memo[key] = _find_capable(ctx, budget, items)
+    return hit
+
+
+def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozenset[int]:
     p = ctx.p
     if not ctx.runs_possible:
         return frozenset()
@@ -370,9 +405,11 @@ def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
     seen: set = set()
     out = []
 
+    least = ctx.set_threshold(budget)
+
     def core_ok(core: list[int]) -> tuple[int, int] | None:
         t = len(core)
-        if t < ctx.nat_min or t > p.set_max:
+        if t < least or t > p.set_max:
             return None
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
             return None
@@ -552,242 +589,415 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
 
 def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: list[Card],
                  allow_allwild: bool, anchored: bool, bound: int | None) -> Plan | None:
-    p = ctx.p
+    """The search for one fixed choice of naturals and pool (see the module notes)."""
     budget = len(pool)
-    # codes: naturals by rank, wild-rank cards acting naturally offset by X
-    entries: list[tuple[int, Card]] = [(c.rank, c) for c in naturals]
-    entries += [(c.rank + X, c) for c in as_nat]
-    suits: dict[str, list[tuple[int, Card]]] = {}
-    for code, card in entries:
-        suits.setdefault(card.suit, []).append((code, card))
-    suit_names = sorted(suits)
-    suit_codes: dict[str, tuple[int, ...]] = {}
-    for s in suit_names:
-        suits[s].sort(key=lambda e: (e[0] % X, e[0]))
-        suit_codes[s] = tuple(e[0] for e in suits[s])
-    where = {id(card): k for s in suit_names for k, (_, card) in enumerate(suits[s])}
-    capable = {s: _capable(ctx, budget, suit_codes[s]) for s in suit_names}
-    # set options per rank
-    by_rank: dict[int, list[tuple[str, int, Card]]] = {}
-    for code, card in entries:
-        by_rank.setdefault(card.rank, []).append((card.suit, code, card))
-    rank_choices = []
-    for rank in sorted(by_rank):
-        members = sorted(by_rank[rank], key=lambda e: (e[0], e[1]))
-        if len(members) < ctx.nat_min:
-            continue
-        sig = tuple((s, c) for s, c, _ in members)
-        opts = _set_options(ctx, budget, sig)
-        if not opts:
-            continue
-        if ctx.set_single_core:
-            # a card no run can hold always joins its rank's set (that costs nothing)
-            stuck = [i for i, (s, c, _) in enumerate(members) if c not in capable[s]]
-            if stuck:
-                opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
-        rank_choices.append((members, opts))
-    # removal masks per option: which cards of which suit's list go to sets
-    compiled = []
-    for members, opts in rank_choices:
-        comp = []
-        for cores, need, slack in opts:
-            masks: dict[str, int] = {}
-            for core in cores:
-                for i in core:
-                    s, _, card = members[i]
-                    masks[s] = masks.get(s, 0) | (1 << where[id(card)])
-            comp.append((tuple(masks.items()), need, slack, cores))
-        compiled.append(comp)
-    jw = tuple(sorted((ctx.weigh_card(c) for c in pool if c.is_joker), reverse=True))
-    aw = tuple(sorted((ctx.weigh_card(c) for c in pool if not c.is_joker), reverse=True))
-    left = _leftover_table(ctx, jw, aw, allow_allwild, anchored)
+    if as_nat:
+        cards = naturals + as_nat
+        codes = [c.rank for c in naturals] + [c.rank + X for c in as_nat]
+    else:
+        cards = naturals
+        codes = [c.rank for c in naturals]
+    n = len(cards)
+    sort_keys = [SUIT_ORDER[c.suit] * 256 + code % X * 2 + (code >= X)
+                 for c, code in zip(cards, codes, strict=True)]
+    order = sorted(range(n), key=sort_keys.__getitem__)
+    # clusters: cards of one suit close enough to share a run; far apart ones never can
+    clusters: list[tuple[tuple[int, ...], list[Card]]] = []
+    where: dict[int, tuple[int, int]] = {}
+    free_weight: dict[int, int] = {}
+    free_cards: list[Card] = []
+    start = 0
+    weight = ctx.weight
+    while start < n:
+        suit = cards[order[start]].suit
+        end = start
+        while end < n and cards[order[end]].suit == suit:
+            end += 1
+        idx = order[start:end]
+        suit_codes = tuple(codes[i] for i in idx)
+        groups, loose = _clusters(ctx, budget, suit_codes)
+        for group in groups:
+            cid = len(clusters)
+            members = [cards[idx[k]] for k in group]
+            clusters.append((tuple(suit_codes[k] for k in group), members))
+            for bit, card in enumerate(members):
+                where[id(card)] = (cid, bit)
+        for k in loose:
+            card = cards[idx[k]]
+            free_weight[id(card)] = weight[suit_codes[k]]
+            free_cards.append(card)
+        start = end
+    base_dw = sum(free_weight.values())
+    # sets: ranks with enough naturals to be worth a set core
+    ranks = []
+    threshold = ctx.set_threshold(budget)
+    if n >= threshold:
+        counts = [0] * 14
+        for card in cards:
+            counts[card.rank] += 1
+        for rank in range(1, 14):
+            if counts[rank] < threshold:
+                continue
+            members = sorted(
+                ((card.suit, code, card) for card, code in zip(cards, codes, strict=True)
+                 if card.rank == rank), key=_member_key)
+            stuck = tuple(i for i, m in enumerate(members) if id(m[2]) not in where)
+            opts, allow_none = _rank_options(ctx, budget,
+                                             tuple((s, c) for s, c, _ in members), stuck)
+            if not opts:
+                continue
+            compiled = []
+            touched: set[int] = set()
+            for cores, need, slack in opts:
+                masks: dict[int, int] = {}
+                freed = 0
+                for core in cores:
+                    for i in core:
+                        card = members[i][2]
+                        spot = where.get(id(card))
+                        if spot is None:
+                            freed += free_weight[id(card)]
+                        else:
+                            masks[spot[0]] = masks.get(spot[0], 0) | (1 << spot[1])
+                touched.update(masks)
+                compiled.append((masks, need, slack, cores, freed))
+            ranks.append((members, compiled, allow_none, touched))
+    # components: clusters tied together by the sets that could take cards from them
+    parent = list(range(len(clusters) + len(ranks)))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for r, (_, _, _, touched) in enumerate(ranks):
+        node = len(clusters) + r
+        for cid in touched:
+            parent[root(cid)] = root(node)
+    comp_clusters: dict[int, list[int]] = {}
+    comp_ranks: dict[int, list[int]] = {}
+    for cid in range(len(clusters)):
+        comp_clusters.setdefault(root(cid), []).append(cid)
+    for r in range(len(ranks)):
+        comp_ranks.setdefault(root(len(clusters) + r), []).append(r)
+    local: dict[tuple[int, int], tuple] = {}
     tables = ctx.table_memo
-    local: dict[tuple[str, int], tuple] = {}
 
-    def suit_table(s: str, mask: int):
-        hit = local.get((s, mask))
+    def cluster_table(cid: int, mask: int) -> tuple:
+        hit = local.get((cid, mask))
         if hit is None:
-            codes = suit_codes[s]
-            items = codes if not mask else tuple(
-                c for k, c in enumerate(codes) if not mask >> k & 1)
+            items = clusters[cid][0]
+            if mask:
+                items = tuple(c for k, c in enumerate(items) if not mask >> k & 1)
             hit = tables.get((budget, items)) or _suit_table(ctx, budget, items)
-            local[(s, mask)] = hit
-        return hit[0]
+            hit = hit[0]
+            local[(cid, mask)] = hit
+        return hit
 
-    best_cost = [bound + 1 if bound is not None else 1 << 60]
-    best_choice: list = [None]
-    n_ranks = len(compiled)
-    chosen: list = [None] * n_ranks
-
-    def evaluate(masks: dict[str, int], need0: int, slack0: int) -> None:
-        states = {(need0, slack0): 0}
-        for s in suit_names:
-            tab = suit_table(s, masks.get(s, 0))
-            if len(tab) == 1 and len(states) == 1:
-                (n2, s2, d2), = tab
-                ((n1, s1), d1), = states.items()
-                n = n1 + n2
-                if n > budget:
-                    return
-                states = {(n, min(budget, s1 + s2)): d1 + d2}
-                continue
-            new: dict[tuple[int, int], int] = {}
-            for (n1, s1), d1 in states.items():
-                for n2, s2, d2 in tab:
-                    n = n1 + n2
-                    if n > budget:
-                        continue
-                    sk = s1 + s2
-                    key = (n, sk if sk < budget else budget)
-                    d = d1 + d2
-                    cur = new.get(key)
-                    if cur is None or d < cur:
-                        new[key] = d
-            if not new:
-                return
-            states = new
-        for (n, sk), d in states.items():
-            cost = d + left[n][sk][0]
-            if cost < best_cost[0]:
-                best_cost[0] = cost
-                best_choice[0] = (tuple(chosen), need0, slack0)
-
-    def dfs(i: int, masks: dict[str, int], need: int, slack: int) -> None:
-        if best_cost[0] == 0:
-            return
-        if i == n_ranks:
-            evaluate(masks, need, slack)
-            return
-        chosen[i] = None
-        dfs(i + 1, masks, need, slack)
-        for opt in compiled[i]:
-            removal, n_opt, s_opt, _ = opt
-            if need + n_opt > budget:
-                continue
-            new_masks = dict(masks)
-            for s, m in removal:
-                new_masks[s] = new_masks.get(s, 0) | m
-            chosen[i] = opt
-            dfs(i + 1, new_masks, need + n_opt, min(budget, slack + s_opt))
-            chosen[i] = None
-
-    dfs(0, {}, 0, 0)
-    if best_choice[0] is None:
-        return None
-    return _rebuild(ctx, best_choice[0], rank_choices, suits, suit_codes, suit_names, pool,
-                    left, budget, best_cost[0])
-
-
-def _rebuild(ctx, choice, rank_choices, suits, suit_codes, suit_names, pool, left, budget,
-             cost) -> Plan:
-    """Turn the winning choices into melds: naturals per core, then the wilds."""
-    opts, need0, slack0 = choice
-    used: set[int] = set()  # ids of natural cards placed
-    cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s
-    masks: dict[str, int] = {}
-    for (members, _), opt in zip(rank_choices, opts, strict=True):
-        if opt is None:
+    comp_tables: list[tuple] = []
+    comp_info: list[tuple] = []
+    for comp in sorted(set(comp_clusters) | set(comp_ranks)):
+        cids = comp_clusters.get(comp, [])
+        rids = comp_ranks.get(comp, [])
+        if not rids:
+            comp_tables.append(cluster_table(cids[0], 0))
+            comp_info.append((cids, rids, None))
             continue
-        removal, _, _, core_idx = opt
-        for s, m in removal:
-            masks[s] = masks.get(s, 0) | m
-        p = ctx.p
-        for core in core_idx:
-            cards = [members[i][2] for i in core]
-            t = len(cards)
-            need = max(0, p.set_min - t)
-            cap = p.set_max - t
-            if not p.outnumber:
-                cap = min(cap, t)
-            cores.append(("set", cards, [], need, cap - need))
-            used.update(id(c) for c in cards)
-    # the suits: recombine tables to find which entry each suit used
-    tabs = []
-    for s in suit_names:
-        m = masks.get(s, 0)
-        items = tuple(c for k, c in enumerate(suit_codes[s]) if not m >> k & 1)
-        tabs.append((s, items, _suit_table(ctx, budget, items)[0]))
+        table, back = _component(ctx, budget, cids, [ranks[r] for r in rids], cluster_table)
+        comp_tables.append(table)
+        comp_info.append((cids, rids, back))
+    left = _leftover_table(
+        ctx,
+        tuple(sorted((weight[c.rank] for c in pool if c.is_joker), reverse=True)),
+        tuple(sorted((weight[c.rank] for c in pool if not c.is_joker), reverse=True)),
+        allow_allwild, anchored)
+    states = _combine(comp_tables, budget, 0, 0)
+    best_key = None
+    best_cost = bound + 1 if bound is not None else 1 << 60
+    for key, (dw, _) in states.items():
+        cost = base_dw + dw + left[key[0]][key[1]][0]
+        if cost < best_cost:
+            best_cost, best_key = cost, key
+    if best_key is None:
+        return None
+    return _rebuild(ctx, best_cost, states[best_key][1], best_key, comp_info, ranks, clusters,
+                    free_cards, pool, left, budget, cluster_table)
+
+
+def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
+    """Min-plus product of (need, slack, deadwood) tables: key -> (deadwood, keys used)."""
+    if budget == 0:
+        total = 0
+        path = []
+        for tab in tables:
+            entry = tab[0]
+            total += entry[2]
+            path.append((0, 0))
+        return {(need0, slack0): (total, tuple(path))}
     states: dict[tuple[int, int], tuple[int, tuple]] = {(need0, slack0): (0, ())}
-    for _, _, tab in tabs:
+    for tab in tables:
         new: dict[tuple[int, int], tuple[int, tuple]] = {}
         for (n1, s1), (d1, path) in states.items():
             for n2, s2, d2 in tab:
-                n = n1 + n2
-                if n > budget:
+                nn = n1 + n2
+                if nn > budget:
                     continue
-                key = (n, min(budget, s1 + s2))
-                if key not in new or d1 + d2 < new[key][0]:
-                    new[key] = (d1 + d2, path + ((n2, s2),))
+                sk = s1 + s2
+                key = (nn, sk if sk < budget else budget)
+                d = d1 + d2
+                old = new.get(key)
+                if old is None or d < old[0]:
+                    new[key] = (d, path + ((n2, s2),))
         states = new
-    final = min(states.items(), key=lambda kv: kv[1][0] + left[kv[0][0]][kv[0][1]][0])
-    (n_total, s_total), (_, path) = final
-    for (s, items, _), key in zip(tabs, path, strict=True):
-        free = {}
-        m = masks.get(s, 0)
-        for k, (code, card) in enumerate(suits[s]):
-            if not m >> k & 1:
+        if not states:
+            break
+    return states
+
+
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_table):
+    """Table of one component: every choice of set cores for its ranks, its clusters
+    solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
+    best: dict[tuple[int, int], tuple[int, tuple]] = {}
+    chosen: list = [None] * len(ranks)
+
+    def leaf(masks: dict[int, int], need: int, slack: int, freed: int) -> None:
+        tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
+        for key, (dw, path) in _combine(tabs, budget, need, slack).items():
+            dw -= freed
+            old = best.get(key)
+            if old is None or dw < old[0]:
+                best[key] = (dw, (tuple(chosen), dict(masks), path))
+
+    def dfs(i: int, masks: dict[int, int], need: int, slack: int, freed: int) -> None:
+        if i == len(ranks):
+            leaf(masks, need, slack, freed)
+            return
+        _, compiled, allow_none, _ = ranks[i]
+        if allow_none:
+            chosen[i] = None
+            dfs(i + 1, masks, need, slack, freed)
+        for opt in compiled:
+            o_masks, o_need, o_slack, _, o_freed = opt
+            if need + o_need > budget:
+                continue
+            chosen[i] = opt
+            merged = dict(masks)
+            for cid, m in o_masks.items():
+                merged[cid] = merged.get(cid, 0) | m
+            sk = slack + o_slack
+            dfs(i + 1, merged, need + o_need, sk if sk < budget else budget, freed + o_freed)
+        chosen[i] = None
+
+    dfs(0, {}, 0, 0, 0)
+    return tuple((n, s, dw) for (n, s), (dw, _) in best.items()), best
+
+
+def _clusters(ctx: Context, budget: int, codes: tuple[int, ...]):
+    """Split one suit's cards (codes in place order) into groups no run crosses between:
+    (groups as index tuples, indices of cards no run can hold at all)."""
+    key = (budget, codes)
+    hit = ctx.cluster_memo.get(key)
+    if hit is not None:
+        return hit
+    p = ctx.p
+    capable = _capable(ctx, budget, codes)
+    loose = tuple(k for k, c in enumerate(codes) if c not in capable)
+    points = []
+    for k, c in enumerate(codes):
+        if c not in capable:
+            continue
+        q = c % X
+        if q == ACE and not p.wrap:
+            if p.ace_low:
+                points.append((1, k))
+            if p.ace_high:
+                points.append((HIGH_ACE, k))
+        else:
+            points.append((q, k))
+    points.sort()
+    parent = {k: k for _, k in points}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    reach = budget + 1
+    for (q1, k1), (q2, k2) in zip(points, points[1:], strict=False):
+        if q2 - q1 <= reach:
+            parent[root(k2)] = root(k1)
+    if p.wrap and len(points) > 1 and points[0][0] + 13 - points[-1][0] <= reach:
+        parent[root(points[-1][1])] = root(points[0][1])
+    groups: dict[int, list[int]] = {}
+    for k in sorted(parent):
+        groups.setdefault(root(k), []).append(k)
+    out = (tuple(tuple(g) for g in groups.values()), loose)
+    ctx.cluster_memo[key] = out
+    return out
+
+
+SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
+
+
+def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
+    return member[0], member[1]
+
+
+def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
+                  stuck: tuple[int, ...]) -> tuple[list, bool]:
+    """Set options of one rank in this hand, without those that provably lose: a card no
+    run can hold joins the set when a set is made (single-core rules), and making no set
+    loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
+    key = (budget, sig, stuck)
+    hit = ctx.rank_memo.get(key)
+    if hit is not None:
+        return hit
+    opts = _set_options(ctx, budget, sig)
+    if stuck and ctx.set_single_core:
+        opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
+    stuck_set = set(stuck)
+    allow_none = not any(
+        need == 0 and all(i in stuck_set for core in cores for i in core)
+        for cores, need, _ in opts)
+    out = (opts, allow_none)
+    ctx.rank_memo[key] = out
+    return out
+
+
+def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, clusters,
+             free_cards, pool, left, budget: int, cluster_table) -> Plan:
+    """Turn the winning choices into melds: naturals per core, then the wilds."""
+    p = ctx.p
+    cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s
+    in_sets: set[int] = set()
+    cluster_keys: dict[int, tuple[int, int]] = {}
+    cluster_masks: dict[int, int] = {}
+    for (cids, rids, back), key in zip(comp_info, comp_path, strict=True):
+        if back is None:
+            cluster_keys[cids[0]] = key
+            continue
+        _, (opts, masks, path) = back[key]
+        cluster_masks.update(masks)
+        cluster_keys.update(zip(cids, path, strict=True))
+        for r, opt in zip(rids, opts, strict=True):
+            if opt is None:
+                continue
+            members = ranks[r][0]
+            for core in opt[3]:
+                naturals = [members[i][2] for i in core]
+                in_sets.update(id(c) for c in naturals)
+                t = len(naturals)
+                need = max(0, p.set_min - t)
+                cap = p.set_max - t
+                if not p.outnumber and cap > t:
+                    cap = t
+                cores.append(("set", naturals, [], need, min(budget, cap - need)))
+    deadwood = [c for c in free_cards if id(c) not in in_sets]
+    for cid, key in cluster_keys.items():
+        mask = cluster_masks.get(cid, 0)
+        free: dict[int, list[Card]] = {}
+        items = []
+        for k, (code, card) in enumerate(zip(*clusters[cid], strict=True)):
+            if not mask >> k & 1:
                 free.setdefault(code, []).append(card)
-        for codes, need, slack in _suit_plan(ctx, budget, items, key):
-            cards = []
+                items.append(code)
+        for codes, need, slack in _suit_plan(ctx, budget, tuple(items), key):
+            naturals = []
             places = []
             for code in codes:
-                base = code - X if code >= X else code
-                lookup = ACE + (X if code >= X else 0) if base == HIGH_ACE else code
-                cards.append(free[lookup].pop())
-                places.append(code % X)
-            cores.append(("run", cards, places, need, slack))
-            used.update(id(c) for c in cards)
-    deadwood = [card for s in suit_names for _, card in suits[s] if id(card) not in used]
+                base = code % X
+                orig = code if base != HIGH_ACE else code - HIGH_ACE + ACE
+                naturals.append(free[orig].pop())
+                places.append(base)
+            cores.append(("run", naturals, places, need, slack))
+        for rest in free.values():
+            deadwood.extend(rest)
+    n_total, s_total = total_key
     # wilds: which are melded, then who gets them
     _, k_aw, a_aw, j_melded, a_melded = left[n_total][s_total]
     jokers = sorted((c for c in pool if c.is_joker), key=ctx.weigh_card, reverse=True)
     anchors = sorted((c for c in pool if not c.is_joker), key=ctx.weigh_card, reverse=True)
     deadwood += jokers[j_melded:] + anchors[a_melded:]
     anchors_in = anchors[:a_melded]
-    others = jokers[:j_melded]
-    allwild_melds: list[list[Card]] = []
     sizes = _split_sizes(ctx, k_aw, a_aw)
-    anchored_melds = []
-    for _size in sizes:
-        anchor = [anchors_in.pop(0)] if anchors_in and k_aw and ctx.p.min_natural == 1 else []
-        anchored_melds.append(anchor)
-        allwild_melds.append(list(anchor))
-    giving = others + anchors_in
-    plan = Plan(cost=cost)
-    for (kind, cards, places, need, slack) in cores:
-        wilds = giving[:need]
-        del giving[:need]
-        plan.melds.append((kind, cards, wilds, places))
-    absorb = len(giving) - (a_aw - sum(len(m) for m in allwild_melds))
-    for idx, (kind, cards, wilds, places) in enumerate(plan.melds):
+    leads: list[list[Card]] = []
+    for _ in sizes:
+        lead = [anchors_in.pop(0)] if anchors_in and p.min_natural == 1 else []
+        leads.append(lead)
+    giving = jokers[:j_melded] + anchors_in
+    given: list[list[Card]] = []
+    for core in cores:
+        given.append(giving[:core[3]])
+        del giving[:core[3]]
+    absorb = len(giving) - (a_aw - sum(len(lead) for lead in leads))
+    for idx, core in enumerate(cores):
         if absorb <= 0:
             break
-        slack = cores[idx][4]
-        take = min(slack, absorb)
-        wilds.extend(giving[:take])
+        take = min(core[4], absorb)
+        given[idx].extend(giving[:take])
         del giving[:take]
         absorb -= take
-    for meld, anchor, size in zip(allwild_melds, anchored_melds, sizes, strict=True):
-        while len(meld) < size:
-            meld.append(giving.pop(0))
-        p = ctx.p
+    melds = [_build(ctx, kind, naturals, places, wilds)
+             for (kind, naturals, places, _, _), wilds in zip(cores, given, strict=True)]
+    for lead, size in zip(leads, sizes, strict=True):
+        wilds = giving[:size - len(lead)]
+        del giving[:size - len(lead)]
         kind = "set" if p.set_min <= size <= p.set_max else "run"
-        plan.melds.append((kind, anchor, meld[len(anchor):], []))
+        melds.append(_build(ctx, kind, lead, [], wilds))
     assert not giving
-    plan.deadwood = deadwood
-    return plan
+    return Plan(cost, melds, deadwood)
+
+
+def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
+           wilds: list[Card]) -> Meld:
+    """The meld of a core and its wilds, each wild standing where the rules' default puts
+    it: a set's rank (a missing suit when suits must differ); a run's gaps, then its high
+    end, then its low end."""
+    p = ctx.p
+    if naturals and kind == "set":
+        rank = naturals[0].rank
+        faces = [(rank, c.suit) for c in naturals]
+        if p.distinct_suits:
+            used = {c.suit for c in naturals}
+            missing = [s for s in SUIT_ORDER if s not in used]
+            faces += [(rank, missing[k]) for k in range(len(wilds))]
+        else:
+            faces += [(rank, "")] * len(wilds)
+        return Meld("set", tuple(naturals) + tuple(wilds), tuple(faces))
+    if naturals and places and not p.wrap:
+        suit = naturals[0].suit
+        by_place = dict(zip(places, naturals, strict=True))
+        lo, hi = min(places), max(places)
+        gaps = hi - lo + 1 - len(places)
+        extra = len(wilds) - gaps
+        up = min(extra, p.max_pos - hi)
+        lo -= extra - up
+        hi += up
+        spare = iter(wilds)
+        seq = [by_place.get(q) or next(spare) for q in range(lo, hi + 1)]
+        return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
+    # wrap-around runs and melds of wilds alone: let the validator lay them out
+    fixed: list = []
+    for k, card in enumerate(naturals):
+        if kind == "set":
+            fixed.append((card.rank, card.suit))
+        else:
+            place = places[k] if places else _positions_of(card.rank, p)[0]
+            fixed.append((place, card.suit))
+    return _validate(list(naturals) + list(wilds), fixed + [None] * len(wilds), p, kind, "")
 
 
 def _split_sizes(ctx: Context, k: int, total: int) -> list[int]:
     """Sizes of k melds of wilds alone adding up to total."""
     if k == 0:
-        return []
+        return [] if total == 0 else None  # type: ignore[return-value]
     p = ctx.p
     sizes = set(range(p.set_min, min(p.set_max, total) + 1))
     if ctx.runs_possible:
         sizes |= set(range(p.run_min, min(p.run_max, total) + 1))
     for z in sorted(sizes, reverse=True):
-        rest = _split_sizes(ctx, k - 1, total - z) if total - z >= 0 else None
-        if rest is not None and sum(rest) == total - z:
+        rest = _split_sizes(ctx, k - 1, total - z)
+        if rest is not None:
             return [z, *rest]
     return None  # type: ignore[return-value]
