@@ -9,7 +9,7 @@ to check by eye, which is what a reference is for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from tui.engine.cards import Card
@@ -49,12 +49,13 @@ def is_set(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
         return False
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
     for rank in range(1, 14):
-        if any(not w and c.rank != rank for c, w in zip(cards, wild)):
+        if any(not w and c.rank != rank for c, w in zip(cards, wild, strict=True)):
             continue
-        if any(c.is_joker and not w for c, w in zip(cards, wild)):
+        if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
             continue
         # each wild-rank card of this rank may stand for itself or act as a wild
-        optional = [i for i, (c, w) in enumerate(zip(cards, wild)) if w and c.rank == rank]
+        optional = [i for i, (c, w) in enumerate(zip(cards, wild, strict=True))
+                    if w and c.rank == rank]
         for k in range(len(optional) + 1):
             for mine in combinations(optional, k):
                 natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -72,10 +73,10 @@ def is_run(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
     if n < r.min or (r.max is not None and n > r.max) or n > 13:
         return False
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
-    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+    if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return False
     for suit in SUITS:
-        if any(not w and c.suit != suit for c, w in zip(cards, wild)):
+        if any(not w and c.suit != suit for c, w in zip(cards, wild, strict=True)):
             continue
         # every window of n consecutive places
         if rules.wrap:
@@ -125,11 +126,11 @@ def brute_force(hand: Sequence[Card], rules: Ruleset, round_no: int
     cards = list(hand)
     faces = tuple(sorted(c.face for c in cards))
 
-    @lru_cache(maxsize=None)
+    @cache
     def meld_ok(group: tuple) -> bool:
         return is_meld([Card(r, s) for r, s in group], rules, round_no)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(remaining: tuple) -> tuple[int, tuple]:
         if not remaining:
             return 0, ()
@@ -182,11 +183,11 @@ def _is_set_of(cards, rank, rules, round_no) -> bool:
     if n < m.min or (m.max is not None and n > m.max):
         return False
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
-    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+    if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return False
-    if any(not w and c.rank != rank for c, w in zip(cards, wild)):
+    if any(not w and c.rank != rank for c, w in zip(cards, wild, strict=True)):
         return False
-    optional = [i for i, (c, w) in enumerate(zip(cards, wild)) if w and c.rank == rank]
+    optional = [i for i, (c, w) in enumerate(zip(cards, wild, strict=True)) if w and c.rank == rank]
     for k in range(len(optional) + 1):
         for mine in combinations(optional, k):
             natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -206,11 +207,11 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     if n < r.min or (r.max is not None and n > r.max) or n > 13:
         return []
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
-    if any(c.is_joker and not w for c, w in zip(cards, wild)):
+    if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return []
     out = []
     for suit in SUITS:
-        if any(not w and c.suit != suit for c, w in zip(cards, wild)):
+        if any(not w and c.suit != suit for c, w in zip(cards, wild, strict=True)):
             continue
         if rules.wrap:
             windows = [[(a + i - 1) % 13 + 1 for i in range(n)] for a in range(1, 14)]
