@@ -234,3 +234,24 @@ def test_a_file_that_is_not_json_is_refused_with_its_location(tmp_path: Path) ->
         read_record_file(path)
     with pytest.raises(RecordError, match="no such file"):
         read_record_file(tmp_path / "missing.json")
+
+
+def test_a_contract_game_with_buys_and_lay_offs_replays_exactly(home: Path) -> None:
+    record = stored(home, seed=0, players=3, rules=short_rules(3, "liverpool"))
+    kinds = {a["kind"] for a in record.actions}
+    assert {"lay_down", "lay_off", "buy", "pass_buy"} <= kinds
+    replay = Replay(record, checkpoint_every=5)
+    assert replay.end().totals == record.totals
+    states = [where(replay.start())]
+    bought = 0
+    while not replay.frame().at_end:
+        frame = replay.forward()
+        states.append(where(frame))
+        if frame.action is not None and frame.action.kind == "buy":
+            replay.game.check_conservation()
+            assert "bought" in frame.caption
+            bought += 1
+    assert bought
+    for i in range(replay.steps, -1, -37):  # back through swaps, buys and lay-offs
+        assert where(replay.goto(i)) == states[i]
+        replay.game.check_conservation()
