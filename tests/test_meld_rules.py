@@ -134,8 +134,9 @@ def test_wilds_fill_gaps_then_the_high_end_then_the_low_end():
     assert faces(make_meld(cards("5H KS 7H"), TT, 11)) == ["5H", "KS=6H", "7H"]
     assert faces(make_meld(cards("5H 6H KS"), TT, 11)) == ["5H", "6H", "KS=7H"]
     jokers = three_thirteen(jokers_wild=True)
-    assert faces(make_meld(cards("QH 5S JK"), jokers, 3, kind="run")) == [
-        "JK=JH", "QH", "5S=KH"]
+    run = make_meld(cards("QH 5S JK"), jokers, 3, kind="run")  # K high, so J-Q-K
+    assert run.stands_for == ((11, "H"), (12, "H"), (13, "H"))
+    assert str(run.cards[1]) == "QH"
     assert make_meld(cards("QH 5S JK"), jokers, 3).kind == "set"  # either reads; sets first
 
 
