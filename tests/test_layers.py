@@ -21,7 +21,7 @@ FORBIDDEN = {
                "tui.commands", "asyncssh"],
     "bots": ["textual", "tui.service", "tui.app", "tui.net", "tui.commands", "asyncssh"],
     "service": ["textual", "tui.app", "tui.net", "tui.commands", "asyncssh"],
-    "records": ["textual", "tui.app", "tui.net", "tui.commands", "asyncssh"],
+    "records": ["textual", "tui.service", "tui.app", "tui.net", "tui.commands", "asyncssh"],
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from tui.engine.game import Game
 from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json
 from tui.engine.view import SeatView
+from tui.records import RecordOutcome, record_finished_game
 
 HINT_LEVEL = "hard"
 
@@ -32,8 +34,12 @@ class SeatSpec:
 
 class Table:
     def __init__(self, rules: Ruleset, seats: list[SeatSpec], seed: int | None = None,
-                 game: Game | None = None) -> None:
+                 game: Game | None = None, started_at: float | None = None,
+                 record: bool = True) -> None:
         self.seats = list(seats)
+        self.started_at = time.time() if started_at is None else started_at
+        self.record = record  # keep finished games in the records database
+        self.record_outcome: RecordOutcome | None = None
         self.seed = random.randrange(2**31) if seed is None else seed
         self.game = game or Game(rules, [s.name for s in seats], self.seed)
         self.seed = self.game.seed
@@ -65,6 +71,9 @@ class Table:
         if action.seat != seat:
             raise IllegalAction("you can only play for your own seat", "seats")
         self.game.apply(action)
+        if self.game.phase == "game_over" and self.record and self.record_outcome is None:
+            # Recorded once by the table, however many front ends watch it.
+            self.record_outcome = record_finished_game(self, self.seats, self.started_at)
         self._changed()
 
     def bot_to_move(self) -> int | None:
@@ -153,7 +162,8 @@ class Table:
     # ---------------------------------------------------------------- saving
 
     def to_json(self) -> dict:
-        return {"seats": [asdict(s) for s in self.seats], "game": game_to_json(self.game)}
+        return {"seats": [asdict(s) for s in self.seats], "started_at": self.started_at,
+                "game": game_to_json(self.game)}
 
     def save(self, path: Path) -> None:
         path = Path(path)
@@ -180,7 +190,9 @@ class Table:
         game = game_from_json(game_data)
         if len(seats) != game.players:
             raise SaveError(f"{path} is damaged (seats do not match players)")
-        return cls(game.rules, seats, game.seed, game=game)
+        started = data.get("started_at")
+        return cls(game.rules, seats, game.seed, game=game,
+                   started_at=float(started) if isinstance(started, int | float) else None)
 
 
 def _replay(game: Game, upto: int) -> Game:
