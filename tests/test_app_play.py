@@ -110,7 +110,9 @@ async def test_resize_keeps_the_table_whole(tmp_path) -> None:
             assert screen.has_class("-narrow") == (width < 100)
             hand = screen.query_one(HandView)
             region = hand.region
-            assert region.width > 0 and region.height == 5, (width, height, region)
+            tall = height >= 34
+            assert hand.has_class("-tall") == tall
+            assert region.width > 0 and region.height == (7 if tall else 5), (width, height)
             assert region.right <= width and region.bottom <= height
             keys = screen.query_one("#keys").region
             assert keys.bottom == height and keys.y > region.y
@@ -118,3 +120,106 @@ async def test_resize_keeps_the_table_whole(tmp_path) -> None:
             assert sidebar.display == (width >= 100) or not sidebar.region.width
             lines = [str(line) for line in hand.render().split()]
             assert sum(line.count("╭") for line in lines) == len(view(app).hand)
+
+
+async def test_undo_takes_back_my_turn(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await pilot.pause()
+        before = view(app)
+        assert before.my_turn and before.phase == "draw"
+        await pilot.press("s", "d")
+        await pilot.pause()
+        assert len(view(app).log) > len(before.log)
+        await pilot.press("u")
+        await pilot.pause()
+        after = view(app)
+        assert sorted(c.uid for c in after.hand) == sorted(c.uid for c in before.hand)
+        assert after.phase == "draw" and len(after.log) == len(before.log)
+
+
+async def test_hint_shows_what_the_strongest_bot_would_do(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await pilot.pause()
+        expected = table.hint(HUMAN)
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hints = [n for n in app._notifications if n.title == "Hint"]
+        assert hints and hints[-1].message == expected
+
+
+async def test_two_players_share_one_table(tmp_path) -> None:
+    """Two apps (as over SSH) at one in-memory table: each sees the other's moves."""
+    from tui.app.environment import AppEnvironment
+    from tui.engine.ruleset_loader import load_ruleset
+    from tui.service.table import SeatSpec, Table
+
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo"),
+                                                   SeatSpec("Cy", "random")], seed=12)
+    apps = [RummyApp(AppEnvironment(table=table, seat=seat, player_name=name,
+                                    drive_bots=seat == 0))
+            for seat, name in ((0, "Ann"), (1, "Bo"))]
+    async with apps[0].run_test(size=(80, 24)) as pilot0, \
+            apps[1].run_test(size=(100, 30)) as pilot1:
+        pilots = (pilot0, pilot1)
+        for app, pilot in zip(apps, pilots, strict=True):
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, TableScreen))
+        for _ in range(6):  # a few human turns each, by keys, in whoever's app
+            await wait_until(pilot0, lambda: table.view(0).my_turn or table.view(1).my_turn)
+            seat = 0 if table.view(0).my_turn else 1
+            log_before = len(table.view(seat).log)
+            await pilots[seat].press("s", "d")
+            await pilots[seat].pause()
+            assert len(table.view(seat).log) >= log_before + 2
+            other = 1 - seat
+            await wait_until(pilots[other], lambda other=other, want=log_before + 2: len(
+                table_screen(apps[other]).view_now.log) >= want)
+        assert table_screen(apps[1]).view_now.seat == 1
+        assert apps[0].settings.name == "Ann" and apps[1].settings.name == "Bo"
+
+
+async def test_game_over_shows_standings_and_chart(tmp_path) -> None:
+    from tui.app.environment import AppEnvironment
+    from tui.app.screens.summary import GameOverScreen
+    from tui.app.widgets.chart import TotalsChart
+    from tui.engine.actions import Discard, DrawStock, GoOut
+    from tui.engine.ruleset_loader import load_ruleset
+    from tui.service.table import SeatSpec, Table
+
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Tess"), SeatSpec("Bo", "random")],
+                  seed=30)
+    for _ in range(20000):
+        v = table.view(HUMAN)
+        if v.phase == "game_over":
+            break
+        if v.phase == "round_over":
+            table.next_round()
+        elif table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            options = ([a for a in v.legal if isinstance(a, GoOut)]
+                       or [a for a in v.legal if isinstance(a, DrawStock)]
+                       or [a for a in v.legal if isinstance(a, Discard)])
+            table.act(HUMAN, options[0])
+    final = table.view(HUMAN)
+    assert final.phase == "game_over"
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        chart = app.screen.query_one(TotalsChart)
+        assert [len(s) for s in chart.series] == [len(final.scores)] * 2
+        text = str(app.screen.query_one(".summary-sub").render())
+        winner = final.players[final.winners[0]].name
+        assert ("You" in text) if HUMAN in final.winners else (winner in text)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))

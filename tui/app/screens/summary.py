@@ -116,6 +116,9 @@ class GameOverScreen(Screen[None]):
             yield Static(Text("Game over", Style(bold=True)), classes="summary-title")
             yield Static(self._winners_text(), classes="summary-sub")
             yield Static(self._standings(), classes="standings")
+            if view.results:
+                yield Static(Text("Last deal", Style(bold=True)), classes="summary-sub")
+                yield Static(hands_table(view, self.card_style), classes="hands")
             with Vertical(classes="chart-box") as box:
                 box.border_title = "Running totals"
                 yield TotalsChart()
@@ -123,7 +126,6 @@ class GameOverScreen(Screen[None]):
             sheet.border_title = "Score sheet"
             yield sheet
         yield Footer()
-        del view
 
     def on_mount(self) -> None:
         view = self.view_now

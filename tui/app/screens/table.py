@@ -125,6 +125,7 @@ class TableScreen(Screen[None]):
         self._summary_for: tuple[int, str] | None = None
         self._bot_busy = False
         self._penalty: str = ""
+        self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
         self._bot_timer = None
 
@@ -352,13 +353,14 @@ class TableScreen(Screen[None]):
         elif mine and view.phase == "play":
             hints.append(Hint("␣", "Select", "select"))
             if rules.going_out.melding_during_play:
-                hints.append(Hint("g", "Group", "group", bool(self.hand.selected)))
                 me = view.me
-                if not (view.round.contract.required and me is not None and me.contract_down):
+                down = view.round.contract.required and me is not None and me.contract_down
+                if not down:
+                    hints.append(Hint("g", "Group", "group", bool(self.hand.selected)))
                     hints.append(Hint("m", "Meld", "meld", intents.can(view, LayDown)))
-                if rules.lay_off.when != "never":
+                if rules.lay_off.when != "never" and (down or not view.round.contract.required):
                     hints.append(Hint("l", "Lay off", "lay_off", intents.can(view, LayOff)))
-                if rules.joker_swap.enabled:
+                if rules.joker_swap.enabled and down:
                     hints.append(Hint("w", "Swap", "swap", intents.can(view, SwapJoker)))
             else:
                 hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
@@ -430,7 +432,13 @@ class TableScreen(Screen[None]):
             self._bot_busy = False
 
     def _update_penalty(self) -> None:
-        self._solve_penalty(tuple(self.view_now.hand), self.view_now)
+        """Recompute the hand's best penalty in a worker, only when the hand changed."""
+        view = self.view_now
+        key = (view.round_number, tuple(sorted(c.uid for c in view.hand)))
+        if key == self._penalty_key:
+            return
+        self._penalty_key = key
+        self._solve_penalty(tuple(view.hand), view)
 
     @work(thread=True, exclusive=True, group="solve")
     def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
@@ -666,10 +674,6 @@ class TableScreen(Screen[None]):
             else:
                 self.hand.sort("melds", melds=intents.melds_of(arrangement))
                 self._redraw_hand()
-                dead = intents.deadwood_of(arrangement)
-                self.notify(f"Best melds first; {len(dead)} card(s) left over, "
-                            f"{arrangement.penalty} penalty points.", title="Arranged",
-                            timeout=3)
                 return
         self.hand.sort(mode, self._rank_keys())
         self._redraw_hand()
