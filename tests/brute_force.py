@@ -313,3 +313,47 @@ def _product(lists):
     for head in lists[0]:
         for tail in _product(lists[1:]):
             yield (head,) + tail
+
+
+# --------------------------------------------------------------------------------------------
+# going out
+
+
+def fully_meldable(hand: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
+    """Can every card of the hand be put in some meld?"""
+
+    @cache
+    def ok(remaining: tuple) -> bool:
+        if not remaining:
+            return True
+        first, rest = remaining[0], remaining[1:]
+        for size in range(1, len(rest) + 1):
+            for others in set(combinations(rest, size)):
+                group = tuple(sorted((first,) + others))
+                if not is_meld([Card(r, s) for r, s in group], rules, round_no):
+                    continue
+                left = list(rest)
+                for face in others:
+                    left.remove(face)
+                if ok(tuple(left)):
+                    return True
+        return False
+
+    return ok(tuple(sorted(c.face for c in hand)))
+
+
+def brute_going_out(hand: Sequence[Card], rules: Ruleset, round_no: int
+                    ) -> tuple[bool, int | None]:
+    """(can go out, penalty value of the best discard or None when no card is discarded)."""
+    rule = rules.going_out_discard(round_no)
+    if rule != "required" and fully_meldable(hand, rules, round_no):
+        return True, None
+    if rule == "forbidden":
+        return False, None
+    best = None
+    for i, card in enumerate(hand):
+        rest = list(hand[:i]) + list(hand[i + 1:])
+        if fully_meldable(rest, rules, round_no):
+            value = penalty_of(card, rules, round_no)
+            best = value if best is None else max(best, value)
+    return best is not None, best

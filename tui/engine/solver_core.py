@@ -958,13 +958,20 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
     if naturals and kind == "set":
         rank = naturals[0].rank
         faces = [(rank, c.suit) for c in naturals]
+        used = {c.suit for c in naturals}
+        # a wild of the set's own rank stands for itself (as the validator reads it)
+        own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)]
         if p.distinct_suits:
-            used = {c.suit for c in naturals}
+            own = list({w.suit: w for w in own}.values())
+            used |= {w.suit for w in own}
+        others = [w for w in wilds if all(w is not o for o in own)]
+        faces += [(rank, w.suit) for w in own]
+        if p.distinct_suits:
             missing = [s for s in SUIT_ORDER if s not in used]
-            faces += [(rank, missing[k]) for k in range(len(wilds))]
+            faces += [(rank, missing[k]) for k in range(len(others))]
         else:
-            faces += [(rank, "")] * len(wilds)
-        return Meld("set", tuple(naturals) + tuple(wilds), tuple(faces))
+            faces += [(rank, "")] * len(others)
+        return Meld("set", tuple(naturals) + tuple(own) + tuple(others), tuple(faces))
     if naturals and places and not p.wrap:
         suit = naturals[0].suit
         by_place = dict(zip(places, naturals, strict=True))
