@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     """Every hand of the last deal: its melds, the cards that scored, and the points."""
     result = view.results[-1]
+
+    def wild(cards: tuple) -> list:
+        return [c for c in cards if view.rules.is_wild(c.rank, result.round)]
+
     table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,
                       header_style="bold")
     table.add_column("Player", no_wrap=True)
@@ -42,10 +46,10 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
         for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
             if i:
                 melds.append("  ")
-            melds.append_text(chips(meld, style))
+            melds.append_text(chips(meld, style, wild(meld)))
         dead = result.deadwood[seat] if seat < len(result.deadwood) else ()
         table.add_row(name, melds or Text("—", Style(dim=True)),
-                      chips(dead, style) if dead else Text("—", Style(dim=True)),
+                      chips(dead, style, wild(dead)) if dead else Text("—", Style(dim=True)),
                       Text(str(points), Style(bold=True)))
     return table
 

@@ -124,6 +124,7 @@ class TableScreen(Screen[None]):
         self._fresh_from = self._log_seen
         self._summary_for: tuple[int, str] | None = None
         self._bot_busy = False
+        self._refresh_pending = False
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
@@ -200,10 +201,14 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ service events
     def _on_table_change(self) -> None:
         # May be called from a bot worker thread or another session: post, never touch UI.
-        self.post_message(TableChanged())
+        # Changes that arrive faster than the screen redraws are drawn once.
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            self.post_message(TableChanged())
 
     @on(TableChanged)
     def _table_changed(self) -> None:
+        self._refresh_pending = False
         self.refresh_table()
 
     def app_settings(self) -> Any:
@@ -259,7 +264,10 @@ class TableScreen(Screen[None]):
         my_melds.show(mine, style, targets)
         self.query_one("#prompt", Static).update(Text(prompt(view, style),
                                                       Style(bold=my_turn)))
-        self.query_one("#recent", GameLog).show(view.log, self.seat, self._fresh_from)
+        start = next((i for i, e in enumerate(view.log) if e.round == view.round_number),
+                     len(view.log))
+        self.query_one("#recent", GameLog).show(view.log[start:], self.seat,
+                                                max(0, self._fresh_from - start))
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
@@ -410,7 +418,7 @@ class TableScreen(Screen[None]):
         if self._summary_for == key:
             return
         self._summary_for = key
-        self.set_timer(0.6 if self.session.drive_bots else 0, self.action_continue)
+        self.set_timer(0.6 if self.session.drive_bots else 0.01, self.action_continue)
 
     # ------------------------------------------------------------------ bots and solver
     def _tick_bots(self) -> None:
