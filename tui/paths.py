@@ -8,7 +8,9 @@ Nothing here creates a folder: callers create what they write into.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -53,3 +55,17 @@ def user_rulesets_dir() -> Path:
     Kept with the configuration because these are files people write by hand.
     """
     return user_config_dir() / "rulesets"
+
+
+def player_rulesets_dir(player: str) -> Path:
+    """The rulesets of one player served over SSH, kept apart from every other player's.
+
+    The folder name is the player name made safe for any file system (letters, digits,
+    ``-`` and ``_``); a name that had to be changed gets a short digest of the original, so
+    ``ann`` and ``Ann`` or ``a/b`` and ``a_b`` never share a folder.
+    """
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", player.strip())[:32].strip("_-")
+    if safe != player or not safe or safe.lower() != safe:
+        digest = hashlib.sha256(player.encode("utf-8")).hexdigest()[:8]
+        safe = f"{safe.lower() or 'player'}-{digest}"
+    return user_rulesets_dir() / "players" / safe

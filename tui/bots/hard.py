@@ -210,21 +210,30 @@ class _Feeder:
                  samples: int) -> None:
         self.ev = ev
         self.outs: list[Outs] = []
+        self.stock_gain: list[float] = []
         self._memo: dict[tuple[int, str], float] = {}
         nxt = _next_player(view)
         if nxt is None or view.rules.draw.discard == "none":
             return
         rng = random.Random(seed)
         reach = max(ev.params.run_min - 1, 1)
+        faces = [(Card(rank, suit), n) for (rank, suit), n in sorted(know.unseen.items())]
+        total = sum(n for _, n in faces) or 1
         for _ in range(samples):
-            self.outs.append(Outs(ev, sample_hand(know, nxt, rng, reach)))
+            outs = Outs(ev, sample_hand(know, nxt, rng, reach))
+            self.outs.append(outs)
+            # what a stock card would give them instead, on average
+            self.stock_gain.append(sum(n * outs.gain(c) for c, n in faces) / total)
 
     def gain(self, card: Card) -> float:
+        """How much more the next player gains by taking `card` than by drawing blind."""
         if not self.outs:
             return 0.0
         hit = self._memo.get(card.face)
         if hit is None:
-            hit = self._memo[card.face] = sum(o.gain(card) for o in self.outs) / len(self.outs)
+            extra = [max(0.0, o.gain(card) - blind)
+                     for o, blind in zip(self.outs, self.stock_gain, strict=True)]
+            hit = self._memo[card.face] = sum(extra) / len(extra)
         return hit
 
 

@@ -8,25 +8,15 @@ A player's mistake - a bad file, a typo in a key - gives located messages and ex
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 import textwrap
 from typing import TextIO
 
 from ..engine.rules_text import describe_rules
-from ..engine.ruleset_dump import SCHEMA_FILE_NAME, standalone_yaml, starter_yaml
-from ..engine.ruleset_loader import (
-    RulesetError,
-    bundled_rulesets_dir,
-    find_ruleset,
-    list_rulesets,
-    load_ruleset,
-)
-from ..engine.ruleset_schema import rules_schema
+from ..engine.ruleset_dump import standalone_yaml
+from ..engine.ruleset_files import NewRulesetError, new_ruleset_file, schema_json
+from ..engine.ruleset_loader import RulesetError, bundled_rulesets_dir, list_rulesets, load_ruleset
 from ..paths import user_rulesets_dir
-
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,49 +101,15 @@ def _check(files: list[str]) -> int:
     return status
 
 
-def schema_json() -> str:
-    return json.dumps(rules_schema(), indent=2, ensure_ascii=False) + "\n"
-
-
 def _new(name: str, base_ref: str | None) -> int:
-    if not NAME_PATTERN.match(name):
-        _write(
-            f"rummy rules new: {name!r} is not a usable name: use letters, digits, _ and -, "
-            "e.g. my_rules\n",
-            sys.stderr,
-        )
-        return 2
-    folder = user_rulesets_dir()
-    target = folder / f"{name}.yaml"
-    if target.exists():
-        _write(f"{target}: already exists; not overwritten (pick another name)\n", sys.stderr)
-        return 1
-    bundled = bundled_rulesets_dir()
-    if (bundled / f"{name}.yaml").exists():
-        _write(
-            f"rummy rules new: `{name}` is a bundled ruleset; pick another name (e.g. my_{name})\n",
-            sys.stderr,
-        )
-        return 1
-    base = None
-    extends = ""
-    if base_ref is not None:
-        try:
-            base_path = find_ruleset(base_ref)
-            base = load_ruleset(base_path)
-        except RulesetError as error:
-            return _fail(error)
-        is_key = base_path.parent.resolve() in (bundled.resolve(), folder.resolve())
-        extends = base_path.stem if is_key else str(base_path.resolve())
-    title = name.replace("_", " ").replace("-", " ").strip().capitalize()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / SCHEMA_FILE_NAME).write_text(schema_json(), encoding="utf-8")
-        with target.open("x", encoding="utf-8") as handle:
-            handle.write(starter_yaml(title, base, extends))
-    except OSError as exc:
-        _write(f"{target}: cannot write: {exc.strerror or exc}\n", sys.stderr)
-        return 1
+        target = new_ruleset_file(name, user_rulesets_dir(), base_ref)
+    except RulesetError as error:
+        return _fail(error)
+    except NewRulesetError as error:
+        where = "" if error.path else "rummy rules new: "
+        _write(f"{where}{error}\n", sys.stderr)
+        return 2 if error.bad_name else 1
     _write(f"{target}\n", sys.stdout)
     return 0
 

@@ -1,8 +1,9 @@
-"""`rummy serve`: open an SSH table that friends join with a plain `ssh` command.
+"""`rummy serve`: open an SSH card room that friends join with a plain `ssh` command.
 
-Everything runs in this one process; each player gets their own app, all apps share
-one event loop. `serve()` is the reusable entry point: the game passes its lobby's app
-factory; `run()` (the command) serves the placeholder welcome app until then.
+Everything runs in this one process; each player gets their own copy of the app, opened
+at the lobby, and all apps share one event loop and one in-memory `Lobby` of tables.
+`serve()` is the reusable entry point (tests pass their own app factory); `run()` is the
+command.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from tui.net.server import (
     DEFAULT_IDLE_TIMEOUT,
@@ -25,7 +27,11 @@ from tui.net.server import (
     is_loopback,
     start_server,
 )
-from tui.net.session import AppFactory
+from tui.net.session import AppFactory, SessionInfo
+from tui.service.lobby import Guest, Lobby, LobbyConfig
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
 _PROMPT = object()
@@ -77,6 +83,63 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=LobbyConfig.max_tables,
+        metavar="N",
+        help=f"most tables open at once (default {LobbyConfig.max_tables})",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=LobbyConfig.bot_delay,
+        metavar="SECONDS",
+        help=f"pause before each bot move, so players can follow (default "
+        f"{LobbyConfig.bot_delay:g})",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=LobbyConfig.grace,
+        metavar="SECONDS",
+        help=f"how long a player who dropped keeps their seat before a bot plays it "
+        f"(default {LobbyConfig.grace:g}); they take it back by reconnecting with the same name",
+    )
+
+
+class LobbyApps:
+    """The app factory of the card room: every SSH session gets the whole app, opened at
+    the lobby, as a guest named after its SSH user; `session_ended` lets go of the guest's
+    seat (kept through the grace period) whenever and however the session ended."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self._guests: dict[int, Guest] = {}
+
+    def __call__(self, info: SessionInfo) -> App[Any]:
+        from tui.app.app import RummyApp
+        from tui.app.environment import AppEnvironment
+        from tui.app.settings import SettingsStore
+
+        guest = self.lobby.enter(info.player_name)
+        self._guests[info.id] = guest
+        env = AppEnvironment(
+            settings_store=SettingsStore(None),  # in memory: guests share no file
+            save_path=None,
+            player_name=info.player_name,
+            drive_bots=False,  # each table's own driver moves its bots
+            can_quit_to_shell=False,
+            lobby=guest,
+        )
+        return RummyApp(env)
+
+    def session_ended(self, info: SessionInfo) -> None:
+        guest = self._guests.pop(info.id, None)
+        if guest is not None:
+            guest.close()
+
+
 def exposure_warning(host: str) -> str | None:
     """The warning printed when the table is reachable from other machines."""
     if is_loopback(host):
@@ -124,15 +187,18 @@ async def serve(
     idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
     stop: asyncio.Event | None = None,
     report: Callable[[str], None] = print,
+    lobby_config: LobbyConfig | None = None,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
-    `app_factory` None serves the placeholder welcome app.
+    `app_factory` None serves the card room: the app at a lobby set by `lobby_config`.
     """
+    lobby: Lobby | None = None
+    on_session_end = None
     if app_factory is None:
-        from tui.net.welcome import welcome_factory
-
-        app_factory = welcome_factory
+        lobby = Lobby(lobby_config)
+        apps = LobbyApps(lobby)
+        app_factory, on_session_end = apps, apps.session_ended
     warning = exposure_warning(host)
     if warning:
         report(warning)
@@ -145,6 +211,7 @@ async def serve(
         password=password,
         max_sessions=max_sessions,
         idle_timeout=idle_timeout,
+        on_session_end=on_session_end,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -177,6 +244,8 @@ async def serve(
             loop.remove_signal_handler(signum)
         report("Closing the table...")
         await server.close()
+        if lobby is not None:
+            lobby.close()
     return 0
 
 
@@ -193,6 +262,15 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
             raise ServeError(f"--max-sessions {args.max_sessions}: must be at least 1")
         if args.idle_timeout < 0:
             raise ServeError(f"--idle-timeout {args.idle_timeout:g}: cannot be negative")
+        if args.max_tables < 1:
+            raise ServeError(f"--max-tables {args.max_tables}: must be at least 1")
+        if not 0 <= args.bot_delay <= 60:
+            raise ServeError(f"--bot-delay {args.bot_delay:g}: must be between 0 and 60 seconds")
+        if args.grace < 0:
+            raise ServeError(f"--grace {args.grace:g}: cannot be negative")
+        lobby_config = LobbyConfig(
+            max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace
+        )
         password = _resolve_password(args.password)
         idle = args.idle_timeout * 60 or None
         return asyncio.run(
@@ -205,6 +283,7 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 password=password,
                 max_sessions=args.max_sessions,
                 idle_timeout=idle,
+                lobby_config=lobby_config,
             )
         )
     except (ServeError, HostKeyError) as error:

@@ -106,7 +106,7 @@ def solve_hand(hand: list, rules: Ruleset, round_no: int) -> dict[str, Any]:
     rnd = rules.round(round_no)
     lay = None
     arrangement = best_arrangement(hand, rules, round_no)
-    out = going_out(hand, rules, round_no)
+    out = going_out(hand, rules, round_no, arrangement)
     wild = [RANK_NAMES[r] for r in rnd.wild] + (["JK"] if _jokers_wild(rules) else [])
     result: dict[str, Any] = {
         "round": round_no,

@@ -170,16 +170,33 @@ class _Checker:
         if players_min is None or players_max is None or not sized:
             return
         biggest_round, most = max(sized, key=lambda pair: (pair[1], -pair[0]))
+        if most <= 0:
+            return
+        # Each entry is in force from its `players` up to the next entry's (the first one
+        # also below its own start; of two entries with one start, the later one).  More
+        # players need more cards, so the short counts of a range are the top of it.
+        # Worked out per entry, not per count: `players.max` may be huge.
+        lowest = max(players_min, 1)
+        ranges: list[tuple[int, int, int]] = []  # (entry, first count, last count)
+        head = specs[first]["players"]
+        if lowest < head:
+            ranges.append((first, lowest, min(head - 1, players_max)))
+        for position, index in enumerate(order):
+            start = specs[index]["players"]
+            following = [specs[i]["players"] for i in order[position + 1 :]]
+            if following and following[0] == start:
+                continue
+            stop = following[0] - 1 if following else players_max
+            ranges.append((index, max(start, lowest), min(stop, players_max)))
         short: dict[int, list[int]] = {}
-        for count in range(max(players_min, 1), players_max + 1):
-            in_force = first
-            for i in order:
-                if specs[i]["players"] <= count:
-                    in_force = i
-            spec = specs[in_force]
+        for index, low, high in ranges:
+            spec = specs[index]
             total = spec["decks"] * 52 + spec.get("jokers", 0)
-            if count * most + 2 > total:
-                short.setdefault(in_force, []).append(count)
+            first_short = max(low, (total - 2) // most + 1)
+            if first_short <= high:
+                was = short.get(index, [first_short, high])
+                short[index] = [min(was[0], first_short), max(was[-1], high)]
+        short = {i: ([a] if a == b else [a, b]) for i, (a, b) in short.items()}
         for index, counts in short.items():
             spec = specs[index]
             jokers = spec.get("jokers", 0)

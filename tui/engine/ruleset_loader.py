@@ -3,7 +3,9 @@
 A ruleset is named by its key (the file stem, e.g. ``three_thirteen``) or by a path.  Keys
 are looked up first among the bundled rulesets (the top-level ``rulesets/`` folder of a
 source checkout, or the package data of ``tui.rulesets`` once installed), then in the
-player's folder (`tui.paths.user_rulesets_dir`).
+player's folder: `tui.paths.user_rulesets_dir` unless a `user_dir` is given (each player
+served over SSH has a folder of their own).  Subfolders are never searched, so files kept
+in ``rulesets/cookbook/`` are examples to copy, not rulesets offered to play.
 
 Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -> JSON Schema
 (`ruleset_schema`) -> rule consistency checks (`ruleset_checks`) -> `Ruleset`
@@ -86,10 +88,14 @@ def _files_in(folder: Path) -> dict[str, Path]:
     return found
 
 
-def ruleset_paths() -> list[tuple[str, Path, Origin]]:
-    """Every ruleset file: bundled ones first, then the player's, each sorted by key."""
+def ruleset_paths(user_dir: Path | None = None) -> list[tuple[str, Path, Origin]]:
+    """Every ruleset file: bundled ones first, then the player's, each sorted by key.
+
+    `user_dir` is the player's folder (default `tui.paths.user_rulesets_dir()`).
+    """
+    folder = paths.user_rulesets_dir() if user_dir is None else user_dir
     bundled = [(key, path, "bundled") for key, path in _files_in(bundled_rulesets_dir()).items()]
-    user = [(key, path, "user") for key, path in _files_in(paths.user_rulesets_dir()).items()]
+    user = [(key, path, "user") for key, path in _files_in(folder).items()]
     return [*bundled, *user]  # type: ignore[list-item]
 
 
@@ -97,7 +103,9 @@ def _looks_like_path(name: str) -> bool:
     return name.endswith(SUFFIXES) or "/" in name or "\\" in name
 
 
-def find_ruleset(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+def find_ruleset(
+    name_or_path: str | Path, relative_to: Path | None = None, user_dir: Path | None = None
+) -> Path:
     """The file for a key or a path.  Raises `RulesetError` naming what is available."""
     text = str(name_or_path)
     if isinstance(name_or_path, Path) or _looks_like_path(text):
@@ -107,10 +115,11 @@ def find_ruleset(name_or_path: str | Path, relative_to: Path | None = None) -> P
         if path.is_file():
             return path
         raise RulesetError([LocatedError(text, 0, 0, "no such ruleset file")])
-    for key, path, _origin in ruleset_paths():
+    found = ruleset_paths(user_dir)
+    for key, path, _origin in found:
         if key == text:
             return path
-    known = ", ".join(sorted({key for key, _, _ in ruleset_paths()})) or "none"
+    known = ", ".join(sorted({key for key, _, _ in found})) or "none"
     raise RulesetError([LocatedError(text, 0, 0, f"no ruleset named `{text}` (known: {known})")])
 
 
@@ -123,7 +132,7 @@ def _read(path: Path) -> str:
 
 
 def _merged_doc(
-    text: str, file: str, base_dir: Path | None, chain: tuple[Path, ...]
+    text: str, file: str, base_dir: Path | None, chain: tuple[Path, ...], user_dir: Path | None
 ) -> tuple[LocatedDoc, list[LocatedError]]:
     """The document with its `extends` chain merged in, and the errors met on the way."""
     doc, errors = compose_located(text, file)
@@ -140,7 +149,7 @@ def _merged_doc(
     if not isinstance(target, str) or not target.strip():
         return doc, [loc.error("`extends` must name a ruleset (a key or a file path)")]
     try:
-        parent_path = find_ruleset(target.strip(), relative_to=base_dir).resolve()
+        parent_path = find_ruleset(target.strip(), base_dir, user_dir).resolve()
     except RulesetError as exc:
         reason = exc.errors[0].message
         return doc, [loc.error(f"`extends: {target}`: {reason}")]
@@ -148,7 +157,7 @@ def _merged_doc(
         names = " -> ".join(p.name for p in (*chain, parent_path))
         return doc, [loc.error(f"`extends` makes a cycle: {names}")]
     parent, parent_errors = _merged_doc(
-        _read(parent_path), str(parent_path), parent_path.parent, (*chain, parent_path)
+        _read(parent_path), str(parent_path), parent_path.parent, (*chain, parent_path), user_dir
     )
     if parent_errors:
         return doc, parent_errors
@@ -158,11 +167,16 @@ def _merged_doc(
 
 
 def load_ruleset_text(
-    text: str, file: str = "<ruleset>", key: str = "", base_dir: Path | None = None
+    text: str,
+    file: str = "<ruleset>",
+    key: str = "",
+    base_dir: Path | None = None,
+    user_dir: Path | None = None,
 ) -> Ruleset:
-    """Load a ruleset from YAML text (``extends`` paths resolve against `base_dir`)."""
+    """Load a ruleset from YAML text (``extends`` paths resolve against `base_dir`, keys
+    against the bundled rulesets and then `user_dir`)."""
     chain = (Path(file).resolve(),) if Path(file).is_file() else ()
-    doc, errors = _merged_doc(text, file, base_dir, chain)
+    doc, errors = _merged_doc(text, file, base_dir, chain, user_dir)
     if not errors:
         errors = schema_errors(doc)
         checkable = prune_invalid(doc) if errors else (doc.data, set())
@@ -173,27 +187,33 @@ def load_ruleset_text(
     return build_ruleset(doc.data, key=key, source=text)
 
 
-def load_ruleset(name_or_path: str | Path) -> Ruleset:
+def load_ruleset(name_or_path: str | Path, user_dir: Path | None = None) -> Ruleset:
     """The ruleset for a key (``liverpool``) or a file path.
 
     `Ruleset.key` is the file stem and `Ruleset.source` that file's YAML text (for a file
     using ``extends``, only its own text: see `ruleset_dump.standalone_yaml` for a
-    self-contained copy).  Raises `RulesetError` with every located mistake.
+    self-contained copy).  `user_dir` is the player's folder for keys (default
+    `tui.paths.user_rulesets_dir()`).  Raises `RulesetError` with every located mistake.
     """
-    path = find_ruleset(name_or_path)
-    return load_ruleset_text(_read(path), file=str(path), key=path.stem, base_dir=path.parent)
+    path = find_ruleset(name_or_path, user_dir=user_dir)
+    return load_ruleset_text(
+        _read(path), file=str(path), key=path.stem, base_dir=path.parent, user_dir=user_dir
+    )
 
 
-def list_rulesets() -> list[RulesetInfo]:
-    """Every ruleset a player can choose, bundled first; broken files are listed with why."""
+def list_rulesets(user_dir: Path | None = None) -> list[RulesetInfo]:
+    """Every ruleset a player can choose, bundled first; broken files are listed with why.
+
+    `user_dir` is the player's folder (default `tui.paths.user_rulesets_dir()`).
+    """
     infos: list[RulesetInfo] = []
     bundled_keys: set[str] = set()
-    for key, path, origin in ruleset_paths():
+    for key, path, origin in ruleset_paths(user_dir):
         shadowed = origin == "user" and key in bundled_keys
         if origin == "bundled":
             bundled_keys.add(key)
         try:
-            ruleset = load_ruleset(path)
+            ruleset = load_ruleset(path, user_dir)
         except RulesetError as exc:
             first = exc.errors[0]
             more = len(exc.errors) - 1

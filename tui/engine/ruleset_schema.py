@@ -63,6 +63,14 @@ def _enum(description: str, values: dict[str, str], default: str | None) -> dict
 
 WHOLE_RULESET_KEYS = ("name", "players", "decks", "rounds")
 
+# Upper bounds that keep every game finite and small enough to deal and play at once: a
+# file (perhaps written by a player on a shared server) cannot ask for a billion decks.
+MAX_PLAYERS = 16
+MAX_DECKS = 16
+MAX_JOKERS = 64
+MAX_GAME_ROUNDS = 1000
+MAX_REBUILDS = 100
+
 VALUE_LABELS: dict[str, str] = (
     {"A": "an ace"}
     | {str(n): f"a {n}" for n in range(2, 11)}
@@ -154,8 +162,8 @@ def _build_schema() -> dict[str, Any]:
             "players": _obj(
                 "How many players may sit at the table.",
                 {
-                    "min": _int("Fewest players.", 2, examples=[2]),
-                    "max": _int("Most players.", 2, examples=[4]),
+                    "min": _int("Fewest players.", 2, maximum=MAX_PLAYERS, examples=[2]),
+                    "max": _int("Most players.", 2, maximum=MAX_PLAYERS, examples=[4]),
                 },
                 required=["min", "max"],
             ),
@@ -171,9 +179,15 @@ def _build_schema() -> dict[str, Any]:
                 "items": _obj(
                     "Decks and jokers from a number of players upward.",
                     {
-                        "players": _int("The smallest player count this entry is for.", 2),
-                        "decks": _int("Standard 52-card decks shuffled together.", 1),
-                        "jokers": _int("Jokers added to the decks.", 0, default=0),
+                        "players": _int(
+                            "The smallest player count this entry is for.", 2, maximum=MAX_PLAYERS
+                        ),
+                        "decks": _int(
+                            "Standard 52-card decks shuffled together.", 1, maximum=MAX_DECKS
+                        ),
+                        "jokers": _int(
+                            "Jokers added to the decks.", 0, maximum=MAX_JOKERS, default=0
+                        ),
                     },
                     required=["players", "decks"],
                 ),
@@ -391,6 +405,7 @@ def _build_schema() -> dict[str, Any]:
                         "After this many rebuilds the round ends and is scored as it stands "
                         "(so every round ends).",
                         0,
+                        maximum=MAX_REBUILDS,
                         default=2,
                     ),
                 },
@@ -441,6 +456,7 @@ def _build_schema() -> dict[str, Any]:
                         "With a `point_limit`, the game ends after this many rounds even if "
                         "nobody reached the limit.",
                         1,
+                        maximum=MAX_GAME_ROUNDS,
                         default=100,
                     ),
                     "winner": _enum(
@@ -537,6 +553,8 @@ def _messages(error: ValidationError, doc: LocatedDoc) -> list[LocatedError]:
         ]
     if kind == "minimum":
         return [at.error(f"{where} must be at least {error.validator_value}, not {instance}")]
+    if kind == "maximum":
+        return [at.error(f"{where} must be at most {error.validator_value}, not {instance}")]
     if kind == "exclusiveMinimum":
         return [at.error(f"{where} must be more than {error.validator_value}, not {instance}")]
     if kind == "minItems":

@@ -21,6 +21,20 @@ KeyPath = tuple[str | int, ...]
 # libyaml when present: about ten times faster, with the same positions.
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+# A ruleset has a few hundred values; aliases (`*name`) repeating an anchored value may
+# not blow that up past this (a file of nested aliases could otherwise take minutes).
+MAX_VALUES = 20_000
+MAX_DEPTH = 40  # rulesets nest four or five levels; far deeper is a typo (or an attack)
+
+
+class _TooBig(Exception):
+    """The document expands to more values than `MAX_VALUES`, or an alias holds itself."""
+
+    def __init__(self, message: str, node: yaml.Node) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
 
 @dataclass(frozen=True)
 class Loc:
@@ -71,7 +85,9 @@ def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError
     try:
         node = loader.get_single_node()
         if node is not None:
-            doc.data = _walk(loader, node, (), doc, errors)
+            doc.data = _walk(loader, node, (), doc, errors, _Budget())
+    except _TooBig as exc:
+        errors.append(_loc(doc, exc.node).error(exc.message))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "cannot be read"
@@ -83,6 +99,9 @@ def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError
         errors.append(LocatedError(file, line, column, f"YAML syntax error: {problem}"))
     except yaml.YAMLError as exc:
         errors.append(LocatedError(file, 0, 0, f"YAML error: {exc}"))
+    except RecursionError:  # the pure-Python parser (no libyaml) recurses per level
+        message = f"lists and mappings nest more than {MAX_DEPTH} deep"
+        errors.append(LocatedError(file, 0, 0, message))
     finally:
         loader.dispose()
     return doc, errors
@@ -92,41 +111,86 @@ def _loc(doc: LocatedDoc, node: yaml.Node) -> Loc:
     return Loc(doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+@dataclass
+class _Budget:
+    """Values walked so far, and the collections being walked (to catch `&a [*a]`)."""
+
+    values: int = 0
+    open: set[int] = field(default_factory=set)
+
+    def enter(self, node: yaml.Node, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise _TooBig(f"lists and mappings nest more than {MAX_DEPTH} deep here", node)
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise _TooBig(
+                f"the file holds more than {MAX_VALUES} values once aliases (*name) are "
+                "expanded; write the values out instead",
+                node,
+            )
+        if id(node) in self.open:
+            raise _TooBig("an alias (*name) refers to the value that contains it", node)
+
+
 def _walk(
     loader: Any,
     node: yaml.Node,
     path: KeyPath,
     doc: LocatedDoc,
     errors: list[LocatedError],
+    budget: _Budget,
 ) -> Any:
+    budget.enter(node, len(path))
     doc.values[path] = _loc(doc, node)
     if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)  # `<<: *anchor` merge keys
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if isinstance(key, int) and not isinstance(key, bool):
-                key = str(key)  # `2: 2` in a table of card values
-            if not isinstance(key, str):
-                errors.append(_loc(doc, key_node).error(f"a key must be a name, not {key!r}"))
-                continue
-            if key in result:
-                first = doc.keys[(*path, key)]
-                errors.append(
-                    _loc(doc, key_node).error(
-                        f"duplicate key `{key}` (first written at line {first.line})"
-                    )
-                )
-                continue
-            doc.keys[(*path, key)] = _loc(doc, key_node)
-            result[key] = _walk(loader, value_node, (*path, key), doc, errors)
-        return result
+        budget.open.add(id(node))
+        try:
+            return _walk_mapping(loader, node, path, doc, errors, budget)
+        finally:
+            budget.open.discard(id(node))
     if isinstance(node, yaml.SequenceNode):
-        return [
-            _walk(loader, item, (*path, index), doc, errors)
-            for index, item in enumerate(node.value)
-        ]
+        budget.open.add(id(node))
+        try:
+            return [
+                _walk(loader, item, (*path, index), doc, errors, budget)
+                for index, item in enumerate(node.value)
+            ]
+        finally:
+            budget.open.discard(id(node))
     return loader.construct_object(node, deep=True)
+
+
+def _walk_mapping(
+    loader: Any,
+    node: yaml.MappingNode,
+    path: KeyPath,
+    doc: LocatedDoc,
+    errors: list[LocatedError],
+    budget: _Budget,
+) -> dict[str, Any]:
+    loader.flatten_mapping(node)  # `<<: *anchor` merge keys
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            errors.append(_loc(doc, key_node).error("a key must be a name, not a list or mapping"))
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        if isinstance(key, int) and not isinstance(key, bool):
+            key = str(key)  # `2: 2` in a table of card values
+        if not isinstance(key, str):
+            errors.append(_loc(doc, key_node).error(f"a key must be a name, not {key!r}"))
+            continue
+        if key in result:
+            first = doc.keys[(*path, key)]
+            errors.append(
+                _loc(doc, key_node).error(
+                    f"duplicate key `{key}` (first written at line {first.line})"
+                )
+            )
+            continue
+        doc.keys[(*path, key)] = _loc(doc, key_node)
+        result[key] = _walk(loader, value_node, (*path, key), doc, errors, budget)
+    return result
 
 
 def merge_docs(base: LocatedDoc, child: LocatedDoc) -> LocatedDoc:

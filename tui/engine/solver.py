@@ -38,13 +38,22 @@ def best_arrangement(hand: Sequence[Card], rules: Ruleset, round_no: int) -> Arr
     return _arrangement(plan, rules, round_no)
 
 
-def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int
+def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
+              arrangement: Arrangement | None = None
               ) -> tuple[Arrangement, Card | None] | None:
     """Melds of every card but the discard, and the discard (None when every card is
     melded); None if the hand cannot go out.  Among several possible discards the most
-    valuable one goes, so the hand would score least if the declaration were refused."""
+    valuable one goes, so the hand would score least if the declaration were refused.
+
+    `arrangement`, the hand's `best_arrangement` when the caller has it, settles most
+    hands at once: going out leaves at most one card, so at most the dearest card's points.
+    """
     rule = rules.going_out_discard(round_no)
     cards = list(hand)
+    if arrangement is not None and cards:
+        values = [card_penalty(c, rules, round_no) for c in cards]
+        if min(values) >= 0 and arrangement.penalty > max(values):
+            return None
     ctx = context(rules, round_no, "count")
     plan = solve(cards, ctx, bound=BIG + BIG // 2)
     if plan is None:

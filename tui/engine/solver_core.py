@@ -76,6 +76,7 @@ class Context:
         self._thresholds: dict[int, int] = {}
         self.capable_memo: dict[tuple, frozenset[int]] = {}
         self.cluster_memo: dict[tuple, tuple] = {}
+        self.plan_memo: dict[tuple, list] = {}
 
     def set_threshold(self, budget: int) -> int:
         """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a
@@ -109,6 +110,7 @@ class Context:
             self.capable_memo.clear()
             self.rank_memo.clear()
             self.cluster_memo.clear()
+            self.plan_memo.clear()
 
 
 def _weigh(value: int, scheme: str) -> int:
@@ -338,29 +340,39 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
         return frozenset()
     if ctx.nat_min <= 1 and p.outnumber and budget >= p.run_min - 1:
         return frozenset(items)
+    # places held (aces at each place they may take; the circle unrolled twice with wrap)
     places: set[int] = set()
     for c in items:
-        places.add(c % X)
-        if c % X == ACE and not p.wrap:
+        q = c % X
+        if q == ACE and not p.wrap:
+            if p.ace_low:
+                places.add(ACE)
             if p.ace_high:
                 places.add(HIGH_ACE)
-            if not p.ace_low:
-                places.discard(ACE)
-    ok: set[int] = set()
-    lo_bound, hi_bound = p.min_pos, p.max_pos
-    for length in range(p.run_min, p.run_max + 1):
-        if p.wrap:
-            starts = range(1, 14)
         else:
-            starts = range(lo_bound, hi_bound - length + 2)
-        for a in starts:
-            window = {(a + i - 1) % 13 + 1 for i in range(length)} if p.wrap else \
-                set(range(a, a + length))
-            t = len(window & places)
-            need = length - t
-            if t < ctx.nat_min or need > budget or (not p.outnumber and need > t):
-                continue
-            ok |= window & places
+            places.add(q)
+    if p.wrap:
+        places |= {q + 13 for q in places}
+        lo_bound, hi_bound = 1, 26
+    else:
+        lo_bound, hi_bound = p.min_pos, p.max_pos
+    pre = [0] * (hi_bound + 2)
+    for q in range(1, hi_bound + 1):
+        pre[q] = pre[q - 1] + (q in places)
+    longest = min(p.run_max, len(places) + budget)
+    ok: set[int] = set()
+    for q in places:
+        found = False
+        for length in range(p.run_min, longest + 1):
+            for a in range(max(lo_bound, q - length + 1), min(q, hi_bound - length + 1) + 1):
+                t = pre[a + length - 1] - pre[a - 1]
+                need = length - t
+                if t >= ctx.nat_min and need <= budget and (p.outnumber or need <= t):
+                    found = True
+                    break
+            if found:
+                ok.add((q - 1) % 13 + 1 if p.wrap else q)
+                break
     out = set()
     for c in items:
         q = c % X
@@ -371,6 +383,14 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
 
 def _suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
     """The run cores (as lists of codes with places) behind one table entry."""
+    memo_key = (budget, items, key)
+    hit = ctx.plan_memo.get(memo_key)
+    if hit is None:
+        hit = ctx.plan_memo[memo_key] = _find_suit_plan(ctx, budget, items, key)
+    return hit
+
+
+def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
     _, table = _suit_table(ctx, budget, items)
     dw, variant = table[key]
     cores: list[tuple[list[int], int, int]] = []
@@ -762,6 +782,14 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
     chosen: list = [None] * len(ranks)
 
     def leaf(masks: dict[int, int], need: int, slack: int, freed: int) -> None:
+        if budget == 0:
+            dw = -freed
+            for cid in cids:
+                dw += cluster_table(cid, masks.get(cid, 0))[0][2]
+            old = best.get((0, 0))
+            if old is None or dw < old[0]:
+                best[(0, 0)] = (dw, (tuple(chosen), dict(masks), ((0, 0),) * len(cids)))
+            return
         tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
         for key, (dw, path) in _combine(tabs, budget, need, slack).items():
             dw -= freed
@@ -895,14 +923,20 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
                 cores.append(("set", naturals, [], need, min(budget, cap - need)))
     deadwood = [c for c in free_cards if id(c) not in in_sets]
     for cid, key in cluster_keys.items():
+        items, members = clusters[cid]
         mask = cluster_masks.get(cid, 0)
+        if mask:
+            keep = [k for k in range(len(items)) if not mask >> k & 1]
+            items = tuple(items[k] for k in keep)
+            members = [members[k] for k in keep]
+        plan = _suit_plan(ctx, budget, items, key)
+        if not plan:
+            deadwood.extend(members)
+            continue
         free: dict[int, list[Card]] = {}
-        items = []
-        for k, (code, card) in enumerate(zip(*clusters[cid], strict=True)):
-            if not mask >> k & 1:
-                free.setdefault(code, []).append(card)
-                items.append(code)
-        for codes, need, slack in _suit_plan(ctx, budget, tuple(items), key):
+        for code, card in zip(items, members, strict=True):
+            free.setdefault(code, []).append(card)
+        for codes, need, slack in plan:
             naturals = []
             places = []
             for code in codes:
@@ -913,6 +947,9 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             cores.append(("run", naturals, places, need, slack))
         for rest in free.values():
             deadwood.extend(rest)
+    if not pool:
+        return Plan(cost, [_build(ctx, kind, naturals, places, [])
+                           for kind, naturals, places, _, _ in cores], deadwood)
     n_total, s_total = total_key
     # wilds: which are melded, then who gets them
     _, k_aw, a_aw, j_melded, a_melded = left[n_total][s_total]

@@ -13,7 +13,7 @@ import hmac
 import ipaddress
 import itertools
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +85,11 @@ class Server:
         host_key_path: Path,
         host_key_fingerprint: str = "",
         login_timeout: float = 60,
+        on_session_end: Callable[[SessionInfo], None] | None = None,
     ) -> None:
         self.app_factory = app_factory
+        self.on_session_end = on_session_end
+        """Called with the `SessionInfo` of every session that ended, however it ended."""
         """Called with a `SessionInfo` for every new player; may be set after start."""
         self.max_sessions = max_sessions
         self.idle_timeout = idle_timeout
@@ -162,6 +165,11 @@ class Server:
     def _session_finished(self, session: Session) -> None:
         self._sessions.pop(session.info.id, None)
         log.info("session %s ended", session.info.id)
+        if self.on_session_end is not None:
+            try:
+                self.on_session_end(session.info)
+            except Exception:
+                log.exception("session %s: cleaning up after it failed", session.info.id)
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -372,6 +380,7 @@ async def start_server(
     idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
     keepalive_interval: float = 30,
     login_timeout: float = 60,
+    on_session_end: Callable[[SessionInfo], None] | None = None,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -381,6 +390,7 @@ async def start_server(
     to the keys in that file; `password` admits whoever knows it; with both, either
     works; with neither, anyone who can reach the address plays under their SSH user
     name. `idle_timeout` (seconds, None for never) ends sessions without input.
+    `on_session_end(info)` runs after each session ended (quit, drop, crash, timeout).
     Raises `ServeError` for unusable settings.
     """
     if max_sessions < 1:
@@ -398,6 +408,7 @@ async def start_server(
         host_key_path=key_path,
         host_key_fingerprint=key.get_fingerprint(),
         login_timeout=login_timeout,
+        on_session_end=on_session_end,
     )
     try:
         listener = await asyncssh.create_server(

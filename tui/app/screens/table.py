@@ -230,6 +230,7 @@ class TableScreen(Screen[None]):
             self.hand.reset()
             self.hand.sync(view.hand)
             self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
+            self.hand.set_cursor(0)
             self._fresh_from = len(view.log)
         else:
             self.hand.sync(view.hand)
@@ -497,6 +498,9 @@ class TableScreen(Screen[None]):
             self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
             return False
         self._fresh_from = len(self.table.view(self.seat).log)
+        if not isinstance(action, DrawStock | TakeDiscard):
+            self.hand.new.clear()
+            self._redraw_hand()
         return True
 
     def action_draw_stock(self) -> None:

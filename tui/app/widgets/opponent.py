@@ -39,9 +39,15 @@ class OpponentPane(Vertical):
         marker = "> " if card_style.ascii else "▶ "
         self.border_title = (marker if turn else "") + player.name + (
             f" ({level})" if level else "")
-        self.border_subtitle = PHASE_WORDS.get(phase, "") if turn else ""
+        tags = []
+        if contract_required and player.contract_down:
+            tags.append("✓ contract" if not card_style.ascii else "contract down")
+        if turn:
+            tags.append(PHASE_WORDS.get(phase, ""))
+        self.border_subtitle = " · ".join(t for t in tags if t)
         self.set_class(turn, "-turn")
         self.set_class(player.went_out, "-out")
+        self.set_class(contract_required and player.contract_down, "-down")
         info = Text()
         info.append(f"{player.hand_count}", Style(bold=True))
         info.append(" card" + ("s" if player.hand_count != 1 else ""))
@@ -51,13 +57,6 @@ class OpponentPane(Vertical):
         if player.is_dealer:
             info.append(" · ", Style(dim=True))
             info.append("dealer", Style(color="#c8ccd4", italic=True))
-        if contract_required:
-            info.append("\n")
-            if player.contract_down:
-                info.append("✓ contract down" if not card_style.ascii else "contract down",
-                            Style(color="#2ecc71", bold=True))
-            else:
-                info.append("no contract yet", Style(dim=True))
         if player.went_out:
             info.append("\nwent out", Style(color="#f1c40f", bold=True))
         self.query_one(".info", Static).update(info)

@@ -12,16 +12,13 @@ from textual.widget import Widget
 
 from tui.engine.cards import Card
 
-from ..cardart import Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
+from ..cardart import BACK_BG, Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
 from ..messages import DiscardClicked, StockClicked
-
-LABEL = Style(color="#c8ccd4")
-ACTIVE = Style(color="#f1c40f", bold=True)
 
 
 class StockPile(Widget):
     DEFAULT_CSS = """
-    StockPile { width: 9; height: 6; }
+    StockPile { width: 9; height: 5; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -36,10 +33,14 @@ class StockPile(Widget):
 
     def render(self) -> Text:
         art = card_back(self.card_style) if self.count else empty_slot(self.card_style)
-        lines = [Text(" ") + line for line in art]
-        label = f"{self.count} left" if self.count else "empty"
-        lines.append(Text(label.center(9), ACTIVE if self.active else LABEL))
-        return Text("\n").join(lines)
+        canvas = Canvas(9, 5)
+        for y, line in enumerate(art):
+            canvas.put_text(1, y, line)
+        label = str(self.count).center(5) if self.count else "empty"
+        canvas.put(2, 2, label[:5],
+                   Style(color="#000000", bgcolor="#f1c40f", bold=True) if self.active
+                   else Style(color="#ffffff", bgcolor=BACK_BG, bold=True))
+        return Text("\n").join(canvas.lines())
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -48,7 +49,7 @@ class StockPile(Widget):
 
 class DiscardPile(Widget):
     DEFAULT_CSS = """
-    DiscardPile { width: 1fr; height: 6; min-width: 9; }
+    DiscardPile { width: 1fr; height: 5; min-width: 9; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -69,7 +70,7 @@ class DiscardPile(Widget):
 
     def render(self) -> Text:
         width = max(self.size.width, 9)
-        canvas = Canvas(width, 6)
+        canvas = Canvas(width, 5)
         top = self.cards[-1] if self.cards else None
         below = list(self.cards[:-1]) if self.deep else []
         step = 3
@@ -85,9 +86,9 @@ class DiscardPile(Widget):
                else empty_slot(self.card_style))
         for y, line in enumerate(art):
             canvas.put_text(top_x, y, line)
-        label = f"discard {self.count}" if self.count else "no discards"
-        canvas.put(max(0, top_x + (7 - len(label)) // 2), 5, label,
-                   ACTIVE if self.active else LABEL)
+        if self.active and top is not None:
+            canvas.put(top_x + 1, 0, "take", Style(color="#000000", bgcolor="#f1c40f",
+                                                   bold=True))
         return Text("\n").join(canvas.lines())
 
     def depth_at(self, x: int) -> int:
