@@ -106,6 +106,7 @@ def _round_properties() -> dict[str, Any]:
                 "runs": _int("Number of runs in the contract.", 0, default=0),
             },
             default={"sets": 0, "runs": 0},
+            examples=[{"sets": 1, "runs": 1}],
         ),
         "all_at_once": _bool(
             "The contract may only be laid down by melding the whole hand in one turn "
@@ -153,11 +154,13 @@ def _build_schema() -> dict[str, Any]:
                 "type": "string",
                 "minLength": 1,
                 "description": "The game's name as shown to players.",
+                "examples": ["Three Thirteen to 150"],
             },
             "description": {
                 "type": "string",
                 "description": "One or two sentences shown when choosing a ruleset.",
                 "default": "",
+                "examples": ["Our kitchen-table rules: 2s are wild in every round."],
             },
             "players": _obj(
                 "How many players may sit at the table.",
@@ -223,6 +226,7 @@ def _build_schema() -> dict[str, Any]:
                 "Keys merged into every entry of `rounds` (an entry's own keys win).",
                 copy.deepcopy(round_props),
                 default={},
+                examples=[{"wild": [2]}],
             ),
             "rounds": {
                 "type": "array",
@@ -246,6 +250,7 @@ def _build_schema() -> dict[str, Any]:
                                 "minimum": 1,
                                 "description": "Most cards in a set; null for no limit.",
                                 "default": None,
+                                "examples": [4],
                             },
                             "distinct_suits": _bool(
                                 "No two cards of a set may share a suit (matters with more "
@@ -264,6 +269,7 @@ def _build_schema() -> dict[str, Any]:
                                 "minimum": 1,
                                 "description": "Most cards in a run; null for no limit.",
                                 "default": None,
+                                "examples": [7],
                             },
                         },
                         default={"min": 3, "max": None},
@@ -332,6 +338,7 @@ def _build_schema() -> dict[str, Any]:
                         "minimum": 0,
                         "description": "Most buys per player per deal; null for no limit.",
                         "default": 3,
+                        "examples": [1],
                     },
                 },
             ),
@@ -387,6 +394,7 @@ def _build_schema() -> dict[str, Any]:
                         "Points added to the round score of the player who went out "
                         "(negative: a reward when the lowest total wins).",
                         default=0,
+                        examples=[-10],
                     ),
                 },
             ),
@@ -421,6 +429,7 @@ def _build_schema() -> dict[str, Any]:
                             for key, label in VALUE_LABELS.items()
                         },
                         default={},
+                        examples=[{"A": 15, "JK": 25}],
                     ),
                     "wild_unmelded": _enum(
                         "How a wild card left in hand scores.",
@@ -430,6 +439,7 @@ def _build_schema() -> dict[str, Any]:
                     "wild_value": _int(
                         "Points for a wild card left in hand with `wild_unmelded: fixed`.",
                         default=0,
+                        examples=[20],
                     ),
                     "score_best_arrangement": _bool(
                         "At the end of a round each hand is arranged into melds to leave the "
@@ -444,6 +454,7 @@ def _build_schema() -> dict[str, Any]:
                     "point_limit": {
                         "type": ["integer", "null"],
                         "exclusiveMinimum": 0,
+                        "examples": [100],
                         "description": (
                             "The game ends after the round in which a player's total reaches "
                             "this many points; the round schedule repeats from the first "
@@ -458,6 +469,7 @@ def _build_schema() -> dict[str, Any]:
                         1,
                         maximum=MAX_GAME_ROUNDS,
                         default=100,
+                        examples=[30],
                     ),
                     "winner": _enum(
                         "Who wins; equal best totals share the win.",

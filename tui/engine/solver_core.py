@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
-from .cards import ACE, Card
+from .cards import ACE, JOKER_RANK, Card
 from .meld import Meld
 from .meld_rules import UNLIMITED, MeldParams, _positions_of, _validate, card_penalty, meld_params
 from .rules import Ruleset
@@ -567,8 +567,8 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
     dead: list[Card] = []
     for card in cards:
         if card.rank in wild_ranks:
-            (jokers if card.is_joker else anchors).append(card)
-        elif card.is_joker:
+            (jokers if card.rank == JOKER_RANK else anchors).append(card)
+        elif card.rank == JOKER_RANK:
             dead.append(card)
         else:
             naturals.append(card)
@@ -682,6 +682,11 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
                 touched.update(masks)
                 compiled.append((masks, need, slack, cores, freed))
             ranks.append((members, compiled, allow_none, touched))
+    if bound is not None and base_dw > bound:
+        # loose cards no set can take either are deadwood whatever happens
+        freeable = {id(m[2]) for members, _, _, _ in ranks for m in members}
+        if sum(w for key, w in free_weight.items() if key not in freeable) > bound:
+            return None
     # components: clusters tied together by the sets that could take cards from them
     parent = list(range(len(clusters) + len(ranks)))
 
@@ -727,22 +732,65 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         table, back = _component(ctx, budget, cids, [ranks[r] for r in rids], cluster_table)
         comp_tables.append(table)
         comp_info.append((cids, rids, back))
+    if bound is not None and base_dw + sum(min(e[2] for e in t) for t in comp_tables) > bound:
+        return None
     left = _leftover_table(
         ctx,
         tuple(sorted((weight[c.rank] for c in pool if c.is_joker), reverse=True)),
         tuple(sorted((weight[c.rank] for c in pool if not c.is_joker), reverse=True)),
         allow_allwild, anchored)
-    states = _combine(comp_tables, budget, 0, 0)
+    states = _combine_costs(comp_tables, budget, 0, 0)
     best_key = None
     best_cost = bound + 1 if bound is not None else 1 << 60
-    for key, (dw, _) in states.items():
+    for key, dw in states.items():
         cost = base_dw + dw + left[key[0]][key[1]][0]
         if cost < best_cost:
             best_cost, best_key = cost, key
     if best_key is None:
         return None
-    return _rebuild(ctx, best_cost, states[best_key][1], best_key, comp_info, ranks, clusters,
+    path = _combine(comp_tables, budget, 0, 0)[best_key][1]
+    return _rebuild(ctx, best_cost, path, best_key, comp_info, ranks, clusters,
                     free_cards, pool, left, budget, cluster_table)
+
+
+def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
+    """Min-plus product of (need, slack, deadwood) tables: key -> least deadwood."""
+    if budget == 0:
+        total = 0
+        for tab in tables:
+            total += tab[0][2]
+        return {(need0, slack0): total}
+    states: dict[tuple[int, int], int] = {(need0, slack0): 0}
+    for tab in tables:
+        if len(tab) == 1:
+            n2, s2, d2 = tab[0]
+            new = {}
+            for (n1, s1), d1 in states.items():
+                nn = n1 + n2
+                if nn <= budget:
+                    sk = s1 + s2
+                    key = (nn, sk if sk < budget else budget)
+                    d = d1 + d2
+                    old = new.get(key)
+                    if old is None or d < old:
+                        new[key] = d
+        else:
+            new = {}
+            for (n1, s1), d1 in states.items():
+                for n2, s2, d2 in tab:
+                    nn = n1 + n2
+                    if nn > budget:
+                        continue
+                    sk = s1 + s2
+                    key = (nn, sk if sk < budget else budget)
+                    d = d1 + d2
+                    old = new.get(key)
+                    if old is None or d < old:
+                        new[key] = d
+        states = new
+        if not states:
+            break
+    return states
 
 
 def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
@@ -779,45 +827,58 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
     best: dict[tuple[int, int], tuple[int, tuple]] = {}
-    chosen: list = [None] * len(ranks)
-
-    def leaf(masks: dict[int, int], need: int, slack: int, freed: int) -> None:
+    per_rank = [([None] if allow_none else []) + compiled
+                for _, compiled, allow_none, _ in ranks]
+    empty: dict[int, int] = {}
+    one_cluster = len(cids) == 1
+    for combo in product(*per_rank) if len(per_rank) > 1 else ((o,) for o in per_rank[0]):
+        need = slack = freed = 0
+        masks = empty
+        merged = False
+        for opt in combo:
+            if opt is None:
+                continue
+            need += opt[1]
+            slack += opt[2]
+            freed += opt[4]
+            if not masks:
+                masks = opt[0]
+            elif opt[0]:
+                if not merged:
+                    masks = dict(masks)
+                    merged = True
+                for cid, m in opt[0].items():
+                    masks[cid] = masks.get(cid, 0) | m
+        if need > budget:
+            continue
+        if slack > budget:
+            slack = budget
         if budget == 0:
             dw = -freed
             for cid in cids:
                 dw += cluster_table(cid, masks.get(cid, 0))[0][2]
             old = best.get((0, 0))
             if old is None or dw < old[0]:
-                best[(0, 0)] = (dw, (tuple(chosen), dict(masks), ((0, 0),) * len(cids)))
-            return
+                best[(0, 0)] = (dw, (combo, masks, ((0, 0),) * len(cids)))
+            continue
+        if one_cluster:
+            for n2, s2, d2 in cluster_table(cids[0], masks.get(cids[0], 0)):
+                nn = need + n2
+                if nn > budget:
+                    continue
+                sk = slack + s2
+                key = (nn, sk if sk < budget else budget)
+                dw = d2 - freed
+                old = best.get(key)
+                if old is None or dw < old[0]:
+                    best[key] = (dw, (combo, masks, ((n2, s2),)))
+            continue
         tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
-        for key, (dw, path) in _combine(tabs, budget, need, slack).items():
+        for key, dw in _combine_costs(tabs, budget, need, slack).items():
             dw -= freed
             old = best.get(key)
             if old is None or dw < old[0]:
-                best[key] = (dw, (tuple(chosen), dict(masks), path))
-
-    def dfs(i: int, masks: dict[int, int], need: int, slack: int, freed: int) -> None:
-        if i == len(ranks):
-            leaf(masks, need, slack, freed)
-            return
-        _, compiled, allow_none, _ = ranks[i]
-        if allow_none:
-            chosen[i] = None
-            dfs(i + 1, masks, need, slack, freed)
-        for opt in compiled:
-            o_masks, o_need, o_slack, _, o_freed = opt
-            if need + o_need > budget:
-                continue
-            chosen[i] = opt
-            merged = dict(masks)
-            for cid, m in o_masks.items():
-                merged[cid] = merged.get(cid, 0) | m
-            sk = slack + o_slack
-            dfs(i + 1, merged, need + o_need, sk if sk < budget else budget, freed + o_freed)
-        chosen[i] = None
-
-    dfs(0, {}, 0, 0, 0)
+                best[key] = (dw, (combo, masks, None))  # path found again if chosen
     return tuple((n, s, dw) for (n, s), (dw, _) in best.items()), best
 
 
@@ -906,6 +967,11 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             cluster_keys[cids[0]] = key
             continue
         _, (opts, masks, path) = back[key]
+        if path is None:
+            need = sum(o[1] for o in opts if o is not None)
+            slack = min(budget, sum(o[2] for o in opts if o is not None))
+            tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
+            path = _combine(tabs, budget, need, slack)[key][1]
         cluster_masks.update(masks)
         cluster_keys.update(zip(cids, path, strict=True))
         for r, opt in zip(rids, opts, strict=True):
@@ -994,6 +1060,8 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
     p = ctx.p
     if naturals and kind == "set":
         rank = naturals[0].rank
+        if not wilds:
+            return Meld("set", tuple(naturals), tuple([(rank, c.suit) for c in naturals]))
         faces = [(rank, c.suit) for c in naturals]
         used = {c.suit for c in naturals}
         # a wild of the set's own rank stands for itself (as the validator reads it)
@@ -1011,6 +1079,8 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         return Meld("set", tuple(naturals) + tuple(own) + tuple(others), tuple(faces))
     if naturals and places and not p.wrap:
         suit = naturals[0].suit
+        if not wilds:  # the solver lists a run's naturals low to high
+            return Meld("run", tuple(naturals), tuple([(q, suit) for q in places]))
         by_place = dict(zip(places, naturals, strict=True))
         lo, hi = min(places), max(places)
         gaps = hi - lo + 1 - len(places)
