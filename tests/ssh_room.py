@@ -1,0 +1,142 @@
+"""Test kit for the SSH card room, shared by the end-to-end tests and the benchmark.
+
+`open_room()` starts the real server (lobby app per session) on 127.0.0.1 port 0 in this
+process, so a test can both type on scripted terminals and look at the authoritative
+table.  The players only ever act by keys; the state is read to decide which key a
+person would press now and to know when the screens must have caught up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tui.commands.serve import LobbyApps
+from tui.engine.actions import GoOut
+from tui.net.server import Server, start_server
+from tui.net.testing import TerminalClient
+from tui.service.lobby import Lobby, LobbyConfig
+from tui.service.shared_table import SharedTable
+
+RIGHT, LEFT, UP, DOWN = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B"
+ENTER = "\r"
+IN_PLAY = ("draw", "play", "buy")
+FAST = LobbyConfig(bot_delay=0.01, grace=0.4, summary_pause=0.05, summary_timeout=30, seed=5)
+
+
+@dataclass
+class Room:
+    server: Server
+    lobby: Lobby
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    async def close(self) -> None:
+        await self.server.close()
+        self.lobby.close()
+
+
+async def open_room(config: LobbyConfig = FAST, **server_options) -> Room:  # noqa: ANN003
+    lobby = Lobby(config)
+    apps = LobbyApps(lobby)
+    server_options.setdefault("idle_timeout", None)
+    server = await start_server(apps, "127.0.0.1", 0, on_session_end=apps.session_ended,
+                                **server_options)
+    return Room(server, lobby)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 20.0,
+                what: str = "") -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await asyncio.sleep(0.005)
+
+
+async def arrive(port: int, name: str, size: tuple[int, int] = (80, 24),
+                 client_class: type[TerminalClient] = TerminalClient) -> TerminalClient:
+    """Connect as `name` and wait for the lobby (or the table, for a player coming back)."""
+    client = await client_class.connect(port, username=name, size=size)
+    await client.wait_until(lambda: f"you are {name}" in client.text
+                            or "Your turn" in client.text or "cards · " in client.text)
+    return client
+
+
+async def choose(client: TerminalClient, wanted: str, step: str = RIGHT, limit: int = 12) -> None:
+    """Cycle the focused `◀ value ▶` row of a form until it shows `wanted`."""
+    for _ in range(limit):
+        if f"◀ {wanted} ▶" in client.text:
+            return
+        before = client.text
+        client.send(step)
+        await client.wait_until(lambda b=before: client.text != b, timeout=5)
+    raise AssertionError(f"{wanted!r} never offered; screen:\n{client.text}")
+
+
+async def create_table(client: TerminalClient, rules: str = "Three Thirteen", seats: int = 3,
+                       bots: str = "medium") -> None:
+    """Create a table by keys, the way a player does."""
+    client.send("c")
+    await client.wait_for("New table")
+    await choose(client, rules)
+    client.send(DOWN)
+    await choose(client, str(seats))
+    client.send(DOWN)
+    await choose(client, f"{bots} bots")
+    client.send(ENTER)
+    await client.wait_for("You are seated")
+
+
+def person_seats(shared: SharedTable) -> dict[str, int]:
+    return {seat.person: i for i, seat in enumerate(shared.seats) if seat.person}
+
+
+def key_for(shared: SharedTable, seat: int) -> str:
+    """The key a person in `seat` presses now: draw, go out if they can, else discard."""
+    assert shared.table is not None
+    view = shared.table.view(seat)
+    if view.phase == "draw":
+        return "s"
+    if any(isinstance(a, GoOut) for a in view.legal):
+        return "o"
+    return "d"
+
+
+async def play_move(client: TerminalClient, shared: SharedTable, seat: int,
+                    timeout: float = 10.0) -> None:
+    """Press the key for `seat`'s move and wait until the table took it (retrying if the
+    screen was not ready for it yet)."""
+    assert shared.table is not None
+    game = shared.table.game
+    done = len(game.history)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while len(game.history) == done and game.actor == seat:
+        client.send(key_for(shared, seat))
+        try:
+            await until(lambda: len(game.history) > done, timeout=0.5)
+        except AssertionError:
+            if loop.time() > deadline:
+                raise AssertionError(f"seat {seat} never moved; screen:\n{client.text}") \
+                    from None
+
+
+async def play_until(shared: SharedTable, players: dict[int, TerminalClient],
+                     stop: Callable[[], bool], timeout: float = 60.0) -> None:
+    """People (by keys) and bots (by the table) play until `stop()`."""
+    assert shared.table is not None
+    table = shared.table
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not stop():
+        assert loop.time() < deadline, "the game did not get there in time"
+        actor = table.game.actor
+        if actor in players and not table.is_bot(actor) and table.game.phase in IN_PLAY:
+            await play_move(players[actor], shared, actor)
+        else:
+            await asyncio.sleep(0.005)
