@@ -1,4 +1,5 @@
-"""`rummy rules`: list, show, check and create rulesets, and print their JSON Schema.
+"""`rummy rules`: list, show, check and create rulesets; print their JSON Schema and the
+Markdown reference generated from it.
 
 Works without the UI (never imports textual) so it is quick in a terminal and in scripts.
 A player's mistake - a bad file, a typo in a key - gives located messages and exit status
@@ -32,6 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = actions.add_parser("check", help="check ruleset files; exit 1 if any has errors")
     check.add_argument("files", nargs="+", metavar="FILE", help="ruleset files or keys")
     actions.add_parser("schema", help="print the JSON Schema of ruleset files")
+    actions.add_parser(
+        "reference",
+        help="print the ruleset reference (every key, Markdown; docs/ruleset-reference.md)",
+    )
     new = actions.add_parser("new", help="write a commented starter ruleset to edit")
     new.add_argument("name", help="the new ruleset's key (its file name without .yaml)")
     new.add_argument(
@@ -124,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
         return _check(args.files)
     if action == "schema":
         _write(schema_json(), sys.stdout)
+        return 0
+    if action == "reference":
+        from ..engine.ruleset_reference import reference_markdown
+
+        _write(reference_markdown(), sys.stdout)
         return 0
     if action == "new":
         return _new(args.name, args.base)
