@@ -74,7 +74,6 @@ class Context:
         self.left_memo: dict[tuple, list] = {}
         self.rank_memo: dict[tuple, tuple] = {}
         self._thresholds: dict[int, int] = {}
-        self.capable_memo: dict[tuple, frozenset[int]] = {}
         self.cluster_memo: dict[tuple, tuple] = {}
         self.plan_memo: dict[tuple, list] = {}
 
@@ -107,7 +106,6 @@ class Context:
             self.table_memo.clear()
             self.set_memo.clear()
             self.left_memo.clear()
-            self.capable_memo.clear()
             self.rank_memo.clear()
             self.cluster_memo.clear()
             self.plan_memo.clear()
@@ -326,12 +324,9 @@ def _reduce(ctx: Context, budget: int, items: tuple[int, ...]) -> tuple[tuple[in
 
 
 def _capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozenset[int]:
-    """Codes of a suit's cards that some run core (with at most `budget` wilds) can hold."""
-    key = (budget, items)
-    hit = ctx.capable_memo.get(key)
-    if hit is None:
-        hit = ctx.capable_memo[key] = _find_capable(ctx, budget, items)
-    return hit
+    """Codes of a suit's cards that some run core (with at most `budget` wilds) can hold.
+    (Callers cache their own results, so this is not memoised.)"""
+    return _find_capable(ctx, budget, items)
 
 
 def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozenset[int]:
@@ -386,7 +381,9 @@ def _suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int
     memo_key = (budget, items, key)
     hit = ctx.plan_memo.get(memo_key)
     if hit is None:
-        hit = ctx.plan_memo[memo_key] = _find_suit_plan(ctx, budget, items, key)
+        hit = ctx.plan_memo[memo_key] = tuple(
+            (tuple(codes), need, slack) for codes, need, slack in
+            _find_suit_plan(ctx, budget, items, key))
     return hit
 
 
@@ -482,8 +479,9 @@ def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
             cores.pop()
 
         rec(0, [])
-    ctx.set_memo[key] = out
-    return out
+    result = tuple(out)  # tuples, not lists: the garbage collector can stop tracking them
+    ctx.set_memo[key] = result
+    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -548,9 +546,10 @@ def _leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, .
                     if best is None or cost < best[0]:
                         best = (cost, k, a, j, na)
             row.append(best)
-        table.append(row)
-    ctx.left_memo[key] = table
-    return table
+        table.append(tuple(row))
+    result = tuple(table)
+    ctx.left_memo[key] = result
+    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -611,77 +610,69 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
                  allow_allwild: bool, anchored: bool, bound: int | None) -> Plan | None:
     """The search for one fixed choice of naturals and pool (see the module notes)."""
     budget = len(pool)
-    if as_nat:
-        cards = naturals + as_nat
-        codes = [c.rank for c in naturals] + [c.rank + X for c in as_nat]
-    else:
-        cards = naturals
-        codes = [c.rank for c in naturals]
-    n = len(cards)
-    sort_keys = [SUIT_ORDER[c.suit] * 256 + code % X * 2 + (code >= X)
-                 for c, code in zip(cards, codes, strict=True)]
-    order = sorted(range(n), key=sort_keys.__getitem__)
+    # one pass: cards by suit (in place order) and by rank
+    by_suit: dict[str, list[tuple[int, int, Card]]] = {}
+    by_rank: dict[int, list[tuple[str, int, Card]]] = {}
+    for card in naturals:
+        rank = card.rank
+        by_suit.setdefault(card.suit, []).append((rank * 2, rank, card))
+        by_rank.setdefault(rank, []).append((card.suit, rank, card))
+    for card in as_nat:
+        rank = card.rank
+        by_suit.setdefault(card.suit, []).append((rank * 2 + 1, rank + X, card))
+        by_rank.setdefault(rank, []).append((card.suit, rank + X, card))
     # clusters: cards of one suit close enough to share a run; far apart ones never can
     clusters: list[tuple[tuple[int, ...], list[Card]]] = []
     where: dict[int, tuple[int, int]] = {}
     free_weight: dict[int, int] = {}
     free_cards: list[Card] = []
-    start = 0
     weight = ctx.weight
-    while start < n:
-        suit = cards[order[start]].suit
-        end = start
-        while end < n and cards[order[end]].suit == suit:
-            end += 1
-        idx = order[start:end]
-        suit_codes = tuple(codes[i] for i in idx)
+    for suit in sorted(by_suit):
+        entries = by_suit[suit]
+        if len(entries) > 1:
+            entries.sort(key=_first)
+        suit_codes = tuple([e[1] for e in entries])
         groups, loose = _clusters(ctx, budget, suit_codes)
         for group in groups:
             cid = len(clusters)
-            members = [cards[idx[k]] for k in group]
-            clusters.append((tuple(suit_codes[k] for k in group), members))
+            members = [entries[k][2] for k in group]
+            clusters.append((tuple([suit_codes[k] for k in group]), members))
             for bit, card in enumerate(members):
                 where[id(card)] = (cid, bit)
         for k in loose:
-            card = cards[idx[k]]
+            card = entries[k][2]
             free_weight[id(card)] = weight[suit_codes[k]]
             free_cards.append(card)
-        start = end
     base_dw = sum(free_weight.values())
     # sets: ranks with enough naturals to be worth a set core
     ranks = []
     threshold = ctx.set_threshold(budget)
-    if n >= threshold:
-        counts = [0] * 14
-        for card in cards:
-            counts[card.rank] += 1
-        for rank in range(1, 14):
-            if counts[rank] < threshold:
-                continue
-            members = sorted(
-                ((card.suit, code, card) for card, code in zip(cards, codes, strict=True)
-                 if card.rank == rank), key=_member_key)
-            stuck = tuple(i for i, m in enumerate(members) if id(m[2]) not in where)
-            opts, allow_none = _rank_options(ctx, budget,
-                                             tuple((s, c) for s, c, _ in members), stuck)
-            if not opts:
-                continue
-            compiled = []
-            touched: set[int] = set()
-            for cores, need, slack in opts:
-                masks: dict[int, int] = {}
-                freed = 0
-                for core in cores:
-                    for i in core:
-                        card = members[i][2]
-                        spot = where.get(id(card))
-                        if spot is None:
-                            freed += free_weight[id(card)]
-                        else:
-                            masks[spot[0]] = masks.get(spot[0], 0) | (1 << spot[1])
-                touched.update(masks)
-                compiled.append((masks, need, slack, cores, freed))
-            ranks.append((members, compiled, allow_none, touched))
+    for rank in sorted(by_rank):
+        members = by_rank[rank]
+        if len(members) < threshold:
+            continue
+        members.sort(key=_member_key)
+        stuck = tuple([i for i, m in enumerate(members) if id(m[2]) not in where])
+        opts, allow_none = _rank_options(ctx, budget,
+                                         tuple([(s, c) for s, c, _ in members]), stuck)
+        if not opts:
+            continue
+        compiled = []
+        touched: set[int] = set()
+        for cores, need, slack in opts:
+            masks: dict[int, int] = {}
+            freed = 0
+            for core in cores:
+                for i in core:
+                    card = members[i][2]
+                    spot = where.get(id(card))
+                    if spot is None:
+                        freed += free_weight[id(card)]
+                    else:
+                        masks[spot[0]] = masks.get(spot[0], 0) | (1 << spot[1])
+            touched.update(masks)
+            compiled.append((masks, need, slack, cores, freed))
+        ranks.append((members, compiled, allow_none, touched))
     if bound is not None and base_dw > bound:
         # loose cards no set can take either are deadwood whatever happens
         freeable = {id(m[2]) for members, _, _, _ in ranks for m in members}
@@ -933,6 +924,10 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
     return member[0], member[1]
 
 
+def _first(entry: tuple) -> int:
+    return entry[0]
+
+
 def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
                   stuck: tuple[int, ...]) -> tuple[list, bool]:
     """Set options of one rank in this hand, without those that provably lose: a card no
@@ -949,7 +944,7 @@ def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     allow_none = not any(
         need == 0 and all(i in stuck_set for core in cores for i in core)
         for cores, need, _ in opts)
-    out = (opts, allow_none)
+    out = (tuple(opts), allow_none)
     ctx.rank_memo[key] = out
     return out
 
