@@ -30,7 +30,7 @@ def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
 @pytest.mark.parametrize("rules", BUNDLED)
 async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
     players = 3 if rules != "three_thirteen" else 2
-    app = RummyApp(make_env(tmp_path, rules, players=players, seed=11))
+    app = RummyApp(make_env(tmp_path, rules, players=players, bots=("easy",), seed=11))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         first = view(app)
@@ -47,15 +47,24 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
 
 
 async def test_bot_moves_are_logged_and_highlighted(tmp_path) -> None:
-    app = RummyApp(make_env(tmp_path, "three_thirteen", players=3, seed=5))
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=3, seed=5, speed="fast"))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        await wait_until(pilot, lambda: any(e.seat not in (HUMAN, -1) for e in view(app).log))
-        await pilot.pause(0.1)
-        recent = app.screen.query_one("#recent")
-        shown = recent.query_one("Static").render()
-        bot_event = next(e for e in view(app).log if e.seat not in (HUMAN, -1))
-        assert bot_event.text in str(shown)
+
+        def bot_moves() -> list:
+            return [e for e in view(app).log
+                    if e.seat not in (HUMAN, -1) and e.kind in ("draw", "take", "discard")]
+
+        if view(app).my_turn:  # let the bots have a turn
+            await pilot.press("s", "d")
+        await wait_until(pilot, lambda: bool(bot_moves()), step=0.01)
+        await pilot.pause()
+        screen = table_screen(app)
+        event = bot_moves()[-1]
+        pane = screen.query_one(f"#seat-{event.seat}")
+        assert pane.has_class("-acted")  # lit up for a moment
+        shown = str(screen.query_one("#log").query_one("Static").render())
+        assert f"● {event.text}" in shown  # fresh in the log, with a bullet
 
 
 async def test_illegal_action_is_explained_with_its_rule(tmp_path) -> None:
@@ -216,6 +225,7 @@ async def test_game_over_shows_standings_and_chart(tmp_path) -> None:
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
         chart = app.screen.query_one(TotalsChart)
         assert [len(s) for s in chart.series] == [len(final.scores)] * 2
         text = str(app.screen.query_one(".summary-sub").render())
