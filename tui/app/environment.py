@@ -68,6 +68,9 @@ class AppEnvironment:
     can_quit_to_shell: bool = True
     lobby: Guest | None = None
     """Set for SSH players: the app opens at the lobby of shared tables (as this guest)."""
+    rulesets_dir: Path | None = None
+    """The player's own rulesets (None: `tui.paths.user_rulesets_dir()`); over SSH each
+    player has a folder of their own (`tui.paths.player_rulesets_dir`)."""
 
     @classmethod
     def local(cls, request: GameRequest | None = None) -> AppEnvironment:
@@ -82,3 +85,9 @@ class AppEnvironment:
 
     def has_saved_game(self) -> bool:
         return self.save_path is not None and self.save_path.exists()
+
+    def rulesets_folder(self) -> Path:
+        """Where this player's own rulesets are listed from and written to."""
+        from tui.paths import user_rulesets_dir
+
+        return self.rulesets_dir if self.rulesets_dir is not None else user_rulesets_dir()
