@@ -95,6 +95,14 @@ def find_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
 
 
 def _arrangement(plan: Plan, rules: Ruleset, round_no: int) -> Arrangement:
-    deadwood = tuple(sorted(plan.deadwood, key=Card.sort_key))
+    deadwood = tuple(sorted(plan.deadwood, key=_display_order))
     penalty = sum(card_penalty(c, rules, round_no) for c in deadwood)
     return Arrangement(tuple(plan.melds), deadwood, penalty)
+
+
+_SUIT_RANK = {"C": 0, "D": 1, "H": 2, "S": 3}
+
+
+def _display_order(card: Card) -> tuple[int, int, int]:
+    """`Card.sort_key` (suits, then ranks, jokers last) without its method call."""
+    return (_SUIT_RANK.get(card.suit, 4), card.rank, card.uid)

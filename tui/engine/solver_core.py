@@ -727,8 +727,8 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         return None
     left = _leftover_table(
         ctx,
-        tuple(sorted((weight[c.rank] for c in pool if c.is_joker), reverse=True)),
-        tuple(sorted((weight[c.rank] for c in pool if not c.is_joker), reverse=True)),
+        tuple(sorted([weight[c.rank] for c in pool if c.rank == JOKER_RANK], reverse=True)),
+        tuple(sorted([weight[c.rank] for c in pool if c.rank != JOKER_RANK], reverse=True)),
         allow_allwild, anchored)
     states = _combine_costs(comp_tables, budget, 0, 0)
     best_key = None
@@ -1014,8 +1014,12 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
     n_total, s_total = total_key
     # wilds: which are melded, then who gets them
     _, k_aw, a_aw, j_melded, a_melded = left[n_total][s_total]
-    jokers = sorted((c for c in pool if c.is_joker), key=ctx.weigh_card, reverse=True)
-    anchors = sorted((c for c in pool if not c.is_joker), key=ctx.weigh_card, reverse=True)
+    jokers = [c for c in pool if c.rank == JOKER_RANK]
+    anchors = [c for c in pool if c.rank != JOKER_RANK]
+    if len(jokers) > 1:
+        jokers.sort(key=ctx.weigh_card, reverse=True)
+    if len(anchors) > 1:
+        anchors.sort(key=ctx.weigh_card, reverse=True)
     deadwood += jokers[j_melded:] + anchors[a_melded:]
     anchors_in = anchors[:a_melded]
     sizes = _split_sizes(ctx, k_aw, a_aw)
@@ -1055,9 +1059,12 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
     p = ctx.p
     if naturals and kind == "set":
         rank = naturals[0].rank
-        if not wilds:
-            return Meld("set", tuple(naturals), tuple([(rank, c.suit) for c in naturals]))
         faces = [(rank, c.suit) for c in naturals]
+        if not wilds:
+            return Meld("set", tuple(naturals), tuple(faces))
+        if not p.distinct_suits and all(w.rank != rank for w in wilds):
+            faces += [(rank, "")] * len(wilds)
+            return Meld("set", tuple(naturals) + tuple(wilds), tuple(faces))
         used = {c.suit for c in naturals}
         # a wild of the set's own rank stands for itself (as the validator reads it)
         own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)]
