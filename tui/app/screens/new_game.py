@@ -34,8 +34,10 @@ class NewGameScreen(Screen[None]):
         super().__init__(id="new-game")
         from tui.engine.ruleset_loader import list_rulesets
 
-        self.infos = [i for i in list_rulesets() if i.error is None and not i.shadowed]
-        self.broken = [i for i in list_rulesets() if i.error is not None]
+        self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
+        listed = list_rulesets(self.user_dir)
+        self.infos = [i for i in listed if i.error is None and not i.shadowed]
+        self.broken = [i for i in listed if i.error is not None]
         self.levels = bot_levels()
 
     def compose(self) -> ComposeResult:
@@ -77,7 +79,7 @@ class NewGameScreen(Screen[None]):
             return range(2, 3)
         from tui.engine.ruleset_loader import load_ruleset
 
-        rules = load_ruleset(self.infos[0].path)
+        rules = load_ruleset(self.infos[0].path, self.user_dir)
         return range(rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS) + 1)
 
     def on_mount(self) -> None:
@@ -116,7 +118,7 @@ class NewGameScreen(Screen[None]):
         from tui.engine.ruleset_loader import load_ruleset
 
         info = self._info()
-        return load_ruleset(info.path)
+        return load_ruleset(info.path, self.user_dir)
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:

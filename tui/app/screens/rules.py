@@ -1,4 +1,4 @@
-"""The rules of any ruleset, as readable text."""
+"""The rules of any ruleset, as readable text; and the way into the house-rules editor."""
 
 from __future__ import annotations
 
@@ -7,24 +7,43 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, Select, Static
+from textual.widgets import Button, Footer, Label, Select, Static
 
 
 class RulesScreen(Screen[None]):
-    BINDINGS = [Binding("escape,q", "back", "Back")]
+    DEFAULT_CSS = """
+    RulesScreen .row Button { margin-left: 2; }
+    """
+    BINDINGS = [
+        Binding("escape,q", "back", "Back"),
+        Binding("v", "variant", "Make a house variant"),
+        Binding("e", "edit", "Edit"),
+    ]
 
     def __init__(self, key: str | None = None) -> None:
         super().__init__(id="rules")
+        self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
+        self.infos = self._rulesets()
+        self.initial = key or (self.infos[0].key if self.infos else None)
+
+    def _rulesets(self):  # noqa: ANN202
+        """Every ruleset that loads, and the player's own that do not (to edit them)."""
         from tui.engine.ruleset_loader import list_rulesets
 
-        self.infos = [i for i in list_rulesets() if i.error is None and not i.shadowed]
-        self.initial = key or (self.infos[0].key if self.infos else None)
+        return [i for i in list_rulesets(self.user_dir)
+                if not i.shadowed and (i.error is None or not i.bundled)]
+
+    def _label(self, info) -> str:  # noqa: ANN001
+        return ("★ " if not info.bundled else "") + info.name + (
+            " (has mistakes)" if info.error else "")
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="row"):
             yield Label("Rules of", classes="field")
-            yield Select([(i.name, i.key) for i in self.infos], value=self.initial,
+            yield Select([(self._label(i), i.key) for i in self.infos], value=self.initial,
                          allow_blank=False, compact=True, id="rules-choice")
+            yield Button("Make a house variant", compact=True, id="make-variant")
+            yield Button("Edit", compact=True, id="edit-ruleset")
         with VerticalScroll(id="rules-text"):
             yield Static(id="rules-body")
         yield Footer()
@@ -33,16 +52,70 @@ class RulesScreen(Screen[None]):
         self._show()
         self.query_one("#rules-text").focus()
 
+    def _selected(self):  # noqa: ANN202
+        key = self.query_one("#rules-choice", Select).value
+        return next((i for i in self.infos if i.key == key), None)
+
     @on(Select.Changed, "#rules-choice")
     def _show(self) -> None:
         from tui.engine.rules_text import describe_rules
-        from tui.engine.ruleset_loader import load_ruleset
+        from tui.engine.ruleset_loader import RulesetError, load_ruleset
 
-        key = self.query_one("#rules-choice", Select).value
-        info = next((i for i in self.infos if i.key == key), None)
+        info = self._selected()
+        self.query_one("#edit-ruleset").display = info is not None and not info.bundled
         if info is None:
             return
-        self.query_one("#rules-body", Static).update(describe_rules(load_ruleset(info.path)))
+        body = self.query_one("#rules-body", Static)
+        try:
+            text = describe_rules(load_ruleset(info.path, self.user_dir))
+        except RulesetError as exc:
+            text = f"This file has mistakes; press e to fix them.\n\n{exc}"
+        body.update(text)
+
+    @on(Button.Pressed, "#make-variant")
+    def action_variant(self) -> None:
+        """Write a file extending the chosen ruleset into the player's folder; edit it."""
+        from tui.engine.ruleset_files import NewRulesetError, free_name, new_ruleset_file
+        from tui.engine.ruleset_loader import RulesetError
+
+        info = self._selected()
+        if info is None or info.error:
+            self.notify("Choose a ruleset without mistakes to start from.", markup=False)
+            return
+        name = free_name(info.key, self.user_dir)
+        number = name.rpartition("_")[2]
+        title = f"My {info.name}" + (f" {number}" if number.isdigit() else "")
+        try:
+            path = new_ruleset_file(name, self.user_dir, info.key, title=title)
+        except (NewRulesetError, RulesetError) as exc:
+            self.notify(str(exc), title="Cannot make a variant", severity="error",
+                        markup=False)
+            return
+        self._open_editor(path)
+
+    @on(Button.Pressed, "#edit-ruleset")
+    def action_edit(self) -> None:
+        info = self._selected()
+        if info is None or info.bundled:
+            self.notify("Bundled rules are not edited: make a house variant (v) instead.",
+                        markup=False)
+            return
+        self._open_editor(info.path)
+
+    def _open_editor(self, path) -> None:  # noqa: ANN001
+        from .rules_editor import RulesEditorScreen
+
+        self.app.push_screen(RulesEditorScreen(path, self.user_dir), self._edited)
+
+    def _edited(self, key: str | None) -> None:
+        """Back from the editor: list the files again (a new one, a fixed one)."""
+        current = key or self.query_one("#rules-choice", Select).value
+        self.infos = self._rulesets()
+        choice = self.query_one("#rules-choice", Select)
+        choice.set_options([(self._label(i), i.key) for i in self.infos])
+        if any(i.key == current for i in self.infos):
+            choice.value = current
+        self._show()
 
     def action_back(self) -> None:
         self.dismiss()

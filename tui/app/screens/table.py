@@ -254,7 +254,11 @@ class TableScreen(Screen[None]):
         my_turn = view.my_turn
         self.query_one(StockPile).show(view.stock_count,
                                        my_turn and intents.can(view, DrawStock), style)
-        self.query_one(DiscardPile).set_class(view.rules.draw.discard == "deep", "-deep")
+        deep = view.rules.draw.discard == "deep"
+        pile = self.query_one(DiscardPile)
+        pile.set_class(deep, "-deep")
+        # a deep pile fans out to the left of its top card: as wide as its cards need
+        pile.styles.max_width = 11 + 3 * max(0, len(view.discard) - 1) if deep else None
         self.query_one(DiscardPile).show(view.discard, view.discard_count,
                                          view.rules.draw.discard == "deep",
                                          my_turn and intents.can(view, TakeDiscard),

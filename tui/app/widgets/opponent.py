@@ -39,7 +39,7 @@ class OpponentPane(Vertical):
         marker = "> " if card_style.ascii else "▶ "
         self.border_title = (marker if turn else "") + player.name + (
             f" ({level})" if level else "")
-        tags = []
+        tags = ["dealer"] if player.is_dealer else []
         if contract_required and player.contract_down:
             tags.append("✓ contract" if not card_style.ascii else "contract down")
         if turn:
@@ -54,9 +54,6 @@ class OpponentPane(Vertical):
         info.append(" · ", Style(dim=True))
         info.append(f"{player.total}", Style(bold=True))
         info.append(" pts")
-        if player.is_dealer:
-            info.append(" · ", Style(dim=True))
-            info.append("dealer", Style(color="#c8ccd4", italic=True))
         if player.went_out:
             info.append("\nwent out", Style(color="#f1c40f", bold=True))
         self.query_one(".info", Static).update(info)

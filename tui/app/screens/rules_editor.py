@@ -1,0 +1,260 @@
+"""The house-rules editor: one of the player's ruleset files, checked as it is typed.
+
+Left, the YAML (coloured, mistakes marked on their lines); right, the rules it makes, in
+the words of the rules screen; below, every mistake with its line and column (choose one
+to jump there).  Saving is refused while the text has mistakes, so the file on disk is
+always the last good version; "Play this" saves and starts a game with the rules at once
+(over SSH: opens a table in the lobby, where friends may join).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from tui.engine.ruleset_errors import LocatedError
+from tui.engine.ruleset_live import LiveCheck, check_text, save_checked
+
+from ..widgets.yaml_editor import YamlEditor
+
+log = logging.getLogger(__name__)
+
+OPPONENT_LEVEL = "medium"
+
+
+def error_label(error: LocatedError, here: str) -> str:
+    """How a mistake is listed: `line 5, col 3: …`, naming the file only if it is another
+    one (a ruleset this one extends)."""
+    where = ""
+    if error.file != here:
+        where = f"{Path(error.file).name}: "
+    if error.line > 0:
+        where += f"line {error.line}, col {error.column}: "
+    return where + error.message
+
+
+def safe_check(text: str, path: Path, user_dir: Path | None) -> LiveCheck:
+    """`check_text`, but a bug in the checker shows as a mistake instead of closing the
+    editor (and losing what the player typed)."""
+    try:
+        return check_text(text, path, user_dir)
+    except Exception as exc:  # noqa: BLE001 - keep the player's unsaved text alive
+        log.exception("checking %s failed", path)
+        return LiveCheck(str(path), (LocatedError(str(path), 0, 0, f"cannot check: {exc}"),))
+
+
+class RulesEditorScreen(Screen[str | None]):
+    """Edit `path`; dismisses with the file's key if it was saved, else None."""
+
+    CSS_PATH = "rules_editor.tcss"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("ctrl+p", "play", "Play this", priority=True),
+        Binding("ctrl+n", "next_error", "Next mistake", priority=True),
+        Binding("escape", "back", "Back"),
+    ]
+    CHECK_DELAY = 0.3  # seconds of no typing before the text is checked
+
+    def __init__(self, path: Path, user_dir: Path | None = None) -> None:
+        super().__init__(id="rules-editor")
+        self.path = path
+        self.user_dir = user_dir
+        self.saved_text = path.read_text(encoding="utf-8")
+        self.result: LiveCheck = safe_check(self.saved_text, path, user_dir)
+        self.last_good = self.result.rules_text
+        self.was_saved = False
+        self._timer: Timer | None = None
+        self._leave_armed = False
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Vertical(id="editor-box"):
+            yield Static(id="editor-title")
+            with Horizontal(id="editor-panes"):
+                yield YamlEditor(self.saved_text, id="editor-text")
+                with VerticalScroll(id="editor-preview") as preview:
+                    preview.border_title = "The rules it makes"
+                    yield Static(id="preview-body")
+            yield Static(id="editor-status")
+            yield OptionList(id="editor-errors")
+            with Horizontal(classes="buttons", id="editor-buttons"):
+                yield Button("Save", variant="primary", compact=True, id="save")
+                yield Button("Play this", variant="success", compact=True, id="play")
+                yield Button("Back", compact=True, id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        folder = self.path.parent
+        title = Content.assemble(("Editing ", "bold"), (self.path.name, "bold $accent"),
+                                 (f"  in {folder}", "dim"))
+        self.query_one("#editor-title", Static).update(title)
+        self._show(self.result)
+        self.editor.focus()
+
+    @property
+    def editor(self) -> YamlEditor:
+        return self.query_one("#editor-text", YamlEditor)
+
+    @property
+    def text(self) -> str:
+        return self.editor.text
+
+    @property
+    def dirty(self) -> bool:
+        return self.text != self.saved_text
+
+    # ------------------------------------------------------------------ checking
+    @on(TextArea.Changed, "#editor-text")
+    def _typed(self) -> None:
+        self._leave_armed = False
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self.CHECK_DELAY, self.check_now)
+        self._show_status()
+
+    def check_now(self) -> LiveCheck:
+        """Check the text as it is now and show the outcome."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._show(safe_check(self.text, self.path, self.user_dir))
+        return self.result
+
+    def _show(self, result: LiveCheck) -> None:
+        self.result = result
+        if result.ok:
+            self.last_good = result.rules_text
+        self.editor.mark_errors([(e.line, e.column) for e in result.errors_here()])
+        errors = self.query_one("#editor-errors", OptionList)
+        errors.clear_options()
+        errors.add_options(
+            Option(Content(error_label(error, result.file)), id=str(index))
+            for index, error in enumerate(result.errors)
+        )
+        errors.display = not result.ok
+        body = self.query_one("#preview-body", Static)
+        if result.ok:
+            body.update(Content(result.rules_text))
+        elif self.last_good:
+            body.update(Content.assemble(
+                ("Not changed while the file has mistakes: these are the rules as last "
+                 "checked.\n\n", "italic $warning"),
+                (self.last_good, "dim"),
+            ))
+        else:
+            body.update(Content.styled("Fix the mistakes below to see the rules.", "italic"))
+        self._show_status()
+
+    def _show_status(self) -> None:
+        status = self.query_one("#editor-status", Static)
+        pending = self._timer is not None
+        count = len(self.result.errors)
+        if pending:
+            state = ("Checking…", "dim")
+        elif count:
+            state = (f"✗ {count} mistake{'s' if count != 1 else ''}: fix to save "
+                     "(the file keeps its last good version)", "bold $error")
+        else:
+            state = ("✓ No mistakes", "bold $success")
+        saved = ("  ·  unsaved changes", "$warning") if self.dirty else ("  ·  saved", "dim")
+        status.update(Content.assemble(state, saved))
+
+    # ------------------------------------------------------------------ mistakes
+    @on(OptionList.OptionSelected, "#editor-errors")
+    def _error_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.goto(self.result.errors[int(event.option.id or 0)])
+
+    def goto(self, error: LocatedError) -> None:
+        """Put the cursor on a mistake in this file (others are only listed)."""
+        if error.file == self.result.file and error.line > 0:
+            self.editor.cursor_location = (error.line - 1, max(error.column - 1, 0))
+            self.editor.scroll_cursor_visible(center=True)
+        self.editor.focus()
+
+    def action_next_error(self) -> None:
+        here = sorted(self.check_now().errors_here())
+        if not here:
+            self.notify("No mistakes here.", markup=False)
+            return
+        row, column = self.editor.cursor_location
+        later = [e for e in here if (e.line - 1, e.column - 1) > (row, column)]
+        self.goto((later or here)[0])
+
+    # ------------------------------------------------------------------ saving
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> bool:
+        """Save if the text checks; True when the file now holds the text."""
+        text = self.text
+        try:
+            result = save_checked(self.path, text, self.user_dir)
+        except OSError as exc:
+            self.notify(f"{self.path}: {exc.strerror or exc}", title="Cannot save",
+                        severity="error", markup=False)
+            return False
+        self._show(result)
+        if not result.ok:
+            count = len(result.errors)
+            self.notify(f"Not saved: {count} mistake{'s' if count != 1 else ''} to fix first. "
+                        "The file keeps its last good version.", title="Not saved",
+                        severity="warning", markup=False)
+            return False
+        self.saved_text = text
+        self.was_saved = True
+        self._show_status()
+        self.notify(f"Saved {self.path.name}.", markup=False)
+        return True
+
+    # ------------------------------------------------------------------ playing
+    @on(Button.Pressed, "#play")
+    def action_play(self) -> None:
+        if not self.action_save():
+            return
+        rules = self.result.ruleset
+        assert rules is not None  # saved, so it checked
+        app = self.app
+        env = app.env  # type: ignore[attr-defined]
+        if env.lobby is not None:
+            self._host_in_lobby(rules)
+            return
+        from .new_game import OPPONENT_NAMES, bot_levels
+
+        levels = bot_levels()
+        level = OPPONENT_LEVEL if OPPONENT_LEVEL in levels else levels[-1]
+        players = max(rules.players_min, min(3, rules.players_max))
+        opponents = [(OPPONENT_NAMES[i % len(OPPONENT_NAMES)], level)
+                     for i in range(players - 1)]
+        app.start_game(rules, opponents, None)  # type: ignore[attr-defined]
+
+    def _host_in_lobby(self, rules) -> None:  # noqa: ANN001 - a Ruleset
+        """Over SSH: open a table with these rules in the lobby and sit down as its host."""
+        from .lobby import LobbyScreen
+
+        lobby = next((s for s in self.app.screen_stack if isinstance(s, LobbyScreen)), None)
+        if lobby is None:
+            self.notify("There is no lobby to open a table in.", severity="error")
+            return
+        seats = max(rules.players_min, min(3, rules.players_max))
+        while self.app.screen is not lobby:
+            self.app.pop_screen()
+        lobby.host_table(self.path.stem, seats, OPPONENT_LEVEL, rules)
+
+    # ------------------------------------------------------------------ leaving
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        if self.dirty and not self._leave_armed:
+            self._leave_armed = True
+            self.notify("Press Esc again to leave without saving, or Ctrl+S to save.",
+                        title="Unsaved changes", severity="warning", markup=False)
+            return
+        self.dismiss(self.path.stem if self.was_saved else None)
