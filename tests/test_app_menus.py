@@ -91,3 +91,15 @@ async def test_settings_are_saved_and_used_at_the_table(tmp_path) -> None:
                           again.screen.query_one(HandView).render().split())
         assert drawn.isascii() and "+---+" in drawn
         assert view(again).players[0].name == "Mia"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--rules", "nosuch"], "--rules nosuch: "),
+    (["--rules", "liverpool", "--players", "9"], "--players 9: Liverpool is for 3–8 players"),
+    (["--bots", "genius"], "--bots: unknown level 'genius'"),
+])
+def test_play_command_refuses_bad_options(argv: list[str], message: str, capsys) -> None:  # noqa: ANN001
+    from tui.cli import main
+
+    assert main(["play", *argv]) == 2
+    assert message in capsys.readouterr().err
