@@ -233,3 +233,30 @@ async def test_game_over_shows_standings_and_chart(tmp_path) -> None:
         assert ("You" in text) if HUMAN in final.winners else (winner in text)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_buying_when_nothing_is_offered_is_refused_with_the_rule(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while not view(app).my_turn or view(app).phase == "buy":
+            if view(app).my_turn:
+                await pilot.press("n")
+            else:
+                table.step_bot()
+            await pilot.pause()
+        if view(app).phase == "draw":
+            await pilot.press("s")
+        while table.bot_to_move() is not None:  # others may buy the card I passed over
+            table.step_bot()
+            await pilot.pause()
+        before = view(app)
+        assert before.phase == "play"
+        for key in ("b", "n"):
+            await pilot.press(key)
+            await pilot.pause()
+        after = view(app)
+        assert after.discard == before.discard and after.hand == before.hand
+        messages = [n.message for n in app._notifications]
+        assert sum("Rule: buying" in m for m in messages) == 2, messages

@@ -414,6 +414,8 @@ class Game:
             raise IllegalAction("draw first: from the stock or the discard pile", "turn: draw")
         if st.phase == "play" and action.kind in ("draw_stock", "take_discard"):
             raise IllegalAction("you have already drawn this turn", "turn: one draw")
+        if st.phase != "buy" and action.kind in ("buy", "pass_buy"):
+            raise IllegalAction("no discard is being offered for buying now", "buying")
         handler(action)
         self._legal_cache.clear()
         self.history.append(action)

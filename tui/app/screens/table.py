@@ -438,9 +438,9 @@ class TableScreen(Screen[None]):
     def _run_bot(self) -> None:
         try:
             self.table.step_bot()
-        except IllegalAction as exc:  # a bot bug must not end the game for the player
-            self.app.call_from_thread(self.notify, f"A bot's move was refused: {exc}",
-                                      severity="error")
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
+            self.app.call_from_thread(self.notify, f"A computer player's move failed: {exc}",
+                                      title="Bot error", severity="error")
         finally:
             self._bot_busy = False
 
@@ -500,6 +500,12 @@ class TableScreen(Screen[None]):
         except IllegalAction as exc:
             rule = f"\nRule: {exc.rule}" if exc.rule else ""
             self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
+            return False
+        except Exception as exc:  # noqa: BLE001 - a bug must not close the player's table
+            self.log.error(f"{action!r} failed: {exc!r}")
+            self.notify(f"That move failed inside the game ({type(exc).__name__}: {exc}). "
+                        "The game was not changed; please report this.",
+                        title="Something went wrong", severity="error", timeout=10)
             return False
         self._fresh_from = len(self.table.view(self.seat).log)
         if not isinstance(action, DrawStock | TakeDiscard):

@@ -40,8 +40,9 @@ class YamlEditor(TextArea):
             soft_wrap=False,
             tab_behavior="indent",
             show_line_numbers=True,
-            indent_width=2,
         )
+        self.indent_type = "spaces"  # YAML forbids tabs
+        self.indent_width = 2
         self._spans: list[list[Span]] = []
         self._spans_for: str | None = None
         self._marks: dict[int, set[int]] = {}  # 0-based line -> 0-based columns
