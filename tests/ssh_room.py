@@ -9,6 +9,7 @@ person would press now and to know when the screens must have caught up.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -67,14 +68,21 @@ async def arrive(port: int, name: str, size: tuple[int, int] = (80, 24),
     return client
 
 
-async def choose(client: TerminalClient, wanted: str, step: str = RIGHT, limit: int = 12) -> None:
-    """Cycle the focused `◀ value ▶` row of a form until it shows `wanted`."""
+def shown_choice(client: TerminalClient, label: str) -> str | None:
+    """The value a `label   ◀ value ▶` row of a form shows now."""
+    found = re.search(re.escape(label) + r"\s+◀ (.*?) ▶", client.text)
+    return found.group(1) if found else None
+
+
+async def choose(client: TerminalClient, label: str, wanted: str, limit: int = 12) -> None:
+    """Press → on the focused `label ◀ value ▶` row until it shows `wanted` (one press at
+    a time, each waited for, so a slow screen never makes it overshoot)."""
     for _ in range(limit):
-        if f"◀ {wanted} ▶" in client.text:
+        current = shown_choice(client, label)
+        if current == wanted:
             return
-        before = client.text
-        client.send(step)
-        await client.wait_until(lambda b=before: client.text != b, timeout=5)
+        client.send(RIGHT)
+        await client.wait_until(lambda c=current: shown_choice(client, label) != c, timeout=5)
     raise AssertionError(f"{wanted!r} never offered; screen:\n{client.text}")
 
 
@@ -83,11 +91,11 @@ async def create_table(client: TerminalClient, rules: str = "Three Thirteen", se
     """Create a table by keys, the way a player does."""
     client.send("c")
     await client.wait_for("New table")
-    await choose(client, rules)
+    await choose(client, "Rules", rules)
     client.send(DOWN)
-    await choose(client, str(seats))
+    await choose(client, "Seats", str(seats))
     client.send(DOWN)
-    await choose(client, f"{bots} bots")
+    await choose(client, "Empty seats", f"{bots} bots")
     client.send(ENTER)
     await client.wait_for("You are seated")
 
@@ -102,6 +110,8 @@ def key_for(shared: SharedTable, seat: int) -> str:
     view = shared.table.view(seat)
     if view.phase == "draw":
         return "s"
+    if view.phase == "buy":
+        return "n"  # pass: people here never buy
     if any(isinstance(a, GoOut) for a in view.legal):
         return "o"
     return "d"
