@@ -121,6 +121,7 @@ class LobbyApps:
         from tui.app.app import RummyApp
         from tui.app.environment import AppEnvironment
         from tui.app.settings import SettingsStore
+        from tui.paths import player_rulesets_dir
 
         guest = self.lobby.enter(info.player_name)
         self._guests[info.id] = guest
@@ -131,6 +132,7 @@ class LobbyApps:
             drive_bots=False,  # each table's own driver moves its bots
             can_quit_to_shell=False,
             lobby=guest,
+            rulesets_dir=player_rulesets_dir(info.player_name),  # house rules per player
         )
         return RummyApp(env)
 

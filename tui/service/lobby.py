@@ -134,12 +134,16 @@ class Lobby:
         self._changed()
 
     # ------------------------------------------------------------------ tables
-    def create(self, host: str, rules_key: str, seats: int, fill_level: str) -> SharedTable:
-        """A new waiting table (nobody seated yet); raises `LobbyError` with the reason."""
+    def create(self, host: str, rules_key: str, seats: int, fill_level: str,
+               rules: Ruleset | None = None) -> SharedTable:
+        """A new waiting table (nobody seated yet); raises `LobbyError` with the reason.
+
+        `rules` plays a ruleset the host brought (their own house rules, already loaded
+        from their folder) instead of loading `rules_key` from the server's."""
         if len(self._tables) >= self.config.max_tables:
             raise LobbyError(f"The server already has {len(self._tables)} tables, its "
                              "limit: join or watch one, or wait for one to close.")
-        rules = self._rules(rules_key)
+        rules = rules if rules is not None else self._rules(rules_key)
         if not rules.players_min <= seats <= rules.players_max:
             raise LobbyError(f"{rules.name} is for {rules.players_min} to "
                              f"{rules.players_max} players, not {seats}.")
@@ -214,11 +218,12 @@ class Guest:
         if self.closed:
             raise LobbyError("This session has ended.")
 
-    def create(self, rules_key: str, seats: int, fill_level: str) -> SeatHandle:
-        """Open a table and sit at it as its host."""
+    def create(self, rules_key: str, seats: int, fill_level: str,
+               rules: Ruleset | None = None) -> SeatHandle:
+        """Open a table and sit at it as its host (with `rules`: see `Lobby.create`)."""
         self._check_open()
         self.leave()
-        shared = self.lobby.create(self.name, rules_key, seats, fill_level)
+        shared = self.lobby.create(self.name, rules_key, seats, fill_level, rules)
         try:
             self.handle = shared.sit(self.name)
         except LobbyError:

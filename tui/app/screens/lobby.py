@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from tui.service.lobby import LobbyError, TableSummary
 
 if TYPE_CHECKING:
+    from tui.engine.rules import Ruleset
     from tui.service.lobby import Guest
 
     from .table import TableScreen
@@ -268,11 +269,20 @@ class LobbyScreen(Screen[None]):
 
     def action_create(self) -> None:
         def made(choice: tuple[str, int, str] | None) -> None:
-            if choice is not None and self._try(lambda: self.guest.create(*choice)):
-                self.refresh_lobby()
-                self._follow_my_table()
+            if choice is not None:
+                self.host_table(*choice)
 
         self.app.push_screen(CreateTableScreen(), made)
+
+    def host_table(self, rules_key: str, seats: int, fill_level: str,
+                   rules: Ruleset | None = None) -> bool:
+        """Open a table and sit at it as host (`rules`: the player's own house rules, from
+        the rules editor's "Play this")."""
+        if not self._try(lambda: self.guest.create(rules_key, seats, fill_level, rules)):
+            return False
+        self.refresh_lobby()
+        self._follow_my_table()
+        return True
 
     def action_join(self) -> None:
         summary = self._selected()
