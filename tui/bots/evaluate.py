@@ -48,6 +48,7 @@ class ContractNeed:
 
     missing: int
     used: tuple[tuple[int, str], ...]  # faces, with repeats for duplicate cards
+    wanted: frozenset[tuple[int, str]] = frozenset()  # natural faces that fill a gap
 
 
 class Evaluator:
@@ -312,19 +313,48 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
               for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
     ranked.sort(key=lambda item: item[0])
-    best: tuple[int, tuple] | None = None
+    best: tuple[int, tuple, tuple] | None = None
     for optimistic, sets, runs in ranked:
         if best is not None and optimistic >= best[0]:
             break
         for order in ((*runs, *sets), (*sets, *runs)):
             missing, used = _fill(order, counts, wilds, p)
             if best is None or missing < best[0]:
-                best = (missing, used)
+                best = (missing, used, order)
             if missing == optimistic:
                 break
     if best is None:
         return ContractNeed(want_sets * p.set_min + want_runs * p.run_min, ())
-    return ContractNeed(best[0], best[1])
+    missing, used, order = best
+    return ContractNeed(missing, used, _wanted(order, p) if missing else frozenset())
+
+
+def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
+    """Natural faces that would fill a gap of the chosen groups."""
+    out: set[tuple[int, str]] = set()
+    for group in groups:
+        if group.kind == "set":
+            rank = group.label[0]
+            if rank <= 0:
+                continue
+            suits = {f[1] for f in group.faces}
+            if len(group.faces) >= group.size:
+                continue
+            out.update((rank, s) for s in SUITS if not (p.distinct_suits and s in suits))
+        else:
+            suit, start = group.label
+            if not suit:
+                continue
+            places = [pos for pos in range(start, start + group.size)
+                      if (1 if pos == 14 else pos, suit) in group.faces]
+            if not places:
+                continue
+            lo, hi = min(places), max(places)
+            spare = group.size - (hi - lo + 1)  # the run may grow this far either way
+            for pos in range(max(p.min_pos, lo - spare), min(p.max_pos, hi + spare) + 1):
+                if pos not in places:
+                    out.add((1 if pos == 14 else pos, suit))
+    return frozenset(out)
 
 
 def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:

@@ -1,0 +1,94 @@
+"""Move latency per bot level, printed (not asserted).
+
+    python tests/bench/bench_bots.py                 # 13-card Three Thirteen, 12-card contract
+    python tests/bench/bench_bots.py --positions 40 --budget 0.4
+
+Positions come from real play: medium bots play seeded games up to the deal with the
+biggest hands (Three Thirteen round 11: 13 cards, 14 after the draw; Contract Rummy deals
+5-7: 12 cards), and every decision of that deal with more than one legal move is kept.
+Each level is then timed on the same positions, one core, and the median, 90th percentile
+and worst times are printed.  Also printed: headless throughput of `rummy simulate` for
+4-player Three Thirteen between medium bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tui.bots import make_bot  # noqa: E402
+from tui.bots.arena import run_match  # noqa: E402
+from tui.engine.game import Game  # noqa: E402
+from tui.engine.ruleset_loader import load_ruleset  # noqa: E402
+from tui.engine.view import SeatView  # noqa: E402
+
+
+def positions(key: str, first_round: int, count: int, players: int = 4) -> list[SeatView]:
+    """Views with a real choice, from deals `first_round` on of seeded medium games."""
+    rules = load_ruleset(key)
+    out: list[SeatView] = []
+    seed = 0
+    while len(out) < count:
+        game = Game(rules, [f"m{i}" for i in range(players)], seed)
+        bots = [make_bot("medium", seed * 10 + i) for i in range(players)]
+        while game.phase != "game_over" and len(out) < count:
+            if game.phase == "round_over":
+                game.next_round()
+                continue
+            seat = game.actor
+            view = game.view(seat)
+            if game.round.number >= first_round and len(view.legal) > 1:
+                out.append(view)
+            game.apply(bots[seat].choose(view))
+        seed += 1
+    return out
+
+
+def time_level(level: str, views: list[SeatView], budget: float | None) -> list[float]:
+    times = []
+    for i, view in enumerate(views):
+        bot = make_bot(level, i)
+        if budget is not None and hasattr(bot, "budget"):
+            bot.budget = budget
+        started = time.perf_counter()
+        bot.choose(view)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def report(label: str, times: list[float]) -> None:
+    ordered = sorted(times)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    print(f"  {label:<22} median {statistics.median(times) * 1000:7.1f} ms   "
+          f"p90 {p90 * 1000:7.1f} ms   max {max(times) * 1000:7.1f} ms   "
+          f"({len(times)} moves)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--budget", type=float, default=None,
+                        help="hard's seconds per decision (default: its own default)")
+    parser.add_argument("--games", type=int, default=20, help="games for the throughput run")
+    args = parser.parse_args(argv)
+    for key, first in (("three_thirteen", 11), ("contract_rummy", 5)):
+        views = positions(key, first, args.positions)
+        sizes = sorted({len(v.hand) for v in views})
+        print(f"{key}: hands of {sizes[0]}-{sizes[-1]} cards", flush=True)
+        for level in ("easy", "medium", "hard"):
+            report(level, time_level(level, views, args.budget if level == "hard" else None))
+        report("hard (budget 0.05 s)", time_level("hard", views, 0.05))
+    rules = load_ruleset("three_thirteen")
+    result = run_match(rules, ["medium"] * 4, args.games, seed=1)
+    print(f"rummy simulate, three_thirteen, 4 medium bots: {args.games} games in "
+          f"{result.seconds:.1f} s = {args.games / result.seconds:.2f} games/s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
