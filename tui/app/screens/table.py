@@ -10,6 +10,7 @@ freezes the screen.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,6 +126,7 @@ class TableScreen(Screen[None]):
         self._summary_for: tuple[int, str] | None = None
         self._bot_busy = False
         self._refresh_pending = False
+        self._last_note: tuple[str, str, float] = ("", "", 0.0)
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
@@ -132,7 +134,12 @@ class TableScreen(Screen[None]):
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Notifications carry engine and bot text: never read it as markup."""
+        """Notifications carry engine and bot text: never read it as markup.  The same
+        message again within a few seconds (a key pressed repeatedly) is shown once."""
+        now = time.monotonic()
+        if (message, title) == self._last_note[:2] and now - self._last_note[2] < 3:
+            return
+        self._last_note = (message, title, now)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------------ layout
