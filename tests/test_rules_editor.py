@@ -268,7 +268,7 @@ async def test_over_ssh_the_variant_goes_to_the_players_folder_and_opens_a_table
     guest = lobby.enter("ann")
     env = AppEnvironment(settings_store=SettingsStore(None), player_name="ann",
                          drive_bots=False, can_quit_to_shell=False, lobby=guest,
-                         rulesets_dir=player_rulesets_dir("ann"))
+                         rulesets_dir=player_rulesets_dir("ann"), rulesets_confined=True)
     app = RummyApp(env)
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -284,6 +284,24 @@ async def test_over_ssh_the_variant_goes_to_the_players_folder_and_opens_a_table
             shared = guest.shared
             assert shared is not None and shared.rules.going_out.bonus == -10
             assert shared.rules_key == "my_three_thirteen" and shared.seat_of("ann") == 0
+    finally:
+        lobby.close()
+
+
+def test_ssh_sessions_get_their_own_confined_rulesets_folder(home: Path) -> None:
+    from tui.commands.serve import LobbyApps
+    from tui.net.session import SessionInfo
+    from tui.service.lobby import Lobby
+
+    lobby = Lobby()
+    apps = LobbyApps(lobby)
+    try:
+        envs = [apps(SessionInfo(n, name, "xterm", (80, 24), "256")).env
+                for n, name in enumerate(["ann", "bob"])]
+        assert [env.rulesets_folder() for env in envs] == [
+            player_rulesets_dir("ann"), player_rulesets_dir("bob")]
+        assert all(env.rulesets_confined for env in envs)
+        assert not AppEnvironment().rulesets_confined  # a local player's own machine
     finally:
         lobby.close()
 

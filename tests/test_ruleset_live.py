@@ -175,6 +175,30 @@ def test_list_rulesets_shows_only_the_given_players_files(tmp_path: Path, home: 
     assert load_ruleset("bobs_game", user_dir=bob).buying.enabled
 
 
+def test_confined_files_extend_only_keys_and_files_in_their_folder(tmp_path: Path) -> None:
+    """On a shared server a player's file must not read other files through `extends`."""
+    secret = write(tmp_path, "secret.yaml", MINIMAL.replace("Test game", "Owner's secret"))
+    folder = tmp_path / "players" / "ann"
+    folder.mkdir(parents=True)
+    write(folder, "base.yaml", "extends: liverpool\nname: Ann's base\n")
+    path = folder / "mine.yaml"
+    for target in (str(secret), "../../secret.yaml", "~/secret.yaml", "../ann/../../secret.yaml"):
+        result = check_text(f"extends: {target}\nname: x\n", path, folder, confine=True)
+        [error] = result.errors
+        assert "by its key" in error.message and result.rules_text == ""
+        assert (error.line, error.column) == (1, 10)
+    for target in ("base", "./base.yaml", "three_thirteen"):
+        assert check_text(f"extends: {target}\nname: x\n", path, folder, confine=True).ok
+    # a file in the folder that reaches out is refused when it is the parent, too
+    write(folder, "sneaky.yaml", f"extends: {secret}\nname: y\n")
+    assert not check_text("extends: sneaky\nname: x\n", path, folder, confine=True).ok
+    sneaky = {i.key: i for i in list_rulesets(folder, confine=True)}["sneaky"]
+    assert sneaky.error and "by its key" in sneaky.error
+    # unconfined (a local player's own machine), paths are fine
+    local = check_text(f"extends: {secret}\ndescription: mine\n", path, folder)
+    assert local.ok and "Owner's secret" in local.rules_text
+
+
 # --- files that try to hang or crash the loader ------------------------------------------
 
 

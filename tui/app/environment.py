@@ -71,6 +71,8 @@ class AppEnvironment:
     rulesets_dir: Path | None = None
     """The player's own rulesets (None: `tui.paths.user_rulesets_dir()`); over SSH each
     player has a folder of their own (`tui.paths.player_rulesets_dir`)."""
+    rulesets_confined: bool = False
+    """Set for SSH players: their files' `extends` may not reach outside their folder."""
 
     @classmethod
     def local(cls, request: GameRequest | None = None) -> AppEnvironment:

@@ -133,6 +133,7 @@ class LobbyApps:
             can_quit_to_shell=False,
             lobby=guest,
             rulesets_dir=player_rulesets_dir(info.player_name),  # house rules per player
+            rulesets_confined=True,
         )
         return RummyApp(env)
 

@@ -52,14 +52,18 @@ def _extends_ref(base_path: Path, folder: Path) -> str:
 
 
 def new_ruleset_file(
-    name: str, folder: Path, base_ref: str | Path | None = None, title: str | None = None
+    name: str,
+    folder: Path,
+    base_ref: str | Path | None = None,
+    title: str | None = None,
+    confine: bool = False,
 ) -> Path:
     """Write the starter file `folder`/`name`.yaml and return its path.
 
     With `base_ref` (a key or a path) the file extends that ruleset and shows its keys
     commented out; without it the file is a small complete game.  Raises `NewRulesetError`
     for an unusable or taken name or a folder that cannot be written, and `RulesetError`
-    when the base does not load.
+    when the base does not load (`confine`: see `ruleset_loader`).
     """
     if not NAME_PATTERN.match(name):
         raise NewRulesetError(
@@ -77,7 +81,7 @@ def new_ruleset_file(
     extends = ""
     if base_ref is not None:
         base_path = find_ruleset(base_ref, user_dir=folder)
-        base = load_ruleset(base_path, folder)
+        base = load_ruleset(base_path, folder, confine)
         extends = _extends_ref(base_path, folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -43,25 +43,32 @@ class LiveCheck:
         return {e.line for e in self.errors_here()}
 
 
-def check_text(text: str, path: Path, user_dir: Path | None = None) -> LiveCheck:
-    """Check `text` as the content of `path` (which need not exist); writes nothing."""
+def check_text(
+    text: str, path: Path, user_dir: Path | None = None, confine: bool = False
+) -> LiveCheck:
+    """Check `text` as the content of `path` (which need not exist); writes nothing.
+
+    `confine`: ``extends`` may only reach into `user_dir` (see `ruleset_loader`)."""
     file = str(path)
     try:
         ruleset = load_ruleset_text(
-            text, file=file, key=path.stem, base_dir=path.parent, user_dir=user_dir
+            text, file=file, key=path.stem, base_dir=path.parent, user_dir=user_dir,
+            confine=confine,
         )
     except RulesetError as exc:
         return LiveCheck(file, tuple(exc.errors))
     return LiveCheck(file, (), ruleset, describe_rules(ruleset))
 
 
-def save_checked(path: Path, text: str, user_dir: Path | None = None) -> LiveCheck:
+def save_checked(
+    path: Path, text: str, user_dir: Path | None = None, confine: bool = False
+) -> LiveCheck:
     """Write `text` to `path` if it checks; otherwise leave the file as it was.
 
     The write goes to a temporary file in the same folder that then replaces `path`, so
     readers see the old file or the new one, whole.  Raises OSError if it cannot be written.
     """
-    result = check_text(text, path, user_dir)
+    result = check_text(text, path, user_dir, confine)
     if not result.ok:
         return result
     path.parent.mkdir(parents=True, exist_ok=True)

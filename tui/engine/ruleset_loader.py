@@ -7,6 +7,10 @@ player's folder: `tui.paths.user_rulesets_dir` unless a `user_dir` is given (eac
 served over SSH has a folder of their own).  Subfolders are never searched, so files kept
 in ``rulesets/cookbook/`` are examples to copy, not rulesets offered to play.
 
+Loading with ``confine=True`` (files written by a remote player on a shared server) lets
+``extends`` name ruleset keys and files inside the player's folder only, so a file cannot
+read, and show in its errors or rules text, any other file on the server.
+
 Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -> JSON Schema
 (`ruleset_schema`) -> rule consistency checks (`ruleset_checks`) -> `Ruleset`
 (`ruleset_build`).  Every mistake found on the way is collected and raised together as one
@@ -131,8 +135,21 @@ def _read(path: Path) -> str:
         raise RulesetError([LocatedError(str(path), 0, 0, f"cannot read: {reason}")]) from None
 
 
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def _merged_doc(
-    text: str, file: str, base_dir: Path | None, chain: tuple[Path, ...], user_dir: Path | None
+    text: str,
+    file: str,
+    base_dir: Path | None,
+    chain: tuple[Path, ...],
+    user_dir: Path | None,
+    confine: bool = False,
 ) -> tuple[LocatedDoc, list[LocatedError]]:
     """The document with its `extends` chain merged in, and the errors met on the way."""
     doc, errors = compose_located(text, file)
@@ -148,6 +165,18 @@ def _merged_doc(
     loc = doc.value_loc(("extends",))
     if not isinstance(target, str) or not target.strip():
         return doc, [loc.error("`extends` must name a ruleset (a key or a file path)")]
+    if confine and _looks_like_path(target.strip()):
+        folder = paths.user_rulesets_dir() if user_dir is None else user_dir
+        wanted = Path(target.strip()).expanduser()
+        if not wanted.is_absolute() and base_dir is not None:
+            wanted = base_dir / wanted
+        if not _within(wanted, folder):
+            return doc, [
+                loc.error(
+                    f"`extends: {target}`: name a ruleset by its key (such as three_thirteen) "
+                    "or a file in your rulesets folder"
+                )
+            ]
     try:
         parent_path = find_ruleset(target.strip(), base_dir, user_dir).resolve()
     except RulesetError as exc:
@@ -157,7 +186,12 @@ def _merged_doc(
         names = " -> ".join(p.name for p in (*chain, parent_path))
         return doc, [loc.error(f"`extends` makes a cycle: {names}")]
     parent, parent_errors = _merged_doc(
-        _read(parent_path), str(parent_path), parent_path.parent, (*chain, parent_path), user_dir
+        _read(parent_path),
+        str(parent_path),
+        parent_path.parent,
+        (*chain, parent_path),
+        user_dir,
+        confine and not _within(parent_path, bundled_rulesets_dir()),
     )
     if parent_errors:
         return doc, parent_errors
@@ -172,11 +206,12 @@ def load_ruleset_text(
     key: str = "",
     base_dir: Path | None = None,
     user_dir: Path | None = None,
+    confine: bool = False,
 ) -> Ruleset:
     """Load a ruleset from YAML text (``extends`` paths resolve against `base_dir`, keys
-    against the bundled rulesets and then `user_dir`)."""
+    against the bundled rulesets and then `user_dir`; `confine`: see the module)."""
     chain = (Path(file).resolve(),) if Path(file).is_file() else ()
-    doc, errors = _merged_doc(text, file, base_dir, chain, user_dir)
+    doc, errors = _merged_doc(text, file, base_dir, chain, user_dir, confine)
     if not errors:
         errors = schema_errors(doc)
         checkable = prune_invalid(doc) if errors else (doc.data, set())
@@ -187,7 +222,9 @@ def load_ruleset_text(
     return build_ruleset(doc.data, key=key, source=text)
 
 
-def load_ruleset(name_or_path: str | Path, user_dir: Path | None = None) -> Ruleset:
+def load_ruleset(
+    name_or_path: str | Path, user_dir: Path | None = None, confine: bool = False
+) -> Ruleset:
     """The ruleset for a key (``liverpool``) or a file path.
 
     `Ruleset.key` is the file stem and `Ruleset.source` that file's YAML text (for a file
@@ -197,11 +234,16 @@ def load_ruleset(name_or_path: str | Path, user_dir: Path | None = None) -> Rule
     """
     path = find_ruleset(name_or_path, user_dir=user_dir)
     return load_ruleset_text(
-        _read(path), file=str(path), key=path.stem, base_dir=path.parent, user_dir=user_dir
+        _read(path),
+        file=str(path),
+        key=path.stem,
+        base_dir=path.parent,
+        user_dir=user_dir,
+        confine=confine and not _within(path, bundled_rulesets_dir()),
     )
 
 
-def list_rulesets(user_dir: Path | None = None) -> list[RulesetInfo]:
+def list_rulesets(user_dir: Path | None = None, confine: bool = False) -> list[RulesetInfo]:
     """Every ruleset a player can choose, bundled first; broken files are listed with why.
 
     `user_dir` is the player's folder (default `tui.paths.user_rulesets_dir()`).
@@ -213,7 +255,7 @@ def list_rulesets(user_dir: Path | None = None) -> list[RulesetInfo]:
         if origin == "bundled":
             bundled_keys.add(key)
         try:
-            ruleset = load_ruleset(path, user_dir)
+            ruleset = load_ruleset(path, user_dir, confine)
         except RulesetError as exc:
             first = exc.errors[0]
             more = len(exc.errors) - 1

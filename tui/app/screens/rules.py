@@ -22,7 +22,9 @@ class RulesScreen(Screen[None]):
 
     def __init__(self, key: str | None = None) -> None:
         super().__init__(id="rules")
-        self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
+        env = self.app.env  # type: ignore[attr-defined]
+        self.user_dir = env.rulesets_folder()
+        self.confine = env.rulesets_confined
         self.infos = self._rulesets()
         self.initial = key or (self.infos[0].key if self.infos else None)
 
@@ -30,7 +32,7 @@ class RulesScreen(Screen[None]):
         """Every ruleset that loads, and the player's own that do not (to edit them)."""
         from tui.engine.ruleset_loader import list_rulesets
 
-        return [i for i in list_rulesets(self.user_dir)
+        return [i for i in list_rulesets(self.user_dir, self.confine)
                 if not i.shadowed and (i.error is None or not i.bundled)]
 
     def _label(self, info) -> str:  # noqa: ANN001
@@ -67,7 +69,7 @@ class RulesScreen(Screen[None]):
             return
         body = self.query_one("#rules-body", Static)
         try:
-            text = describe_rules(load_ruleset(info.path, self.user_dir))
+            text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
         except RulesetError as exc:
             text = f"This file has mistakes; press e to fix them.\n\n{exc}"
         body.update(text)
@@ -86,7 +88,7 @@ class RulesScreen(Screen[None]):
         number = name.rpartition("_")[2]
         title = f"My {info.name}" + (f" {number}" if number.isdigit() else "")
         try:
-            path = new_ruleset_file(name, self.user_dir, info.key, title=title)
+            path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
         except (NewRulesetError, RulesetError) as exc:
             self.notify(str(exc), title="Cannot make a variant", severity="error",
                         markup=False)
@@ -105,7 +107,13 @@ class RulesScreen(Screen[None]):
     def _open_editor(self, path) -> None:  # noqa: ANN001
         from .rules_editor import RulesEditorScreen
 
-        self.app.push_screen(RulesEditorScreen(path, self.user_dir), self._edited)
+        try:
+            editor = RulesEditorScreen(path, self.user_dir, self.confine)
+        except (OSError, UnicodeDecodeError) as exc:
+            self.notify(f"{path}: {exc}", title="Cannot open the file", severity="error",
+                        markup=False)
+            return
+        self.app.push_screen(editor, self._edited)
 
     def _edited(self, key: str | None) -> None:
         """Back from the editor: list the files again (a new one, a fixed one)."""

@@ -43,11 +43,11 @@ def error_label(error: LocatedError, here: str) -> str:
     return where + error.message
 
 
-def safe_check(text: str, path: Path, user_dir: Path | None) -> LiveCheck:
+def safe_check(text: str, path: Path, user_dir: Path | None, confine: bool = False) -> LiveCheck:
     """`check_text`, but a bug in the checker shows as a mistake instead of closing the
     editor (and losing what the player typed)."""
     try:
-        return check_text(text, path, user_dir)
+        return check_text(text, path, user_dir, confine)
     except Exception as exc:  # noqa: BLE001 - keep the player's unsaved text alive
         log.exception("checking %s failed", path)
         return LiveCheck(str(path), (LocatedError(str(path), 0, 0, f"cannot check: {exc}"),))
@@ -65,12 +65,13 @@ class RulesEditorScreen(Screen[str | None]):
     ]
     CHECK_DELAY = 0.3  # seconds of no typing before the text is checked
 
-    def __init__(self, path: Path, user_dir: Path | None = None) -> None:
+    def __init__(self, path: Path, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(id="rules-editor")
         self.path = path
         self.user_dir = user_dir
+        self.confine = confine  # over SSH: `extends` stays inside the player's folder
         self.saved_text = path.read_text(encoding="utf-8")
-        self.result: LiveCheck = safe_check(self.saved_text, path, user_dir)
+        self.result: LiveCheck = safe_check(self.saved_text, path, user_dir, confine)
         self.last_good = self.result.rules_text
         self.was_saved = False
         self._timer: Timer | None = None
@@ -127,7 +128,7 @@ class RulesEditorScreen(Screen[str | None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self._show(safe_check(self.text, self.path, self.user_dir))
+        self._show(safe_check(self.text, self.path, self.user_dir, self.confine))
         return self.result
 
     def _show(self, result: LiveCheck) -> None:
@@ -197,7 +198,7 @@ class RulesEditorScreen(Screen[str | None]):
         """Save if the text checks; True when the file now holds the text."""
         text = self.text
         try:
-            result = save_checked(self.path, text, self.user_dir)
+            result = save_checked(self.path, text, self.user_dir, self.confine)
         except OSError as exc:
             self.notify(f"{self.path}: {exc.strerror or exc}", title="Cannot save",
                         severity="error", markup=False)
