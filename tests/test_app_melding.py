@@ -92,3 +92,23 @@ async def test_mouse_draws_selects_and_discards() -> None:
         after = table.view(HUMAN)
         assert after.top_discard is not None and after.top_discard.uid == first.uid
         assert len(after.hand) == 10
+
+
+async def test_take_from_deep_in_the_pile_by_keys() -> None:
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
+                  seed=5)
+    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC",
+                     "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+        discard="QS 7C 5H", stock_top="8C", turn=HUMAN)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("t")
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("down", "enter")  # the second choice: 7C and the 5H above it
+        await pilot.pause()
+        hand = sorted(str(c) for c in table.view(HUMAN).hand)
+        assert "7C" in hand and "5H" in hand
+        assert [str(c) for c in table.view(HUMAN).discard] == ["QS"]
