@@ -223,3 +223,17 @@ def test_score_helpers() -> None:
     assert leaders([8, 10, 10], lowest_wins=False) == {1, 2}
     assert bar_line([0, 5, 10], 10) == " ▄█"
 
+
+
+def test_best_melds_are_suggested_until_the_hand_changes() -> None:
+    hand = cards_with_uids("7H 2C 7S 5D 7D")
+    model = HandModel()
+    model.sync(hand)
+    model.sort("melds", melds=[[hand[0], hand[2], hand[4]]])
+    assert [str(c) for c in model.hand][:3] == ["7H", "7S", "7D"]
+    assert model.suggestion_of(hand[2].uid) == 0 and model.suggestion_of(hand[1].uid) is None
+    model.sync([*hand, Card(9, "S", 50)])  # a card was drawn
+    assert model.suggested == []
+    model.sort("melds", melds=[[hand[0], hand[2], hand[4]]])
+    model.shift(1)  # the player rearranges by hand
+    assert model.suggested == [] and model.sort_mode == ""

@@ -25,6 +25,7 @@ class HandModel:
     groups: list[list[int]] = field(default_factory=list)  # staged melds, uids
     new: set[int] = field(default_factory=set)  # drawn since the last sync
     sort_mode: str = ""  # last sort applied ("" = the player's own order)
+    suggested: list[list[int]] = field(default_factory=list)  # best melds, when sorted so
 
     # --- keeping in step with the engine -------------------------------------------------
     def sync(self, hand: Sequence[Card]) -> None:
@@ -40,6 +41,8 @@ class HandModel:
         self.selected &= uids
         self.groups = [[u for u in g if u in uids] for g in self.groups]
         self.groups = [g for g in self.groups if g]
+        if any(u not in uids for g in self.suggested for u in g) or added:
+            self.suggested = []  # the hand changed: the suggestion no longer holds
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
 
     def reset(self) -> None:
@@ -49,6 +52,7 @@ class HandModel:
         self.selected.clear()
         self.groups.clear()
         self.new.clear()
+        self.suggested.clear()
         self.cursor = 0
 
     # --- reading ---------------------------------------------------------------------------
@@ -62,6 +66,12 @@ class HandModel:
 
     def selected_cards(self) -> list[Card]:
         return [self.cards[u] for u in self.order if u in self.selected]
+
+    def suggestion_of(self, uid: int) -> int | None:
+        for i, meld in enumerate(self.suggested):
+            if uid in meld:
+                return i
+        return None
 
     def group_of(self, uid: int) -> int | None:
         for i, group in enumerate(self.groups):
@@ -111,6 +121,7 @@ class HandModel:
         self.order = rest[:new_start] + moving + rest[new_start:]
         self.cursor = self.order.index(cursor_uid)
         self.sort_mode = ""
+        self.suggested = []
 
     def sort(self, mode: str, key_rank: dict[int, int] | None = None,
              melds: Sequence[Sequence[Card]] = ()) -> None:
@@ -137,6 +148,8 @@ class HandModel:
         if cursor_uid is not None:
             self.cursor = self.order.index(cursor_uid)
         self.sort_mode = mode
+        self.suggested = [[c.uid for c in meld if c.uid in self.cards] for meld in melds] \
+            if mode == "melds" else []
 
     # --- staged melds ----------------------------------------------------------------------
     def group_selection(self) -> list[Card]:

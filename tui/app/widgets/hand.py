@@ -81,6 +81,12 @@ class HandView(Widget):
             if uid in self.model.new and not selected and step >= 4:
                 canvas.put(x + 1, 0, "new", Style(color="#f1c40f", italic=True))
             group = self.model.group_of(uid)
+            hint = self.model.suggestion_of(uid)
+            if group is None and hint is not None:
+                same = i + 1 < len(cards) and self.model.suggestion_of(cards[i + 1].uid) == hint
+                dash = "┈" if not self.card_style.ascii else "."
+                canvas.put(x, label_row, dash * (step if same else CARD_W),
+                           Style(color="#8fd19e"))
             if group is not None:
                 colour = GROUP_COLOURS[group % len(GROUP_COLOURS)]
                 mark = ("━" if not self.card_style.ascii else "=") * min(step, CARD_W)
