@@ -15,7 +15,7 @@ KEYS: list[tuple[str, str]] = [
     ("← →  Home End", "move the cursor along your hand"),
     ("space", "select / unselect the card under the cursor"),
     ("⇧← ⇧→  or  , .", "move the card (or the selected cards) to arrange your hand"),
-    ("a", "arrange: by suit, by rank, or best melds first"),
+    ("a", "arrange: by suit, by rank, or best melds first (underlined ┈┈)"),
     ("g", "group the selected cards as a meld (g on a grouped card ungroups it)"),
     ("m", "meld: lay down the grouped melds (your contract)"),
     ("l", "lay off the selected cards onto a meld on the table"),

@@ -22,6 +22,8 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from tui.engine.rules import Ruleset
+from tui.engine.rules_text import describe_rules
 from tui.engine.ruleset_errors import LocatedError
 from tui.engine.ruleset_live import LiveCheck, check_text, save_checked
 
@@ -72,7 +74,7 @@ class RulesEditorScreen(Screen[str | None]):
         self.confine = confine  # over SSH: `extends` stays inside the player's folder
         self.saved_text = path.read_text(encoding="utf-8")
         self.result: LiveCheck = safe_check(self.saved_text, path, user_dir, confine)
-        self.last_good = self.result.rules_text
+        self.last_good: Ruleset | None = self.result.ruleset
         self.was_saved = False
         self._timer: Timer | None = None
         self._leave_armed = False
@@ -101,6 +103,10 @@ class RulesEditorScreen(Screen[str | None]):
         self.query_one("#editor-title", Static).update(title)
         self._show(self.result)
         self.editor.focus()
+        self.call_after_refresh(self._show_preview)  # once the pane has its width
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_preview)
 
     @property
     def editor(self) -> YamlEditor:
@@ -134,7 +140,7 @@ class RulesEditorScreen(Screen[str | None]):
     def _show(self, result: LiveCheck) -> None:
         self.result = result
         if result.ok:
-            self.last_good = result.rules_text
+            self.last_good = result.ruleset
         self.editor.mark_errors([(e.line, e.column) for e in result.errors_here()])
         errors = self.query_one("#editor-errors", OptionList)
         errors.clear_options()
@@ -143,18 +149,26 @@ class RulesEditorScreen(Screen[str | None]):
             for index, error in enumerate(result.errors)
         )
         errors.display = not result.ok
+        self._show_preview()
+        self._show_status()
+
+    def _show_preview(self) -> None:
+        """The rules text of the last good check, filled to the preview pane's width."""
+        pane = self.query_one("#editor-preview", VerticalScroll)
+        width = pane.scrollable_content_region.width or 78
         body = self.query_one("#preview-body", Static)
-        if result.ok:
-            body.update(Content(result.rules_text))
-        elif self.last_good:
+        if self.last_good is None:
+            body.update(Content.styled("Fix the mistakes below to see the rules.", "italic"))
+            return
+        text = describe_rules(self.last_good, width=width - 1)
+        if self.result.ok:
+            body.update(Content(text))
+        else:
             body.update(Content.assemble(
                 ("Not changed while the file has mistakes: these are the rules as last "
                  "checked.\n\n", "italic $warning"),
-                (self.last_good, "dim"),
+                (text, "dim"),
             ))
-        else:
-            body.update(Content.styled("Fix the mistakes below to see the rules.", "italic"))
-        self._show_status()
 
     def _show_status(self) -> None:
         status = self.query_one("#editor-status", Static)
