@@ -79,7 +79,8 @@ def error_list(editor: RulesEditorScreen) -> list[str]:
 
 
 def preview(editor: RulesEditorScreen) -> str:
-    return str(editor.query_one("#preview-body").render())
+    """The preview's text, lines joined (it is filled to the pane's width)."""
+    return " ".join(str(editor.query_one("#preview-body").render()).split())
 
 
 async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
@@ -104,6 +105,11 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
         assert listed.startswith(f"line {line}, col 5: unknown key `mni`")
         assert "did you mean `min`" in listed
         assert text_area.error_lines == {line - 1}
+        error_style = text_area.get_component_rich_style("yaml-editor--error-line", partial=True)
+        key_style = text_area.get_component_rich_style("yaml-editor--key", partial=True)
+        assert error_style in [span.style for span in text_area.get_line(line - 1).spans]
+        assert error_style not in [span.style for span in text_area.get_line(line - 2).spans]
+        assert key_style in [span.style for span in text_area.get_line(line - 2).spans]
         assert "mistake" in str(editor.query_one("#editor-status").render())
         assert "these are the rules as last checked" in preview(editor)
 

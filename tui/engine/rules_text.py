@@ -8,11 +8,16 @@ text.  Nothing here knows a game by name.
 from __future__ import annotations
 
 import textwrap
+from contextvars import ContextVar
 
 from .cards import JOKER_RANK, RANK_NAMES
 from .rules import DeckSpec, Ruleset
 
 WIDTH = 78
+MIN_WIDTH = 30
+# The width of the text being written (`describe_rules(width=...)`): a context variable,
+# not a parameter of every helper, and safe for many apps on one event loop.
+_width: ContextVar[int] = ContextVar("rules_text_width", default=WIDTH)
 
 
 def _n(count: int, word: str, plural: str | None = None) -> str:
@@ -21,7 +26,7 @@ def _n(count: int, word: str, plural: str | None = None) -> str:
 
 def _para(text: str, indent: str = "  ") -> str:
     return textwrap.fill(
-        " ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent
+        " ".join(text.split()), _width.get(), initial_indent=indent, subsequent_indent=indent
     )
 
 
@@ -30,7 +35,7 @@ def _item(mark: str, text: str, indent: str = "  ") -> str:
     first = f"{indent}{mark} "
     return textwrap.fill(
         " ".join(text.split()),
-        WIDTH,
+        _width.get(),
         initial_indent=first,
         subsequent_indent=" " * len(first),
     )
@@ -489,8 +494,20 @@ def _end(r: Ruleset) -> str:
     return _section("End of the game", [_para(text)])
 
 
-def describe_rules(ruleset: Ruleset) -> str:
-    """The full rules as sectioned plain text, for `rummy rules show` and the rules screen."""
+def describe_rules(ruleset: Ruleset, width: int = WIDTH) -> str:
+    """The full rules as sectioned plain text, for `rummy rules show` and the rules screen.
+
+    Paragraphs are filled to `width` columns (at least `MIN_WIDTH`; tables keep their own
+    width), so a narrow pane such as the editor's preview gets text that fits it.
+    """
+    token = _width.set(max(width, MIN_WIDTH))
+    try:
+        return _describe(ruleset)
+    finally:
+        _width.reset(token)
+
+
+def _describe(ruleset: Ruleset) -> str:
     r = ruleset
     title = r.name
     parts = [f"{title}\n{'=' * len(title)}"]
