@@ -305,3 +305,21 @@ def test_deck_check_with_a_huge_player_count_is_instant() -> None:
     with pytest.raises(Exception, match="does not fit the deck for 8-16 players"):
         load_ruleset_text(text)
     assert time.perf_counter() - started < 1.0
+
+
+# --- the rules text at a pane's width ----------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["three_thirteen", "liverpool"])
+def test_rules_text_fills_to_the_width_asked(key: str) -> None:
+    from tui.engine.rules_text import WIDTH, describe_rules
+
+    rules = load_ruleset(key)
+    wide = describe_rules(rules)
+    assert describe_rules(rules, width=WIDTH) == wide
+    assert max(len(line) for line in wide.splitlines()) <= WIDTH
+    narrow = describe_rules(rules, width=40)
+    table_rows = {line for line in wide.splitlines() if "  " in line.strip()}
+    assert all(len(line) <= 40 for line in narrow.splitlines() if line not in table_rows)
+    assert " ".join(narrow.split()) == " ".join(wide.split())  # the same words
+    assert describe_rules(rules) == wide  # the width does not stick
