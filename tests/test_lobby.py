@@ -222,6 +222,7 @@ async def test_bots_play_people_play_and_the_next_deal_waits_for_everyone_who_is
     alice.handle.table().next_round()
     await asyncio.sleep(0.05)
     assert game.phase == "round_over" and game.round.number == 1  # bob has not seen it
+    assert shared.chat.messages[-1].text == "alice is ready for the next deal; waiting for bob."
     bob.handle.table().next_round()
     await until(lambda: game.round.number == 2)
     over2 = lambda: game.phase == "game_over"  # noqa: E731

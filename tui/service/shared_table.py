@@ -456,7 +456,15 @@ class SharedTable:
         """`seat` has seen the summary of the deal that just ended."""
         if self.table is None or seat < 0 or self.table.game.phase != "round_over":
             return
-        self._ready[seat] = self.table.game.round.number
+        number = self.table.game.round.number
+        if self._ready.get(seat) == number:
+            return
+        self._ready[seat] = number
+        waiting = [self.seats[s].name for s in self.present_seats()
+                   if self._ready.get(s) != number]
+        if waiting:
+            self.chat.announce(f"{self.seats[seat].name} is ready for the next deal; "
+                               f"waiting for {', '.join(waiting)}.")
         self._wake.set()
 
     def _table_changed(self) -> None:

@@ -81,7 +81,6 @@ class LobbyScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
         self._table_screen: TableScreen | None = None
         self._summaries: list[TableSummary] = []
-        self._welcomed = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-head")
