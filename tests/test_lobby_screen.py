@@ -1,0 +1,130 @@
+"""The lobby screen and the table's chat line, driven by keys in Textual's pilot (two apps
+sharing one lobby in one process, as over SSH but without the network)."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+
+from tui.app.app import RummyApp
+from tui.app.environment import AppEnvironment
+from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
+from tui.app.screens.table import TableScreen
+from tui.app.widgets.chat import ChatBox, ChatInput
+from tui.service.lobby import Lobby, LobbyConfig
+
+FAST = LobbyConfig(bot_delay=0.01, grace=30, summary_pause=0, seed=3)
+
+
+def guest_app(lobby: Lobby, name: str) -> RummyApp:
+    return RummyApp(AppEnvironment(player_name=name, lobby=lobby.enter(name), drive_bots=False,
+                                   can_quit_to_shell=False))
+
+
+async def settle(pilot, condition, steps: int = 400) -> None:  # noqa: ANN001
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {condition}")
+
+
+async def create_by_keys(pilot, app: RummyApp, seats: int = 2) -> None:  # noqa: ANN001
+    await pilot.press("c")
+    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    rules = app.screen.query_one("#choose-rules")
+    while rules.value != "three_thirteen":
+        await pilot.press("right")
+    await pilot.press("down")
+    seats_row = app.screen.query_one("#choose-seats")
+    while seats_row.value != seats:
+        await pilot.press("right")
+    await pilot.press("enter")
+    await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_the_lobby_lists_tables_as_they_come_and_go():
+    lobby = Lobby(FAST)
+    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
+    async with AsyncExitStack() as stack:
+        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
+        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+        assert isinstance(alice.screen, LobbyScreen)
+        await create_by_keys(pa, alice, seats=3)
+        [shared] = lobby.tables
+        assert shared.seats[0].person == "alice" and len(shared.seats) == 3
+        board = bob.screen.query_one("#table-list")
+        await settle(pb, lambda: board.row_count == 1)
+        await pb.press("j")
+        await settle(pa, lambda: shared.seats_taken() == 2)
+        await pa.press("l")  # alice gets up: bob hosts the waiting table now
+        assert shared.host == "bob" and shared.seats[0].is_open
+        await pb.press("l")
+        await settle(pb, lambda: board.row_count == 0 and lobby.tables == [])
+
+
+async def test_refusals_show_up_as_notifications_not_crashes():
+    lobby = Lobby(LobbyConfig(**{**FAST.__dict__, "max_tables": 1}))
+    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
+    async with AsyncExitStack() as stack:
+        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
+        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+        await create_by_keys(pa, alice)
+        await pb.press("c")
+        await settle(pb, lambda: isinstance(bob.screen, CreateTableScreen))
+        await pb.press("enter")
+        await settle(pb, lambda: any("limit" in str(n.message) for n in bob._notifications))
+        await pb.press("w")  # not started: nothing to watch yet
+        await settle(pb, lambda: any("not started" in str(n.message)
+                                     for n in bob._notifications))
+        assert isinstance(bob.screen, LobbyScreen) and bob.is_running
+
+
+async def test_chat_line_opens_with_slash_sends_with_enter_and_esc_gives_keys_back():
+    lobby = Lobby(FAST)
+    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
+    async with AsyncExitStack() as stack:
+        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
+        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+        await create_by_keys(pa, alice)
+        await settle(pb, lambda: bob.screen.query_one("#table-list").row_count == 1)
+        await pb.press("j")  # the table is full: it deals, both go to the table
+        await settle(pa, lambda: isinstance(alice.screen, TableScreen))
+        await settle(pb, lambda: isinstance(bob.screen, TableScreen))
+        [shared] = lobby.tables
+        box = alice.screen.query_one(ChatBox)
+        assert not box.typing
+        await pa.press("slash")
+        assert box.typing and isinstance(alice.focused, ChatInput)
+        await pa.press(*"gl hf", "s")  # letters go into the line, not to the table
+        history = len(shared.table.game.history)
+        await pa.press("enter")
+        assert not box.typing
+        assert shared.chat.messages[-1].text == "gl hfs"
+        assert len(shared.table.game.history) == history
+        other = bob.screen.query_one(ChatBox)
+        await settle(pb, lambda: "gl hfs" in str(other.query_one("#chat-lines").render()))
+        await pa.press("slash", "x", "escape")
+        assert not box.typing and shared.chat.messages[-1].text == "gl hfs"
+        # Flooding is slowed down with a word, not a crash.
+        for _ in range(6):
+            await pa.press("slash", "y", "enter")
+        await settle(pa, lambda: any("faster" in str(n.message) for n in alice._notifications))
+
+
+async def test_leaving_the_table_keeps_the_seat_and_join_takes_it_back():
+    lobby = Lobby(FAST)
+    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
+    async with AsyncExitStack() as stack:
+        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
+        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+        await create_by_keys(pa, alice)
+        await settle(pb, lambda: bob.screen.query_one("#table-list").row_count == 1)
+        await pb.press("j")
+        await settle(pb, lambda: isinstance(bob.screen, TableScreen))
+        [shared] = lobby.tables
+        await pb.press("q")
+        await settle(pb, lambda: isinstance(bob.screen, LobbyScreen))
+        assert not shared.seats[1].present and shared.status == "playing"
+        await pb.press("j")
+        await settle(pb, lambda: isinstance(bob.screen, TableScreen))
+        assert shared.seats[1].present and bob.screen.seat == 1
