@@ -117,6 +117,18 @@ class Evaluator:
     def penalty(self, cards: Sequence[Card]) -> int:
         return self.arrange(cards)[0]
 
+    def _drop_dead(self, cards: Sequence[Card], pen: int, dead: tuple[Card, ...],
+                   card: Card) -> int:
+        """Penalty without a card left out of the best arrangement: exactly its value less
+        (the same melds stay best); remembered, since that hand is often asked about next."""
+        after = pen - self.value(card)
+        key = hand_key(_without(cards, card))
+        if key not in self._arranged:
+            rest = list(dead)
+            rest.remove(card)
+            self._arranged[key] = (after, tuple(rest))
+        return after
+
     def discards(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
                  ) -> list[tuple[int, Card]]:
         """Every distinct allowed discard with the exact least penalty of what stays,
@@ -130,7 +142,7 @@ class Evaluator:
         # a card left out of the best arrangement goes for exactly its value
         for card in sorted((c for c in pool if dead_faces[c.face]), key=self.value,
                            reverse=True):
-            after = pen - self.value(card)
+            after = self._drop_dead(cards, pen, dead, card)
             found.append((after, card))
             best = after if best is None else min(best, after)
         for card in sorted((c for c in pool if not dead_faces[c.face]), key=self.value,
@@ -154,7 +166,7 @@ class Evaluator:
         out = []
         for card in _distinct(allowed if allowed is not None else cards):
             if dead_faces[card.face]:
-                out.append((pen - self.value(card), card))
+                out.append((self._drop_dead(cards, pen, dead, card), card))
             else:
                 out.append((self.penalty(_without(cards, card)), card))
         out.sort(key=lambda item: (item[0], -self.value(item[1])))
@@ -167,7 +179,7 @@ class Evaluator:
         pen, dead = self.arrange(cards)
         pool = _distinct(allowed if allowed is not None else cards)
         dead_faces = Counter(c.face for c in dead)
-        found = [(pen - self.value(c), c) for c in pool if dead_faces[c.face]]
+        found = [(self._drop_dead(cards, pen, dead, c), c) for c in pool if dead_faces[c.face]]
         best = min((after for after, _ in found), default=None)
         rest_pool = sorted((c for c in pool if not dead_faces[c.face]), key=self.value,
                            reverse=True)

@@ -52,8 +52,8 @@ from .tactics import (
 DEFAULT_BUDGET = 0.4  # seconds per decision
 EXACT_FROM = 0.1  # budgets from this many seconds up also solve uncertain draws exactly
 FEED_WEIGHT = 0.6  # a point given to the next player, against a point kept by us
-FEED_SAMPLES = 8  # hands sampled for the next player
-FEED_SAMPLES_FAST = 4
+FEED_SAMPLES = 16  # hands sampled for the next player
+FEED_SAMPLES_FAST = 8
 # contract games: weights of the discard score (points-like units)
 CONTRACT_STEP = 12.0  # one card further from the contract
 CONTRACT_RISK = 8.0  # ... worth this much less when the deal may end at once
