@@ -158,9 +158,9 @@ async def test_the_last_person_leaving_closes_the_table(room):
     assert room.lobby.tables == []
 
 
-async def test_limits_tables_and_idle_sessions():
+async def test_the_number_of_tables_is_limited():
     config = LobbyConfig(**{**FAST.__dict__, "max_tables": 1})
-    room = await open_room(config, idle_timeout=1.5)
+    room = await open_room(config)
     try:
         alice = await arrive(room.port, "alice")
         await create_table(alice, "Three Thirteen", 2, "medium")
@@ -170,10 +170,21 @@ async def test_limits_tables_and_idle_sessions():
         bob.send(ENTER)
         await bob.wait_for("limit")
         assert len(room.lobby.tables) == 1
-        # Nobody types: both sessions time out, the waiting table empties and closes.
-        await alice.wait_closed(timeout=10)
+        await alice.close()
+        await bob.close()
+    finally:
+        await room.close()
+
+
+async def test_idle_sessions_time_out_and_their_empty_table_closes():
+    room = await open_room(idle_timeout=3)
+    try:
+        alice = await arrive(room.port, "alice")
+        [guest] = room.lobby.guests
+        guest.create("three_thirteen", 3, "medium")  # seated, then nobody types
+        await alice.wait_for("You are seated")
+        await alice.wait_closed(timeout=30)
         assert b"without input" in alice.output
-        await bob.wait_closed(timeout=10)
         await until(lambda: room.lobby.tables == [] and room.lobby.guests == [])
     finally:
         await room.close()

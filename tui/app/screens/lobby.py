@@ -81,6 +81,8 @@ class LobbyScreen(Screen[None]):
         self._unsubscribe: Callable[[], None] | None = None
         self._table_screen: TableScreen | None = None
         self._summaries: list[TableSummary] = []
+        self._shown: tuple[list[TableSummary], int | None, str] | None = None
+        self._change_posted = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-head")
@@ -102,9 +104,16 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Status", key="status", width=9)
         tables.add_column("Watching", key="watching", width=8)
         lobby = self.guest.lobby
-        self._unsubscribe = lobby.subscribe(lambda: self.post_message(LobbyChanged()))
+        self._unsubscribe = lobby.subscribe(self._on_lobby_change)
         self.refresh_lobby()
         self._take_back_seat()
+
+    def _on_lobby_change(self) -> None:
+        # Called by the lobby on every change anywhere: a burst of them (players
+        # arriving) costs one refresh, not one each.
+        if not self._change_posted:
+            self._change_posted = True
+            self.post_message(LobbyChanged())
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -127,7 +136,9 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ showing
     @on(LobbyChanged)
     def _lobby_changed(self) -> None:
-        self.refresh_lobby()
+        self._change_posted = False
+        if self.is_current:  # under a table screen the list waits for on_screen_resume
+            self.refresh_lobby()
         self._follow_my_table()
 
     def on_screen_resume(self) -> None:
@@ -146,9 +157,16 @@ class LobbyScreen(Screen[None]):
         head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
+        handle = self.guest.handle
+        shown = (summaries, handle.id if handle is not None and handle.active else None,
+                 head.plain)
+        if shown == self._shown:
+            return  # nothing the list or the detail shows has changed
+        self._shown = shown
         self.query_one("#lobby-head", Static).update(head)
         tables = self.query_one("#table-list", DataTable)
         current = self._highlighted_id()
+        mine = self.guest.shared
         tables.clear()
         for summary in summaries:
             tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
@@ -156,7 +174,6 @@ class LobbyScreen(Screen[None]):
                            Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
                            STATUS_WORDS[summary.status], str(summary.spectators),
                            key=str(summary.id))
-        mine = self.guest.shared
         wanted = current if current is not None else (mine.id if mine is not None else None)
         ids = [s.id for s in summaries]
         if wanted in ids:
