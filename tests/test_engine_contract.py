@@ -310,3 +310,21 @@ def test_card_values_aces_and_jokers_fifteen() -> None:
     values = rules.scoring.values
     assert values[1] == 15 and values[0] == 15
     assert values[13] == 10 and values[7] == 7
+
+
+def test_contract_search_can_insist_on_one_card() -> None:
+    from tui.engine.cards import Card, parse_cards
+    from tui.engine.solver import find_contract
+
+    rules = load_ruleset(CR)
+    faces = parse_cards("9C 9D 9S KC KD KH 5C 5D 5H 2S")
+    hand = [Card(c.rank, c.suit, uid) for uid, c in enumerate(faces)]
+    best = find_contract(hand, rules, 1)
+    assert best is not None
+    assert {m.rank for m in best.melds} == {9, 13}  # the fives are worth least to meld
+    five = hand[8]
+    forced = find_contract(hand, rules, 1, must_include=five)
+    assert forced is not None
+    assert any(c.uid == five.uid for m in forced.melds for c in m.cards)
+    assert {m.rank for m in forced.melds} == {5, 13}
+    assert find_contract(hand, rules, 1, must_include=hand[9]) is None  # 2S melds nowhere

@@ -80,18 +80,24 @@ def _apart(a: set[int], b: set[int], wrap: bool) -> bool:
 # the search
 
 
-def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool
+def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
+                    must_include: Card | None = None, first_found: bool = False
                     ) -> tuple[list[Meld], list[Card]] | None:
-    """(contract melds, cards left in hand) leaving the fewest points; None if no lay-down."""
+    """(contract melds, cards left in hand) leaving the fewest points; None if no lay-down.
+
+    `must_include`: only lay-downs that meld this physical card count (a card taken from
+    deep in the discard pile).  `first_found`: any lay-down will do (a yes/no question)."""
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
-    return _Search(hand, rules, round_no, whole_hand).run()
+    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
 
 
 class _Search:
-    def __init__(self, hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool):
+    def __init__(self, hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
+                 must_include: Card | None = None, first_found: bool = False):
         self.rules = rules
+        self.first_found = first_found
         self.round_no = round_no
         self.p: MeldParams = meld_params(rules, round_no)
         self.contract = rules.round(round_no).contract
@@ -121,6 +127,13 @@ class _Search:
         self.total_wilds = sum(c for c, w in zip(self.count, self.wild, strict=True) if w)
         self.total_value = sum(c * v for c, v in zip(self.count, self.value, strict=True))
         self.allwild_ok = p.min_natural == 0 and p.outnumber
+        self.must: int | None = None
+        self.must_card = must_include
+        if must_include is not None:
+            self.must = index[must_include.face]
+            # cores take their physical cards from the end of the list: this one first
+            copies = self.cards_of[self.must]
+            copies.sort(key=lambda c: c.uid == must_include.uid)
 
     # -- candidate cores ----------------------------------------------------------------
 
@@ -296,10 +309,15 @@ class _Search:
             x = _top_bit(total & ((1 << (len(pool) + 1)) - 1))
             if x < 0:
                 return
+        if self.must is not None and not any(self.must in core[1] for core in chosen):
+            if not (self.wild[self.must] and x >= 1):
+                return  # the card that must be melded is not
         got = value + sum(pool[:x])
         if got > self.best_value:
             self.best_value = got
             self.best = (list(chosen), list(counts), masks, reach, groups, x)
+            if self.first_found:
+                self.best_value = 1 << 62  # nothing can beat it: the search winds down
 
     def _wild_options(self, chosen: list):
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
@@ -348,6 +366,10 @@ class _Search:
             core_cards.append([stock[f].pop() for f in core[1]])
         pool_cards = sorted((c for f, cs in enumerate(stock) if self.wild[f] for c in cs),
                             key=lambda c: -card_penalty(c, self.rules, self.round_no))
+        must = self.must_card
+        if must is not None and must in pool_cards and not any(c.uid == must.uid
+                                                                for cs in core_cards for c in cs):
+            pool_cards.sort(key=lambda c: c.uid != must.uid)  # meld it among the wilds
         melded_wilds = pool_cards[:x]
         rest = [c for f, cs in enumerate(stock) if not self.wild[f] for c in cs]
         rest += pool_cards[x:]

@@ -233,8 +233,9 @@ class Game:
         options: list[Action] = []
         rn = self.rules_round
         if self.rules.going_out.melding_during_play and not st.in_final_turns:
-            if not self.contract_down(seat):
-                lay = find_contract(hand, self.rules, rn, whole_hand=self.round_rules.all_at_once)
+            whole = self.round_rules.all_at_once
+            if not self.contract_down(seat) and (not whole or self._could_meld_all(hand)):
+                lay = find_contract(hand, self.rules, rn, whole_hand=whole)
                 if lay is not None and self._contract_allowed(seat, lay.melds):
                     options.append(
                         LayDown(seat, tuple(MeldSpec(m.cards, _declared(m)) for m in lay.melds))
@@ -353,7 +354,7 @@ class Game:
     def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
         return contract_melds_ok(melds, self.rules, self.rules_round) is None
 
-    def _could_meld(self, card: Card, pool: Sequence[Card]) -> bool:
+    def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True) -> bool:
         """A quick necessary test: is there any set or run `card` could belong to, from
         `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
         rn = self.rules_round
@@ -375,7 +376,7 @@ class Game:
                 window = range(start, start + need)
                 if sum(1 for p in window if p not in suited) <= wilds:
                     return True
-        return any(self._extends(m, card) for m in self.round.table)
+        return table and any(self._extends(m, card) for m in self.round.table)
 
     def _deep_take_meldable(self, seat: int, depth: int) -> bool:
         """A deep draw is only offered when the card can be melded this very turn."""
@@ -389,9 +390,16 @@ class Game:
                 return False
             return any(self._extends(m, card) for m in st.table
                        if self.rules.lay_off.onto == "any" or m.owner == seat)
-        lay = find_contract(hand, self.rules, self.rules_round,
-                            whole_hand=self.round_rules.all_at_once)
-        return lay is not None and any(card.uid == c.uid for m in lay.melds for c in m.cards)
+        whole = self.round_rules.all_at_once
+        if whole and not self._could_meld_all(hand):
+            return False
+        lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
+                            must_include=card, first_found=True)
+        return lay is not None
+
+    def _could_meld_all(self, hand: Sequence[Card]) -> bool:
+        """Quick necessary test for all-at-once rounds: every card could be in some meld."""
+        return all(self._could_meld(c, hand, table=False) for c in _distinct(hand))
 
     # ------------------------------------------------------------------ applying actions
 

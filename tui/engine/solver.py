@@ -82,10 +82,13 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
 
 
 def find_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
-                  whole_hand: bool = False) -> Arrangement | None:
+                  whole_hand: bool = False, must_include: Card | None = None,
+                  first_found: bool = False) -> Arrangement | None:
     """A legal lay-down of exactly the round's contract leaving the fewest penalty points
-    in hand (`whole_hand`: every card melded, as in all-at-once rounds); None if none."""
-    found = search_contract(list(hand), rules, round_no, whole_hand)
+    in hand (`whole_hand`: every card melded, as in all-at-once rounds); None if none.
+    `must_include` asks for lay-downs that meld that physical card; `first_found` for any
+    lay-down at all, not the best (a quicker yes/no)."""
+    found = search_contract(list(hand), rules, round_no, whole_hand, must_include, first_found)
     if found is None:
         return None
     melds, rest = found

@@ -38,6 +38,7 @@ class MenuScreen(Screen[None]):
         Binding("c", "choose('continue')", "Continue"),
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
+        Binding("g", "choose('records')", "Records"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
@@ -75,6 +76,7 @@ class MenuScreen(Screen[None]):
             Option(Text.assemble(("c", "bold #f1c40f"), "  Continue"), id="continue",
                    disabled=not can_continue),
             Option(Text.assemble(("r", "bold #f1c40f"), "  Rules"), id="rules"),
+            Option(Text.assemble(("g", "bold #f1c40f"), "  Game records"), id="records"),
             Option(Text.assemble(("s", "bold #f1c40f"), "  Settings"), id="settings"),
             Option(Text.assemble(("q", "bold #f1c40f"),
                                  "  Quit" if env.can_quit_to_shell else "  Leave"), id="quit"),
@@ -99,6 +101,14 @@ class MenuScreen(Screen[None]):
             from .rules import RulesScreen
 
             app.push_screen(RulesScreen())
+        elif what == "records":
+            from .records import RecordsScreen
+
+            env = app.env  # type: ignore[attr-defined]
+            if env.can_quit_to_shell:
+                app.push_screen(RecordsScreen())
+            else:  # a guest on a server: their own games, no files written there
+                app.push_screen(RecordsScreen(player=env.player_name, allow_files=False))
         elif what == "settings":
             from .settings import SettingsScreen
 

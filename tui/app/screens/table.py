@@ -430,7 +430,20 @@ class TableScreen(Screen[None]):
         if self._summary_for == key:
             return
         self._summary_for = key
+        if view.phase == "game_over":
+            self._announce_record()
         self.set_timer(0.6 if self.session.drive_bots else 0.01, self.action_continue)
+
+    def _announce_record(self) -> None:
+        """Say where the finished game went in the records (or why it could not)."""
+        outcome = getattr(self.table, "record_outcome", None)
+        if outcome is None:
+            return
+        if outcome.message:
+            self.notify(outcome.message, title="Records", severity="warning", timeout=8)
+        elif outcome.record_id is not None:
+            self.notify(f"Recorded as game #{outcome.record_id} (g in the menu).",
+                        title="Records", timeout=5)
 
     # ------------------------------------------------------------------ bots and solver
     def _tick_bots(self) -> None:
