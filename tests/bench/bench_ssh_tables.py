@@ -9,7 +9,7 @@ For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remai
   key (draw, then discard, ...); the time until the effect shows on *every* screen at
   that table (players and spectator, as their terminal emulators show it) - median,
   95th percentile and max over all tables and actions - and the same per single screen;
-- server CPU time per action.
+- server CPU time per action, and the server's CPU use while everyone sits idle.
 
 Players sit down through the lobby service (the child seats the connected guests), then
 play only by keys.  Bounded: at most 60 sessions, a few actions, a global time limit,
@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:
 
 TIME_LIMIT = 600.0  # seconds for the whole run
 MAX_SESSIONS = 60
+IDLE_SECONDS = 3.0
 RULES = "three_thirteen"
 
 
@@ -96,8 +97,9 @@ async def _serve_child() -> None:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
         word, _, rest = line.partition(" ")
-        if word == "stats":
-            gc.collect()
+        if word in ("stats", "mem"):
+            if word == "mem":
+                gc.collect()
             print(f"stats {_rss_kib()} {_cpu_seconds():.4f} {len(server.sessions)} "
                   f"{len(lobby.tables)}", flush=True)
         elif word == "seat":
@@ -133,9 +135,10 @@ class ServerProcess:
         self.proc.stdin.flush()
         return self._readline()
 
-    def stats(self) -> tuple[int, float, int, int]:
-        """(RSS KiB, CPU seconds, sessions, tables) of the server process now."""
-        _, rss, cpu, sessions, tables = self.ask("stats").split()
+    def stats(self, collect: bool = False) -> tuple[int, float, int, int]:
+        """(RSS KiB, CPU seconds, sessions, tables) of the server process now; `collect`
+        runs the garbage collector first (for memory figures, not CPU ones)."""
+        _, rss, cpu, sessions, tables = self.ask("mem" if collect else "stats").split()
         return int(rss), float(cpu), int(sessions), int(tables)
 
     def seat(self, size: int) -> list[dict]:
@@ -153,17 +156,29 @@ class ServerProcess:
             self.proc.wait()
 
 
-async def _stats(server: ServerProcess) -> tuple[int, float, int, int]:
-    return await asyncio.to_thread(server.stats)
+async def _stats(server: ServerProcess, collect: bool = False) -> tuple[int, float, int, int]:
+    return await asyncio.to_thread(server.stats, collect)
 
 
 async def _wait_empty(server: ServerProcess) -> tuple[int, float, int, int]:
     for _ in range(400):
-        stats = await _stats(server)
+        stats = await _stats(server, collect=True)
         if stats[2] == 0 and stats[3] == 0:
             return stats
         await asyncio.sleep(0.05)
     raise TimeoutError("the server never emptied")
+
+
+async def _settle(server: ServerProcess, limit: float = 30.0) -> None:
+    """Wait until the server has used under 5% of a core for a whole second."""
+    started = time.perf_counter()
+    _, last, _, _ = await _stats(server)
+    while time.perf_counter() - started < limit:
+        await asyncio.sleep(1.0)
+        _, now, _, _ = await _stats(server)
+        if now - last < 0.05:
+            return
+        last = now
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -240,9 +255,12 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     join_seconds = time.perf_counter() - started
     tables = await asyncio.to_thread(server.seat, table_size)
     await asyncio.gather(*(c.wait_for("Round 1 of", 120) for c in clients.values()))
-    await asyncio.sleep(1.0)  # let every first paint (and penalty solver) settle
-    rss_after, cpu_before, sessions, _ = await _stats(server)
+    await _settle(server)  # every first paint (and penalty solver) done
+    rss_after, _, sessions, _ = await _stats(server, collect=True)
+    _, idle_from, _, _ = await _stats(server)
     assert sessions == count
+    await asyncio.sleep(IDLE_SECONDS)  # everyone seated, nobody moving
+    _, cpu_before, _, _ = await _stats(server)
 
     every: list[float] = []
     single: list[float] = []
@@ -262,6 +280,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "every_max_ms": max(every) * 1000,
         "screen_p50_ms": statistics.median(single) * 1000,
         "cpu_ms_per_action": (cpu_after - cpu_before) / len(every) * 1000,
+        "idle_cpu_pct": (cpu_before - idle_from) / IDLE_SECONDS * 100,
     }
 
 
@@ -280,13 +299,15 @@ async def main(sizes: list[int], actions: int, table_size: int) -> None:
                   f"{table_size}, {actions} actions per table, all tables at once")
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'KiB/session':>12} "
                   f"{'all-screens p50 ms':>19} {'p95 ms':>7} {'max ms':>7} "
-                  f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21}")
+                  f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21} "
+                  f"{'idle CPU %':>10}")
             for count in sizes:
                 row = await bench_size(server, count, actions, table_size)
                 print(f"{row['sessions']:>8} {row['tables']:>6} {row['join_s']:>7.2f} "
                       f"{row['kib_per_session']:>12.0f} {row['every_p50_ms']:>19.1f} "
                       f"{row['every_p95_ms']:>7.1f} {row['every_max_ms']:>7.1f} "
-                      f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f}",
+                      f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f} "
+                      f"{row['idle_cpu_pct']:>10.1f}",
                       flush=True)
             rss, _, _, _ = await _wait_empty(server)
             print(f"after everyone left: server RSS {rss / 1024:.1f} MiB, no tables open")
