@@ -4,6 +4,7 @@ lobby, play by keys, resize, chat, drop and come back, and a spectator watches."
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from ssh_room import (
@@ -18,6 +19,8 @@ from ssh_room import (
     until,
 )
 
+from tui.cli import build_parser, main
+from tui.commands import serve as serve_command
 from tui.service.lobby import LobbyConfig
 
 
@@ -200,3 +203,41 @@ async def test_joining_is_refused_with_a_reason_when_the_game_has_started(room):
     for client in (alice, bob, dave):
         await client.close()
     await asyncio.sleep(0)
+
+
+async def test_rummy_serve_opens_the_card_room_by_default():
+    lines: list[str] = []
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve_command.serve(port=0, stop=stop, report=lines.append,
+                                                   lobby_config=FAST))
+    await until(lambda: any("listening" in line for line in lines) or task.done())
+    port = int(re.search(r"127\.0\.0\.1:(\d+)", "\n".join(lines)).group(1))
+    guest = await arrive(port, "guest")
+    assert "No tables yet" in guest.text
+    guest.send("q")  # quitting the app ends the session
+    await guest.wait_closed()
+    assert guest.exit_status == 0
+    stop.set()
+    assert await asyncio.wait_for(task, 15) == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--max-tables", "0"], "--max-tables 0: must be at least 1"),
+        (["serve", "--bot-delay", "-1"], "--bot-delay -1: must be between 0 and 60"),
+        (["serve", "--grace", "-5"], "--grace -5: cannot be negative"),
+    ],
+)
+def test_card_room_options_are_checked(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_card_room_options_parse_with_their_defaults():
+    args = build_parser(["serve"]).parse_args(["serve"])
+    assert (args.max_tables, args.bot_delay, args.grace) == (16, 0.8, 60.0)
+    args = build_parser(["serve"]).parse_args(
+        ["serve", "--max-tables", "3", "--bot-delay", "0", "--grace", "5"])
+    assert (args.max_tables, args.bot_delay, args.grace) == (3, 0.0, 5.0)
