@@ -241,3 +241,14 @@ def test_card_room_options_parse_with_their_defaults():
     args = build_parser(["serve"]).parse_args(
         ["serve", "--max-tables", "3", "--bot-delay", "0", "--grace", "5"])
     assert (args.max_tables, args.bot_delay, args.grace) == (3, 0.0, 5.0)
+
+
+async def test_reconnecting_at_once_still_finds_the_seat(room):
+    alice, bob, shared = await seat_two(room)
+    bob.abort()  # and straight back, maybe before the server has noticed the drop
+    back = await arrive(room.port, "bob")
+    await back.wait_for("Round 1 of 11", timeout=20)
+    await until(lambda: shared.seats[1].present and not shared.table.is_bot(1))
+    assert "you are bob" not in back.text
+    await alice.close()
+    await back.close()

@@ -9,6 +9,7 @@ from the table, the seat is left (kept for them through the grace period).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
     from .table import TableScreen
 
+REJOIN_SECONDS = 10.0
 STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finished",
                 "closed": "closed"}
 
@@ -83,6 +85,7 @@ class LobbyScreen(Screen[None]):
         self._summaries: list[TableSummary] = []
         self._shown: tuple[list[TableSummary], int | None, str] | None = None
         self._change_posted = False
+        self._rejoin_until = 0.0
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-head")
@@ -106,6 +109,9 @@ class LobbyScreen(Screen[None]):
         lobby = self.guest.lobby
         self._unsubscribe = lobby.subscribe(self._on_lobby_change)
         self.refresh_lobby()
+        # A player who reconnects at once may find their seat still held by the session
+        # that is dropping: keep offering it back for a few seconds.
+        self._rejoin_until = time.monotonic() + REJOIN_SECONDS
         self._take_back_seat()
 
     def _on_lobby_change(self) -> None:
@@ -125,6 +131,7 @@ class LobbyScreen(Screen[None]):
         shared = self.guest.lobby.waiting_seat(self.guest.name)
         if shared is None:
             return
+        self._rejoin_until = 0.0
         try:
             self.guest.join(shared.id)
         except LobbyError:
@@ -139,6 +146,8 @@ class LobbyScreen(Screen[None]):
         self._change_posted = False
         if self.is_current:  # under a table screen the list waits for on_screen_resume
             self.refresh_lobby()
+        if self.guest.handle is None and time.monotonic() < self._rejoin_until:
+            self._take_back_seat()
         self._follow_my_table()
 
     def on_screen_resume(self) -> None:
@@ -276,6 +285,7 @@ class LobbyScreen(Screen[None]):
 
     # ------------------------------------------------------------------ keys
     def _try(self, act: Callable[[], Any]) -> bool:
+        self._rejoin_until = 0.0  # the player chose for themselves
         try:
             act()
         except LobbyError as exc:
@@ -333,6 +343,7 @@ class LobbyScreen(Screen[None]):
             self._follow_my_table()
 
     def action_leave(self) -> None:
+        self._rejoin_until = 0.0
         if self.guest.handle is None:
             self.notify("You are not seated at any table.", markup=False)
             return
