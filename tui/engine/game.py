@@ -222,10 +222,40 @@ class Game:
         if st.discard and mode != "none":
             options.append(TakeDiscard(seat, 0))
             if mode == "deep" and not st.in_final_turns:
-                for depth in range(1, len(st.discard)):
-                    if self._deep_take_meldable(seat, depth):
-                        options.append(TakeDiscard(seat, depth))
+                options.extend(TakeDiscard(seat, d) for d in self._deep_depths(seat))
         return options
+
+    def _deep_depths(self, seat: int) -> list[int]:
+        """How deep in the pile `seat` may take now (each depth's card must be meldable)."""
+        st = self.round
+        first = 1
+        if not self.contract_down(seat) and not self.round_rules.all_at_once:
+            # The cards on offer only grow with depth, so no depth above the shallowest
+            # one whose cards make any lay-down at all can make one with its own card.
+            shallowest = self._shallowest_contract_depth(seat)
+            if shallowest is None:
+                return []
+            first = shallowest
+        return [d for d in range(first, len(st.discard)) if self._deep_take_meldable(seat, d)]
+
+    def _shallowest_contract_depth(self, seat: int) -> int | None:
+        st = self.round
+        hand = st.hands[seat]
+
+        def holds_contract(depth: int) -> bool:
+            return find_contract(hand + st.discard[-1 - depth:], self.rules, self.rules_round,
+                                 first_found=True) is not None
+
+        low, high = 1, len(st.discard) - 1
+        if high < 1 or not holds_contract(high):
+            return None
+        while low < high:
+            middle = (low + high) // 2
+            if holds_contract(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
 
     def _play_options(self, seat: int) -> list[Action]:
         st = self.round
@@ -354,7 +384,8 @@ class Game:
     def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
         return contract_melds_ok(melds, self.rules, self.rules_round) is None
 
-    def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True) -> bool:
+    def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True,
+                    sets: bool = True, runs: bool = True) -> bool:
         """A quick necessary test: is there any set or run `card` could belong to, from
         `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
         rn = self.rules_round
@@ -364,8 +395,10 @@ class Game:
         same_rank = {c.suit for c in pool if c.rank == card.rank}
         rank_count = len(same_rank) if self.rules.melds.set.distinct_suits else sum(
             1 for c in pool if c.rank == card.rank)
-        if rank_count + wilds >= self.rules.melds.set.min:
+        if sets and rank_count + wilds >= self.rules.melds.set.min:
             return True
+        if not runs:
+            return table and any(self._extends(m, card) for m in self.round.table)
         if self.rules.wrap:
             return True
         suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
@@ -398,8 +431,22 @@ class Game:
         return lay is not None
 
     def _could_meld_all(self, hand: Sequence[Card]) -> bool:
-        """Quick necessary test for all-at-once rounds: every card could be in some meld."""
-        return all(self._could_meld(c, hand, table=False) for c in _distinct(hand))
+        """Quick necessary tests for all-at-once rounds: the contract's melds can hold that
+        many cards, of that many suits or ranks, and every card fits a meld of its kinds."""
+        contract = self.round_rules.contract
+        melds = self.rules.melds
+        run_max = min(melds.run.max or 13, 13)
+        if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
+            return False
+        naturals = [c for c in hand if not self.rules.is_wild(c.rank, self.rules_round)]
+        if not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
+                {c.suit for c in naturals}) > contract.runs:
+            return False
+        if not contract.runs and not self.rules.contract.sets_same_rank and len(
+                {c.rank for c in naturals}) > contract.sets:
+            return False
+        return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
+                                    runs=contract.runs > 0) for c in _distinct(naturals))
 
     # ------------------------------------------------------------------ applying actions
 
