@@ -4,6 +4,9 @@ grace periods, closing, limits and what a seat may see."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
+import weakref
 
 import pytest
 
@@ -315,3 +318,32 @@ async def test_lobby_listeners_hear_of_every_change_and_a_broken_one_is_containe
     alice.create("three_thirteen", 2, "easy")
     alice.close()
     assert heard[-1] == 0 and 1 in heard
+
+
+async def test_the_table_keeps_nothing_of_the_context_it_was_started_from():
+    """The driver task and grace timers must not hold the context of the app that
+    happened to start the game or drop a player (that would keep the app alive)."""
+    lob = lobby(grace=30)
+    alice, bob = lob.enter("alice"), lob.enter("bob")
+    table_id = alice.create("three_thirteen", 3, "easy").shared.id
+    bob.join(table_id)
+    marker_var: contextvars.ContextVar[object] = contextvars.ContextVar("marker")
+
+    class Marker:
+        pass
+
+    marker = Marker()
+    ref = weakref.ref(marker)
+
+    async def as_some_app(held: object) -> None:
+        marker_var.set(held)
+        alice.start()
+        bob.leave()  # a grace timer starts here
+
+    await asyncio.create_task(as_some_app(marker))
+    del marker
+    await asyncio.sleep(0)  # the finished task lets go of its context
+    gc.collect()
+    assert ref() is None
+    assert lob.table(table_id)._grace and lob.table(table_id)._driver is not None
+    lob.close()

@@ -4,7 +4,9 @@ lobby, play by keys, resize, chat, drop and come back, and a spectator watches."
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
+import weakref
 
 import pytest
 from ssh_room import (
@@ -252,3 +254,26 @@ async def test_reconnecting_at_once_still_finds_the_seat(room):
     assert "you are bob" not in back.text
     await alice.close()
     await back.close()
+
+
+async def test_a_finished_session_leaves_nothing_behind_while_its_table_plays_on(room):
+    alice, bob, shared = await seat_two(room)
+    bob.send("/")
+    await bob.wait_for("Say something")
+    bob.send("bye\r")
+    await alice.wait_for("bob: bye")
+    [info] = [i for i in room.server.sessions if i.username == "bob"]
+    app = weakref.ref(info.app)
+    listeners = shared.listeners
+    del info
+    bob.abort()
+    await until(lambda: len(room.server.sessions) == 1 and not shared.seats[1].present)
+    assert shared.listeners == listeners - 1  # bob's table screen no longer listens
+    assert len(room.lobby.guests) == 1
+
+    def freed() -> bool:  # once any work in flight (a hand being solved) is done
+        gc.collect()
+        return app() is None
+
+    await until(freed, timeout=10, what="bob's app to be freed")
+    await alice.close()

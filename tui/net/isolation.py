@@ -15,11 +15,21 @@ player's channel - a player sees only what their own app's driver draws.
 The per-app parts: the driver bound to the session's channel and the colour depth of
 the player's terminal (the console's colour system would otherwise come from the
 server's TERM).
+
+Thread workers: Textual runs them on the loop's default executor and sets its
+`active_worker` context variable *in the executor thread's own context*, which outlives
+the work - so each pool thread would keep the last worker it ran, its task, and through
+that task's context a finished player's whole app.  `isolate_executor` gives the loop
+an executor that runs every job in a fresh context instead.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import IO, Any
 
@@ -97,3 +107,21 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
     app.console._color_system = rich_color_system(color_system)
     app.console.size = terminal.size
+
+
+class FreshContextExecutor(ThreadPoolExecutor):
+    """A thread pool whose jobs each run in a new, empty `contextvars.Context`, so no
+    context variable set by a job stays behind in the pool's threads."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return super().submit(contextvars.Context().run, fn, *args, **kwargs)
+
+
+def isolate_executor(loop: asyncio.AbstractEventLoop) -> None:
+    """Make `loop`'s default executor a `FreshContextExecutor` (once per loop)."""
+    current = getattr(loop, "_default_executor", None)
+    if isinstance(current, FreshContextExecutor):
+        return
+    loop.set_default_executor(FreshContextExecutor(thread_name_prefix="rummy-worker"))
+    if current is not None:
+        current.shutdown(wait=False)

@@ -21,6 +21,7 @@ import asyncssh
 
 from tui.net.colors import color_system_for
 from tui.net.hostkey import load_host_key
+from tui.net.isolation import isolate_executor
 from tui.net.session import AppFactory, Session, SessionInfo
 
 log = logging.getLogger(__name__)
@@ -398,6 +399,7 @@ async def start_server(
     if idle_timeout is not None and idle_timeout <= 0:
         idle_timeout = None
     key, key_path = load_host_key(host_key_path)
+    isolate_executor(asyncio.get_running_loop())
     keys = load_authorized_keys(authorized_keys) if authorized_keys is not None else None
     server = Server(
         app_factory,

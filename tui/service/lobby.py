@@ -205,6 +205,15 @@ class Guest:
         self.name = name
         self.handle: SeatHandle | None = None
         self.closed = False
+        self._unsubscribers: list[Callable[[], None]] = []
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Be told of lobby changes until this guest leaves (however the session ends)."""
+        if self.closed:
+            return lambda: None
+        unsubscribe = self.lobby.subscribe(callback)
+        self._unsubscribers.append(unsubscribe)
+        return unsubscribe
 
     @property
     def shared(self) -> SharedTable | None:
@@ -289,6 +298,9 @@ class Guest:
         if self.closed:
             return
         self.closed = True
+        for unsubscribe in self._unsubscribers:
+            unsubscribe()
+        self._unsubscribers.clear()
         try:
             self.leave()
         finally:

@@ -16,6 +16,7 @@ table without anyone left is closed.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import logging
 import random
@@ -405,8 +406,8 @@ class SharedTable:
                 self.chat.announce(f"{seat.name} left; a bot plays for them in {words} "
                                    "unless they come back.")
                 loop = asyncio.get_running_loop()
-                self._grace[handle.seat] = loop.call_later(grace, self._grace_over,
-                                                           handle.seat)
+                self._grace[handle.seat] = loop.call_later(
+                    grace, self._grace_over, handle.seat, context=contextvars.Context())
             else:
                 self.chat.announce(f"{seat.name} left.")
         self._changed()
@@ -448,8 +449,10 @@ class SharedTable:
         self.status = "playing"
         self._unsubscribe_table = self.table.subscribe(self._table_changed)
         self.chat.announce("The game begins.")
+        # A context of its own: created from the context of whichever player's app
+        # started the game, the task would keep that app alive as long as the table.
         self._driver = asyncio.get_running_loop().create_task(
-            self._drive(), name=f"table-{self.id}-driver")
+            self._drive(), name=f"table-{self.id}-driver", context=contextvars.Context())
         self._changed()
 
     def ready(self, seat: int) -> None:

@@ -106,8 +106,7 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Players", key="players", width=22)
         tables.add_column("Status", key="status", width=9)
         tables.add_column("Watching", key="watching", width=8)
-        lobby = self.guest.lobby
-        self._unsubscribe = lobby.subscribe(self._on_lobby_change)
+        self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
         self.refresh_lobby()
         # A player who reconnects at once may find their seat still held by the session
         # that is dropping: keep offering it back for a few seconds.
