@@ -9,6 +9,7 @@ For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remai
   key (draw, then discard, ...); the time until the effect shows on *every* screen at
   that table (players and spectator, as their terminal emulators show it) - median,
   95th percentile and max over all tables and actions - and the same per single screen;
+  then one table plays alone while every other player sits (what a move feels like);
 - server CPU time per action, and the server's CPU use while everyone sits idle.
 
 Players sit down through the lobby service (the child seats the connected guests), then
@@ -83,6 +84,8 @@ async def _serve_child() -> None:
     """Start the card room on 127.0.0.1:0, then answer one-line commands on stdin."""
     import gc
 
+    from textual.app import App
+
     from tui.commands.serve import LobbyApps
     from tui.net.server import start_server
     from tui.service.lobby import Lobby, LobbyConfig
@@ -102,6 +105,10 @@ async def _serve_child() -> None:
                 gc.collect()
             print(f"stats {_rss_kib()} {_cpu_seconds():.4f} {len(server.sessions)} "
                   f"{len(lobby.tables)}", flush=True)
+        elif word == "apps":
+            gc.collect()
+            live = sum(isinstance(obj, App) for obj in gc.get_objects())
+            print(f"apps {live}", flush=True)
         elif word == "seat":
             print("seated " + json.dumps(_seat(apps, int(rest))), flush=True)
         elif word == "quit":
@@ -140,6 +147,10 @@ class ServerProcess:
         runs the garbage collector first (for memory figures, not CPU ones)."""
         _, rss, cpu, sessions, tables = self.ask("mem" if collect else "stats").split()
         return int(rss), float(cpu), int(sessions), int(tables)
+
+    def live_apps(self) -> int:
+        """Textual apps still in the server's memory (0 once every player left)."""
+        return int(self.ask("apps").split()[1])
 
     def seat(self, size: int) -> list[dict]:
         return json.loads(self.ask(f"seat {size}").split(" ", 1)[1])
@@ -266,6 +277,9 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     single: list[float] = []
     await asyncio.gather(*(_play_table(clients, t, actions, every, single) for t in tables))
     _, cpu_after, _, _ = await _stats(server)
+    # One table plays while all the others sit and watch: what a move feels like.
+    solo: list[float] = []
+    await _play_table(clients, tables[0], 4, solo, [])
 
     for client in clients.values():
         client.abort()
@@ -281,6 +295,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "screen_p50_ms": statistics.median(single) * 1000,
         "cpu_ms_per_action": (cpu_after - cpu_before) / len(every) * 1000,
         "idle_cpu_pct": (cpu_before - idle_from) / IDLE_SECONDS * 100,
+        "solo_p50_ms": statistics.median(solo) * 1000,
     }
 
 
@@ -300,17 +315,24 @@ async def main(sizes: list[int], actions: int, table_size: int) -> None:
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'KiB/session':>12} "
                   f"{'all-screens p50 ms':>19} {'p95 ms':>7} {'max ms':>7} "
                   f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21} "
-                  f"{'idle CPU %':>10}")
+                  f"{'idle CPU %':>10} {'one table alone p50 ms':>22}")
             for count in sizes:
                 row = await bench_size(server, count, actions, table_size)
                 print(f"{row['sessions']:>8} {row['tables']:>6} {row['join_s']:>7.2f} "
                       f"{row['kib_per_session']:>12.0f} {row['every_p50_ms']:>19.1f} "
                       f"{row['every_p95_ms']:>7.1f} {row['every_max_ms']:>7.1f} "
                       f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f} "
-                      f"{row['idle_cpu_pct']:>10.1f}",
+                      f"{row['idle_cpu_pct']:>10.1f} {row['solo_p50_ms']:>22.1f}",
                       flush=True)
             rss, _, _, _ = await _wait_empty(server)
-            print(f"after everyone left: server RSS {rss / 1024:.1f} MiB, no tables open")
+            live = await asyncio.to_thread(server.live_apps)
+            for _ in range(50):  # a hand still being solved holds its app a moment
+                if not live:
+                    break
+                await asyncio.sleep(0.2)
+                live = await asyncio.to_thread(server.live_apps)
+            print(f"after everyone left: server RSS {rss / 1024:.1f} MiB (the allocator keeps "
+                  f"freed arenas), no tables open, live app objects: {live}")
         finally:
             server.close()
 
