@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from table_rig import new_game, rig
 
 from tui.bots.evaluate import Evaluator, _without
-from tui.bots.hard import Lookahead
+from tui.bots.lookahead import Lookahead
 from tui.bots.memory import read_knowledge, sample_hand, shoe_for
 from tui.bots.outs import Outs
 from tui.engine.actions import Discard, DrawStock, TakeDiscard

@@ -1,0 +1,155 @@
+"""How `hard` discards in contract games, where the hand is judged by the contract count.
+
+Before its contract is down a hand is judged by how many cards the contract still lacks
+(`evaluate.contract_need`), how many unseen cards would bring it closer (live copies count,
+dead ones do not), and what it holds in points; the weights shift towards shedding points
+when an opponent with the contract down is close to going out (`deal_risk`).  After the
+contract, the card thrown is the one that can go nowhere, heaviest first, keeping a card a
+live card would soon let onto the table.  Either way a card the next player is collecting
+(goes with what they took from the pile, or fits the table once their contract is down) is
+not handed to them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from tui.engine.cards import Card
+from tui.engine.meld import Meld
+from tui.engine.view import SeatView
+
+from .evaluate import Evaluator, _without
+from .lookahead import next_player
+from .medium import _discard_action, connections
+from .memory import Knowledge, read_knowledge
+from .tactics import Decision
+
+# contract games: weights of the discard score (points-like units)
+CONTRACT_STEP = 12.0  # one card further from the contract
+CONTRACT_RISK = 8.0  # ... worth this much less when the deal may end at once
+OUTS_WEIGHT = 20.0  # the share of unseen cards that would bring the contract closer
+CONTRACT_FEED = 6.0  # handing the next player a card they collect
+VALUE_CALM = 0.3  # shedding a card's points, when no one is near going out
+VALUE_RISK = 0.7  # ... and how much more when someone is
+WILD_KEEP = 40.0  # wilds are worth keeping
+HOPE_WEIGHT = 20.0  # the share of unseen cards that would let a stuck card be laid off
+RISK_BY_CARDS = {0: 1.0, 1: 0.9, 2: 0.6, 3: 0.4, 4: 0.25}
+
+
+def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
+    """Before the contract is down: keep what the contract needs, prefer partial
+    contracts whose missing cards are still live, do not hand the next player what they
+    are collecting, and shed high cards sooner when someone may go out soon."""
+    hand = list(view.hand)
+    know = read_knowledge(view)
+    unseen = know.unseen
+    total = sum(unseen.values()) or 1
+    risk = deal_risk(view)
+    wants = _collecting(view, know, ev)
+    live_wilds = sum(n for (rank, _), n in unseen.items() if rank in ev.params.wild_ranks)
+    scored = []
+    for card in allowed:
+        rest = _without(hand, card)
+        need = ev.contract_need(rest)
+        outs = sum(unseen.get(face, 0) for face in need.wanted)
+        if need.missing:
+            outs += live_wilds
+        fed = 1.0 if wants(card) else 0.0
+        score = (need.missing * (CONTRACT_STEP - CONTRACT_RISK * risk)
+                 - OUTS_WEIGHT * outs / total
+                 + CONTRACT_FEED * fed
+                 - ev.value(card) * (VALUE_CALM + VALUE_RISK * risk)
+                 + (WILD_KEEP if ev.is_wild(card) else 0))
+        scored.append((score, connections(card, hand, ev), card.sort_key(), card, need,
+                       outs, fed))
+    scored.sort(key=lambda item: item[:3])
+    _, _, _, card, need, outs, fed = scored[0]
+
+    def why() -> str:
+        text = (f"{need.missing} card{'s' if need.missing != 1 else ''} from the "
+                f"contract, {outs} live card{'s' if outs != 1 else ''} to help")
+        if risk >= 0.5:
+            text += "; someone may go out soon, so high cards go first"
+        if fed:
+            text += "; the next player may be collecting it"
+        return text
+
+    return Decision(_discard_action(view, card), why)
+
+def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
+    """Contract down: throw the card that can go nowhere and scores most, unless a live
+    card would soon let it be laid off, or the next player is collecting it."""
+    hand = list(view.hand)
+    know = read_knowledge(view)
+    total = sum(know.unseen.values()) or 1
+    stuck = {c.uid for c in ev.stuck(hand, view.table)}
+    pool = [c for c in allowed if c.uid in stuck] or allowed
+    wants = _collecting(view, know, ev)
+    scored = []
+    for card in pool:
+        hope = _bridge_outs(card, view.table, know.unseen, ev) / total
+        fed = 1.0 if wants(card) else 0.0
+        score = (-ev.value(card) + HOPE_WEIGHT * hope + CONTRACT_FEED * fed
+                 + (WILD_KEEP if ev.is_wild(card) else 0))
+        scored.append((score, card.sort_key(), card))
+    scored.sort(key=lambda item: item[:2])
+    card = scored[0][2]
+    return Decision(_discard_action(view, card),
+                    f"{card} fits no meld on the table and scores {ev.value(card)}")
+
+
+
+def deal_risk(view: SeatView) -> float:
+    """How likely the deal is to end before long: an opponent with the contract down and
+    few cards left may go out on the next turn."""
+    risk = 0.0
+    for info in view.players:
+        if info.seat == view.seat or not info.contract_down:
+            continue
+        risk = max(risk, RISK_BY_CARDS.get(info.hand_count, 0.1))
+    return risk
+
+
+def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Card], bool]:
+    """A test: would the next player want this card?  A player still short of the contract
+    wants cards that go with what it took from the pile; one with the contract down wants
+    cards that fit the table."""
+    nxt = next_player(view)
+    if nxt is None:
+        return lambda card: False
+    info = view.players[nxt]
+    if info.contract_down:
+        return lambda card: not ev.stuck([card], view.table)
+    taken = [Card(rank, suit) for (rank, suit), n in know.held.get(nxt, Counter()).items()
+             for _ in range(n)]
+    reach = max(ev.params.run_min - 1, 1)
+
+    def wants(card: Card) -> bool:
+        if ev.is_wild(card):
+            return True
+        return any(t.rank == card.rank or (t.suit == card.suit and
+                                           0 < abs(t.rank - card.rank) <= reach)
+                   for t in taken if not ev.is_wild(t))
+
+    return wants
+
+
+def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluator) -> int:
+    """Unseen cards that would open a place on the table for `card` (the card between it
+    and the end of a run of its suit)."""
+    if ev.is_wild(card):
+        return 0
+    out = 0
+    for meld in table:
+        if meld.kind != "run" or meld.suit != card.suit:
+            continue
+        for pos in ((1, 14) if card.rank == 1 else (card.rank,)):
+            if pos == meld.high + 2:
+                gap = meld.high + 1
+            elif pos == meld.low - 2:
+                gap = meld.low - 1
+            else:
+                continue
+            out += unseen.get((1 if gap == 14 else gap, card.suit), 0)
+    return out
