@@ -1,28 +1,31 @@
 """`hard`: plays the imperfect-information game, within a time budget per decision.
 
 What it knows comes from `memory.read_knowledge`: the cards it has seen (its hand, the
-table, every discard, every card another player took from the pile), and so the multiset of
-*unseen* cards, which the stock and the other hands are made of.  It decides by looking
-ahead over that uncertainty:
+table, every discard, every card another player took from the pile), hence the multiset of
+*unseen* cards that the stock and the other hands are made of.  It decides by looking ahead
+over that uncertainty (`lookahead`):
 
-* **The value of a hand** is the penalty it is expected to leave after one more draw:
-  the exact average, over every unseen card weighted by its copies, of the best penalty
-  after drawing that card and throwing the worst one away (`Lookahead.expect`).  Cards that
-  cannot meld with anything in hand are known to change nothing, so only the cards that
-  interact are solved.
-* **Discarding**: the few discards the exact solver rates best now are compared by that
-  expected value, plus what the card would give the next player: the next player's hidden
-  cards are sampled many times from the unseen ones (always with the cards that player is
-  known to hold), and the average improvement the discard would give them is charged.
-* **Drawing**: the top discard is taken when the hand it leaves is worth more than a stock
-  card is on average (both compared two draws ahead); on a final turn, exactly one draw
-  ahead.
-* In contract games the same ideas use the contract count (`evaluate.contract_need`):
-  unseen cards that would bring the contract closer are counted by their live copies, and
-  cards the next player is known to want are not thrown to them.
+* **The value of a hand** is the penalty it is expected to leave after one more draw: the
+  average, over every unseen card weighted by its unseen copies, of the least penalty after
+  drawing that card and throwing the worst one away (`Lookahead.expect`).  What a card does
+  to the hand is read off its best arrangement (`outs.Outs`); with a budget of
+  `EXACT_FROM` seconds or more, the cards that reading may underrate (wilds, cards that
+  could pull a wild out of a meld) are solved exactly for the most promising discards.
+* **Discarding**: the discards the exact solver rates within `MARGIN` points of the best are
+  compared by that expected value, plus what the card would give the next player.  That is
+  a determinized estimate: the next player's hand is sampled again and again from the unseen
+  cards, holding the cards it is known to have taken and, for each, a card that goes with it
+  (a player takes a discard because it helps); the charge is how much more the card would
+  give that hand than a blind draw from the stock.
+* **Drawing**: the top discard is taken when the best hand it leaves is worth more, one
+  draw later, than a stock card is on average (both compared two draws ahead); on a final
+  turn (someone is out) exactly one draw ahead, since no other draw will come.
+* **Contract games** (`contract_play`) judge a hand by its contract count, the live copies of
+  the cards that would advance it, the risk that an opponent goes out soon, and what the
+  next player is collecting.
 
-Everything is seeded from the bot's own random generator, so the same view gives the same
-decision.  Decisions with one legal move return at once.
+Every random choice comes from the bot's own generator, so the same view (and seed) gives
+the same decision.  Decisions with one legal move return at once.
 """
 
 from __future__ import annotations
