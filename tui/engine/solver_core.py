@@ -34,6 +34,7 @@ from .rules import Ruleset
 BIG = 1_000_000  # weight scheme "count": every card left out costs BIG minus its value
 X = 100  # code offset of a wild-rank card used as a natural
 HIGH_ACE = 14
+SCAN_ABOVE = 4000  # set choices to enumerate beyond which `solver_scan` is faster
 LEAVES = 0
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple]]
@@ -711,6 +712,19 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             local[(cid, mask)] = hit
         return hit
 
+    if not as_nat and len(ranks) > 6:
+        # many contested ranks (very large hands): the choices would multiply; scan instead
+        work = 0
+        for rids in comp_ranks.values():
+            size = 1
+            for r in rids:
+                size *= len(ranks[r][1]) + 1
+            work += size
+        if work > SCAN_ABOVE:
+            from .solver_scan import scan_applies, solve_scan
+
+            if scan_applies(ctx):
+                return solve_scan(ctx, naturals, pool, allow_allwild, anchored, bound)
     comp_tables: list[tuple] = []
     comp_info: list[tuple] = []
     for comp in sorted(set(comp_clusters) | set(comp_ranks)):
@@ -1011,9 +1025,16 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
     if not pool:
         return Plan(cost, [_build(ctx, kind, naturals, places, [])
                            for kind, naturals, places, _, _ in cores], deadwood)
-    n_total, s_total = total_key
-    # wilds: which are melded, then who gets them
-    _, k_aw, a_aw, j_melded, a_melded = left[n_total][s_total]
+    return finish(ctx, cost, cores, deadwood, pool, left[total_key[0]][total_key[1]])
+
+
+def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: list[Card],
+           wild_choice: tuple) -> Plan:
+    """Share the pool out and build the melds.  `cores` are (kind, naturals, run places,
+    need, slack); `wild_choice` the leftover table's entry (melds of wilds alone, their
+    size, jokers and other wilds melded)."""
+    p = ctx.p
+    _, k_aw, a_aw, j_melded, a_melded = wild_choice
     jokers = [c for c in pool if c.rank == JOKER_RANK]
     anchors = [c for c in pool if c.rank != JOKER_RANK]
     if len(jokers) > 1:
