@@ -212,3 +212,21 @@ def test_going_out_without_a_discard():
     forbidden = replace(optional, going_out=replace(optional.going_out, discard="forbidden"))
     assert going_out(cards("5H 6H 7H 7S 7D 7C KD"), forbidden, 1) is None
     assert going_out(cards("5H 6H 7H 7S 7D 7C"), forbidden, 1) is not None
+
+
+def test_the_solver_caches_are_bounded(monkeypatch):
+    from tui.engine import solver_core
+
+    monkeypatch.setattr(solver_core, "CACHE_ENTRIES", 0)
+    monkeypatch.setattr(solver_core, "_solves", 0)
+    rules = three_thirteen()
+    shoe = [parse_card(f"{r}{s}", uid=i) for i, (r, s) in enumerate(
+        (r, s) for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())]
+    import random
+
+    rng = random.Random(3)
+    for _ in range(255):
+        best_arrangement(rng.sample(shoe, 12), rules, 10)
+    assert sum(ctx.entries() for ctx in solver_core._CONTEXTS.values()) > 0
+    best_arrangement(rng.sample(shoe, 12), rules, 10)  # the 256th solve checks the size
+    assert sum(ctx.entries() for ctx in solver_core._CONTEXTS.values()) == 0

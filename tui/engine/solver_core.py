@@ -100,16 +100,31 @@ class Context:
     def weigh_card(self, card: Card) -> int:
         return self.weight[card.rank]
 
-    def clear_if_big(self) -> None:
-        size = sum(len(m) for m in self.suit_memo.values()) + len(self.table_memo)
-        if size > 400_000:
-            self.suit_memo.clear()
-            self.table_memo.clear()
-            self.set_memo.clear()
-            self.left_memo.clear()
-            self.rank_memo.clear()
-            self.cluster_memo.clear()
-            self.plan_memo.clear()
+    def entries(self) -> int:
+        return (sum(len(m) for m in self.suit_memo.values()) + len(self.table_memo)
+                + len(self.set_memo) + len(self.left_memo) + len(self.rank_memo)
+                + len(self.cluster_memo) + len(self.plan_memo))
+
+    def clear(self) -> None:
+        for memo in (self.suit_memo, self.table_memo, self.set_memo, self.left_memo,
+                     self.rank_memo, self.cluster_memo, self.plan_memo):
+            memo.clear()
+
+
+CACHE_ENTRIES = 150_000  # about 75 MB of tables, over every ruleset and round
+_solves = 0
+
+
+def _keep_caches_bounded() -> None:
+    """Every few hundred solves, drop every table if together they grew too big (a
+    long-running server sees an endless variety of hands)."""
+    global _solves
+    _solves += 1
+    if _solves % 256:
+        return
+    if sum(ctx.entries() for ctx in _CONTEXTS.values()) > CACHE_ENTRIES:
+        for ctx in _CONTEXTS.values():
+            ctx.clear()
 
 
 def _weigh(value: int, scheme: str) -> int:
@@ -603,7 +618,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
     best.deadwood.extend(dead)
     if bound is not None and best.cost > bound:
         return None
-    ctx.clear_if_big()
+    _keep_caches_bounded()
     return best
 
 
