@@ -215,10 +215,10 @@ def test_going_out_without_a_discard():
 
 
 def test_the_solver_caches_are_bounded(monkeypatch):
-    from tui.engine import solver_core
+    from tui.engine import solver_context
 
-    monkeypatch.setattr(solver_core, "CACHE_ENTRIES", 0)
-    monkeypatch.setattr(solver_core, "_solves", 0)
+    monkeypatch.setattr(solver_context, "CACHE_ENTRIES", 0)
+    monkeypatch.setattr(solver_context, "_solves", 0)
     rules = three_thirteen()
     shoe = [parse_card(f"{r}{s}", uid=i) for i, (r, s) in enumerate(
         (r, s) for s in "CDHS" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split())]
@@ -227,6 +227,6 @@ def test_the_solver_caches_are_bounded(monkeypatch):
     rng = random.Random(3)
     for _ in range(255):
         best_arrangement(rng.sample(shoe, 12), rules, 10)
-    assert sum(ctx.entries() for ctx in solver_core._CONTEXTS.values()) > 0
+    assert sum(ctx.entries() for ctx in solver_context._CONTEXTS.values()) > 0
     best_arrangement(rng.sample(shoe, 12), rules, 10)  # the 256th solve checks the size
-    assert sum(ctx.entries() for ctx in solver_core._CONTEXTS.values()) == 0
+    assert sum(ctx.entries() for ctx in solver_context._CONTEXTS.values()) == 0

@@ -18,7 +18,8 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from .cards import ACE, Card
-from .solver_core import Context, Plan, _leftover_table, _set_options, finish
+from .solver_context import Context, Plan
+from .solver_sets import _leftover_table, _set_options, finish
 
 SUITS = ("C", "D", "H", "S")
 JOKER_RANK = 0
