@@ -66,3 +66,21 @@ def test_not_a_save_file(tmp_path: Path) -> None:
     path.write_text('{"hello": 1}')
     with pytest.raises(SaveError, match="not a rummy-tui saved game"):
         load_game(path)
+
+
+def test_a_save_does_not_depend_on_the_parent_ruleset_file(tmp_path: Path) -> None:
+    """A house rule `extends` another file; the save must resume even if that file goes."""
+    from tui.engine.ruleset_loader import load_ruleset as load
+
+    parent = tmp_path / "base.yaml"
+    parent.write_text((Path(__file__).parents[1] / "rulesets" / "three_thirteen.yaml")
+                      .read_text())
+    child = tmp_path / "house.yaml"
+    child.write_text("extends: base.yaml\nname: House\nscoring:\n  values: {K: 13}\n")
+    game = Game(load(child), ["A", "B"], 4)
+    game.apply(game.legal_actions(game.actor)[0])
+    save_game(game, tmp_path / "g.json")
+    parent.unlink()
+    loaded = load_game(tmp_path / "g.json")
+    assert fingerprint(loaded) == fingerprint(game)
+    assert loaded.rules.value(13) == 13

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .actions import IllegalAction, action_from_json
 from .game import Game
+from .ruleset_dump import standalone_yaml
 from .ruleset_errors import RulesetError
 from .ruleset_loader import load_ruleset_text
 
@@ -43,7 +45,9 @@ def game_to_json(game: Game) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": {"key": game.rules.key, "source": game.rules.source},
+        # Self-contained: a ruleset that `extends` another must not depend on that file.
+        "rules": {"key": game.rules.key, "standalone": standalone_yaml(game.rules),
+                  "source": game.rules.source},
         "names": game.names,
         "seed": game.seed,
         "round": game.round.number,
@@ -60,8 +64,9 @@ def game_from_json(data: Any) -> Game:
         raise SaveError(f"saved by an unknown version ({data.get('version')!r})")
     try:
         rules_data = data["rules"]
-        rules = load_ruleset_text(rules_data["source"], file=f"<saved {rules_data['key']}>",
-                                  key=rules_data["key"])
+        rules = load_ruleset_text(rules_data.get("standalone", rules_data["source"]),
+                                  file=f"<saved {rules_data['key']}>", key=rules_data["key"])
+        rules = replace(rules, source=str(rules_data["source"]))
         game = Game(rules, [str(n) for n in data["names"]], int(data["seed"]))
         for raw in data["actions"]:
             action = action_from_json(raw)
