@@ -230,3 +230,23 @@ def test_the_solver_caches_are_bounded(monkeypatch):
     assert sum(ctx.entries() for ctx in solver_context._CONTEXTS.values()) > 0
     best_arrangement(rng.sample(shoe, 12), rules, 10)  # the 256th solve checks the size
     assert sum(ctx.entries() for ctx in solver_context._CONTEXTS.values()) == 0
+
+
+def test_cost_only_plans_match_full_ones():
+    """`solve(..., melds=False)`, used by bots weighing options, skips building melds only."""
+    import random
+
+    from tui.engine.cards import build_shoe
+    from tui.engine.solver_core import context, solve
+
+    rng = random.Random(11)
+    for rules, round_no, jokers in ((three_thirteen(), 11, 0), (contract_rummy(), 5, 2),
+                                    (wild_heavy(), 9, 4)):
+        shoe = build_shoe(2, jokers)
+        ctx = context(rules, round_no)
+        for _ in range(60):
+            hand = rng.sample(shoe, 14)
+            full = solve(hand, ctx)
+            bare = solve(hand, ctx, melds=False)
+            assert bare.cost == full.cost and not bare.melds
+            assert sorted(c.uid for c in bare.deadwood) == sorted(c.uid for c in full.deadwood)

@@ -47,8 +47,12 @@ from .solver_suits import _clusters, _suit_plan, _suit_table
 # the search
 
 
-def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan | None:
-    """Least-weight arrangement of `cards`; None if none costs at most `bound`."""
+def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
+          melds: bool = True) -> Plan | None:
+    """Least-weight arrangement of `cards`; None if none costs at most `bound`.
+
+    With `melds=False` the plan holds the cost and the deadwood only (no `Meld` objects
+    are built): enough for a bot weighing its options, and quicker."""
     p = ctx.p
     wild_ranks = p.wild_ranks
     naturals: list[Card] = []
@@ -71,7 +75,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
     if free_count_rules or not anchors:
         allow = p.outnumber and p.min_natural <= 1
         best = _solve_split(ctx, naturals, [], jokers + anchors, allow, p.min_natural == 1,
-                            limit)
+                            limit, melds)
     else:
         # stricter count rules: try every choice of wild-rank cards standing for themselves
         by_face: dict[tuple[int, str], list[Card]] = {}
@@ -84,7 +88,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
             cap = limit if best is None else best.cost - 1
             if cap is not None and cap < 0:
                 break
-            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, False, False, cap)
+            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, False, False, cap, melds)
             if plan is not None and (best is None or plan.cost < best.cost):
                 best = plan
     if best is None:
@@ -98,7 +102,8 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None) -> Plan
 
 
 def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: list[Card],
-                 allow_allwild: bool, anchored: bool, bound: int | None) -> Plan | None:
+                 allow_allwild: bool, anchored: bool, bound: int | None,
+                 melds: bool = True) -> Plan | None:
     """The search for one fixed choice of naturals and pool (see the module notes)."""
     budget = len(pool)
     # one pass: cards by suit (in place order) and by rank
@@ -214,7 +219,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             from .solver_scan import scan_applies, solve_scan
 
             if scan_applies(ctx):
-                return solve_scan(ctx, naturals, pool, allow_allwild, anchored, bound)
+                return solve_scan(ctx, naturals, pool, allow_allwild, anchored, bound, melds)
     comp_tables: list[tuple] = []
     comp_info: list[tuple] = []
     for comp in sorted(set(comp_clusters) | set(comp_ranks)):
@@ -245,7 +250,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         return None
     path = _combine(comp_tables, budget, 0, 0)[best_key][1]
     return _rebuild(ctx, best_cost, path, best_key, comp_info, ranks, clusters,
-                    free_cards, pool, left, budget, cluster_table)
+                    free_cards, pool, left, budget, cluster_table, melds)
 
 
 def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
@@ -389,7 +394,7 @@ def _first(entry: tuple) -> int:
 
 
 def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, clusters,
-             free_cards, pool, left, budget: int, cluster_table) -> Plan:
+             free_cards, pool, left, budget: int, cluster_table, melds: bool) -> Plan:
     """Turn the winning choices into melds: naturals per core, then the wilds."""
     p = ctx.p
     cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s
@@ -449,7 +454,8 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             deadwood.extend(rest)
     if not pool:
         return Plan(cost, [_build(ctx, kind, naturals, places, [])
-                           for kind, naturals, places, _, _ in cores], deadwood)
-    return finish(ctx, cost, cores, deadwood, pool, left[total_key[0]][total_key[1]])
+                           for kind, naturals, places, _, _ in cores] if melds else [],
+                    deadwood)
+    return finish(ctx, cost, cores, deadwood, pool, left[total_key[0]][total_key[1]], melds)
 
 

@@ -32,7 +32,7 @@ def scan_applies(ctx: Context) -> bool:
 
 
 def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwild: bool,
-               anchored: bool, bound: int | None) -> Plan | None:
+               anchored: bool, bound: int | None, melds: bool = True) -> Plan | None:
     """Least-weight arrangement of `naturals` with `pool` wilds (see the module notes).
 
     Three passes.  A narrow scan (keeping only the most promising states) finds a good
@@ -41,7 +41,7 @@ def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwi
     likes: it need not track run lengths, so it is quick, and its answer can only be too
     low.  If the arrangement it finds scores the same with the runs' true room for wilds,
     that is the answer; otherwise a last scan tracks lengths exactly."""
-    args = (ctx, naturals, pool, allow_allwild, anchored)
+    args = (ctx, naturals, pool, allow_allwild, anchored, melds)
     guess, _ = _Scan(*args, bound, optimistic=True, beam=48).run()
     if guess is not None and guess.cost == 0 and min(ctx.weight.values()) >= 0:
         return guess  # nothing scores less than nothing
@@ -54,10 +54,11 @@ def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwi
 
 class _Scan:
     def __init__(self, ctx: Context, naturals: list[Card], pool: list[Card],
-                 allow_allwild: bool, anchored: bool, bound: int | None,
+                 allow_allwild: bool, anchored: bool, melds: bool, bound: int | None,
                  optimistic: bool, beam: int | None = None) -> None:
         p = ctx.p
         self.ctx = ctx
+        self.melds = melds
         self.optimistic = optimistic
         self.beam = beam
         # deadwood only grows along the scan: a state already past the bound is dropped
@@ -288,7 +289,8 @@ class _Scan:
             real = final[best_key][0] + choice[0]
             exact = real == best_cost
             best_cost = real
-        return finish(self.ctx, best_cost, cores, deadwood, self.pool, choice), exact
+        return finish(self.ctx, best_cost, cores, deadwood, self.pool, choice,
+                      self.melds), exact
 
     # -- back to cards ------------------------------------------------------------------
 

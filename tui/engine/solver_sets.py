@@ -175,7 +175,7 @@ def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
 
 
 def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: list[Card],
-           wild_choice: tuple) -> Plan:
+           wild_choice: tuple, melds: bool = True) -> Plan:
     """Share the pool out and build the melds.  `cores` are (kind, naturals, run places,
     need, slack); `wild_choice` the leftover table's entry (melds of wilds alone, their
     size, jokers and other wilds melded)."""
@@ -188,6 +188,8 @@ def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: lis
     if len(anchors) > 1:
         anchors.sort(key=ctx.weigh_card, reverse=True)
     deadwood += jokers[j_melded:] + anchors[a_melded:]
+    if not melds:
+        return Plan(cost, [], deadwood)
     anchors_in = anchors[:a_melded]
     sizes = _split_sizes(ctx, k_aw, a_aw)
     leads: list[list[Card]] = []
