@@ -260,8 +260,21 @@ def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
         for tab in tables:
             total += tab[0][2]
         return {(need0, slack0): total}
-    states: dict[tuple[int, int], int] = {(need0, slack0): 0}
+    # single-entry tables just shift the start: fold them in first
+    base = 0
+    several = []
     for tab in tables:
+        if len(tab) == 1:
+            n2, s2, d2 = tab[0]
+            need0 += n2
+            slack0 += s2
+            base += d2
+        else:
+            several.append(tab)
+    if need0 > budget:
+        return {}
+    states: dict[tuple[int, int], int] = {(need0, min(slack0, budget)): base}
+    for tab in several:
         if len(tab) == 1:
             n2, s2, d2 = tab[0]
             new = {}
