@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from table_rig import card, cards, new_game, rig
+
 from tui.engine.actions import (
     Discard,
     DrawStock,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from table_rig import card, new_game, rig
+
 from tui.engine.actions import Buy, Discard, DrawStock, IllegalAction, PassBuy, TakeDiscard
 from tui.engine.game import Game
 
