@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from tui.engine.actions import Action
 from tui.engine.cards import Card
 from tui.engine.meld import Meld
 from tui.engine.view import SeatView
 
-from .evaluate import Evaluator, _without
+from .evaluate import ContractNeed, Evaluator, _without
 from .lookahead import next_player
 from .medium import _discard_action, connections
 from .memory import Knowledge, read_knowledge
@@ -30,6 +31,7 @@ CONTRACT_STEP = 12.0  # one card further from the contract
 CONTRACT_RISK = 8.0  # ... worth this much less when the deal may end at once
 OUTS_WEIGHT = 20.0  # the share of unseen cards that would bring the contract closer
 CONTRACT_FEED = 6.0  # handing the next player a card they collect
+DOWN_FEED = 6.0  # ... once our own contract is down
 VALUE_CALM = 0.3  # shedding a card's points, when no one is near going out
 VALUE_RISK = 0.7  # ... and how much more when someone is
 WILD_KEEP = 40.0  # wilds are worth keeping
@@ -37,34 +39,90 @@ HOPE_WEIGHT = 20.0  # the share of unseen cards that would let a stuck card be l
 RISK_BY_CARDS = {0: 1.0, 1: 0.9, 2: 0.6, 3: 0.4, 4: 0.25}
 
 
+class ContractJudge:
+    """A hand's worth before its contract is down, for one decision: lower is better.
+
+    `score(hand)` counts the cards the contract lacks (each worth `CONTRACT_STEP`, less
+    when the deal may end soon), takes off the share of unseen cards that would bring it
+    closer (live copies only), and adds the points held (weighing more when the deal may
+    end soon); wilds are kept."""
+
+    def __init__(self, view: SeatView, ev: Evaluator) -> None:
+        self.ev = ev
+        know = read_knowledge(view)
+        self.unseen = know.unseen
+        self.total = sum(self.unseen.values()) or 1
+        self.risk = deal_risk(view)
+        self.step = CONTRACT_STEP - CONTRACT_RISK * self.risk
+        self.weight = VALUE_CALM + VALUE_RISK * self.risk
+        self.live_wilds = sum(n for (rank, _), n in self.unseen.items()
+                              if rank in ev.params.wild_ranks)
+        self.wants = _collecting(view, know, ev)
+
+    def outs(self, hand: Sequence[Card]) -> tuple[ContractNeed, int]:
+        need = self.ev.contract_need(hand)
+        outs = sum(self.unseen.get(face, 0) for face in need.wanted)
+        if need.missing:
+            outs += self.live_wilds
+        return need, outs
+
+    def score(self, hand: Sequence[Card]) -> float:
+        ev = self.ev
+        need, outs = self.outs(hand)
+        held = 0.0
+        for card in hand:
+            held += self.weight * ev.value(card) - (WILD_KEEP if ev.is_wild(card) else 0)
+        return need.missing * self.step - OUTS_WEIGHT * outs / self.total + held
+
+    def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]
+                     ) -> tuple[float, Card]:
+        """The discard leaving the best score (charging cards the next player collects)."""
+        best: tuple | None = None
+        for card in allowed:
+            value = self.score(_without(hand, card)) + \
+                (CONTRACT_FEED if self.wants(card) else 0.0)
+            key = (value, connections(card, hand, self.ev), card.sort_key())
+            if best is None or key < best[0]:
+                best = (key, card)
+        assert best is not None
+        return best[0][0], best[1]
+
+
+def draw_before_contract(view: SeatView, ev: Evaluator, top: Action | None, stock: Action
+                         ) -> Decision:
+    """Take the top discard when the best hand it leaves beats what a stock card is
+    expected to bring (the chance it advances the contract, by the live cards)."""
+    card = view.top_discard
+    if top is None or card is None:
+        return Decision(stock, "nothing to take")
+    if stock.kind != "draw_stock":
+        return Decision(top, "the stock is empty")
+    judge = ContractJudge(view, ev)
+    hand = list(view.hand)
+    with_card = hand + [card]
+    keep = [c for c in with_card if c.uid != card.uid] \
+        if view.rules.draw.no_immediate_rediscard else with_card
+    take_value, _ = judge.best_discard(with_card, keep)
+    need, outs = judge.outs(hand)
+    blind = judge.score(hand) - judge.step * outs / judge.total
+    if take_value < blind:
+        after = ev.contract_need(with_card).missing
+        return Decision(top, f"{card} is worth more than a stock card ({after} card"
+                        f"{'s' if after != 1 else ''} from the contract)")
+    return Decision(stock, f"{card} is worth less than a stock card "
+                    f"({outs} live card{'s' if outs != 1 else ''} would help)")
+
+
 def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
     """Before the contract is down: keep what the contract needs, prefer partial
     contracts whose missing cards are still live, do not hand the next player what they
     are collecting, and shed high cards sooner when someone may go out soon."""
+    judge = ContractJudge(view, ev)
     hand = list(view.hand)
-    know = read_knowledge(view)
-    unseen = know.unseen
-    total = sum(unseen.values()) or 1
-    risk = deal_risk(view)
-    wants = _collecting(view, know, ev)
-    live_wilds = sum(n for (rank, _), n in unseen.items() if rank in ev.params.wild_ranks)
-    scored = []
-    for card in allowed:
-        rest = _without(hand, card)
-        need = ev.contract_need(rest)
-        outs = sum(unseen.get(face, 0) for face in need.wanted)
-        if need.missing:
-            outs += live_wilds
-        fed = 1.0 if wants(card) else 0.0
-        score = (need.missing * (CONTRACT_STEP - CONTRACT_RISK * risk)
-                 - OUTS_WEIGHT * outs / total
-                 + CONTRACT_FEED * fed
-                 - ev.value(card) * (VALUE_CALM + VALUE_RISK * risk)
-                 + (WILD_KEEP if ev.is_wild(card) else 0))
-        scored.append((score, connections(card, hand, ev), card.sort_key(), card, need,
-                       outs, fed))
-    scored.sort(key=lambda item: item[:3])
-    _, _, _, card, need, outs, fed = scored[0]
+    _, card = judge.best_discard(hand, allowed)
+    need, outs = judge.outs(_without(hand, card))
+    fed = judge.wants(card)
+    risk = judge.risk
 
     def why() -> str:
         text = (f"{need.missing} card{'s' if need.missing != 1 else ''} from the "
@@ -76,6 +134,7 @@ def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) 
         return text
 
     return Decision(_discard_action(view, card), why)
+
 
 def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
     """Contract down: throw the card that can go nowhere and scores most, unless a live
@@ -90,14 +149,13 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
     for card in pool:
         hope = _bridge_outs(card, view.table, know.unseen, ev) / total
         fed = 1.0 if wants(card) else 0.0
-        score = (-ev.value(card) + HOPE_WEIGHT * hope + CONTRACT_FEED * fed
+        score = (-ev.value(card) + HOPE_WEIGHT * hope + DOWN_FEED * fed
                  + (WILD_KEEP if ev.is_wild(card) else 0))
         scored.append((score, card.sort_key(), card))
     scored.sort(key=lambda item: item[:2])
     card = scored[0][2]
     return Decision(_discard_action(view, card),
                     f"{card} fits no meld on the table and scores {ev.value(card)}")
-
 
 
 def deal_risk(view: SeatView) -> float:

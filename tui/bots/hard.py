@@ -35,7 +35,11 @@ import time
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
-from .contract_play import discard_after_contract, discard_before_contract
+from .contract_play import (
+    discard_after_contract,
+    discard_before_contract,
+    draw_before_contract,
+)
 from .evaluate import Evaluator, _without
 from .lookahead import Feeder, Lookahead
 from .medium import MediumBot, _discard_action, connections, keeps_text
@@ -83,7 +87,13 @@ class HardBot(MediumBot):
     # ------------------------------------------------------------------ draw
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
-        if play_mode(view) != "declare":
+        mode = play_mode(view)
+        if mode == "contract" and not may_lay_off_now(view):
+            takes = [a for a in options(view, "take_discard") if isinstance(a, TakeDiscard)]
+            if not any(a.depth > 0 for a in takes):
+                top = next((a for a in takes if a.depth == 0), None)
+                return draw_before_contract(view, ev, top, stock_or_first(view))
+        if mode != "declare":
             return super().draw(view, ev)
         stock = stock_or_first(view)
         top = next((a for a in options(view, "take_discard")
