@@ -195,3 +195,16 @@ def test_medium_beats_easy_over_a_few_mirrored_deals() -> None:
     assert result.games == 6
     assert len(result.margins) == 3
     assert result.margin > 0  # medium scores less
+
+
+def test_table_hint_says_what_hard_would_do_and_why() -> None:
+    from tui.service.table import SeatSpec, Table
+
+    table = Table(load_ruleset(TT), [SeatSpec("me"), SeatSpec("bot", "medium")], seed=3)
+    game = table.game
+    at_round(game, 3)
+    rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
+    game.apply(DrawStock(0))
+    hint = table.hint(0)
+    assert hint.startswith("discard ") and "expected penalty" in hint, hint
+    assert table.hint(1) == "Nothing to do: it is not your move."
