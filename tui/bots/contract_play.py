@@ -36,6 +36,7 @@ VALUE_CALM = 0.3  # shedding a card's points, when no one is near going out
 VALUE_RISK = 0.7  # ... and how much more when someone is
 WILD_KEEP = 40.0  # wilds are worth keeping
 HOPE_WEIGHT = 20.0  # the share of unseen cards that would let a stuck card be laid off
+CARD_SHED = 5.0  # one card fewer in hand, once the contract is down, beyond its points
 RISK_BY_CARDS = {0: 1.0, 1: 0.9, 2: 0.6, 3: 0.4, 4: 0.25}
 
 
@@ -111,6 +112,43 @@ def draw_before_contract(view: SeatView, ev: Evaluator, top: Action | None, stoc
                         f"{'s' if after != 1 else ''} from the contract)")
     return Decision(stock, f"{card} is worth less than a stock card "
                     f"({outs} live card{'s' if outs != 1 else ''} would help)")
+
+
+def draw_after_contract(view: SeatView, ev: Evaluator, top: Action | None, stock: Action
+                        ) -> Decision:
+    """Contract down: take the top discard when it can be laid off, or when keeping it in
+    place of the worst card left in hand saves more points than a stock card would be
+    expected to (a stock card that fits the table saves a whole card)."""
+    card = view.top_discard
+    if top is None or card is None:
+        return Decision(stock, "nothing to take")
+    if stock.kind != "draw_stock":
+        return Decision(top, "the stock is empty")
+    if not ev.stuck([card], view.table):
+        return Decision(top, f"{card} can be laid off")
+    hand = list(view.hand)
+    stuck = ev.stuck(hand, view.table)
+    if not stuck:
+        return Decision(stock, "every card in hand fits the table")
+    worst = max(ev.value(c) for c in stuck)
+    take_gain = worst - ev.value(card)
+    if take_gain <= 0:
+        return Decision(stock, f"{card} scores as much as anything in hand")
+    know = read_knowledge(view)
+    total = sum(know.unseen.values()) or 1
+    expected = 0.0
+    for (rank, suit), n in know.unseen.items():
+        drawn = Card(rank, suit)
+        if ev.is_wild(drawn) or not ev.stuck([drawn], view.table):
+            expected += n * (worst + CARD_SHED)
+        else:
+            expected += n * max(0, worst - ev.value(drawn))
+    expected /= total
+    if take_gain > expected:
+        return Decision(top, f"{card} in place of a {worst}-point card saves {take_gain}, "
+                        f"a stock card {expected:.1f} on average")
+    return Decision(stock, f"a stock card is worth {expected:.1f} on average, "
+                    f"{card} only {take_gain}")
 
 
 def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:

@@ -338,11 +338,21 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     if best is None:
         return ContractNeed(want_sets * p.set_min + want_runs * p.run_min, ())
     missing, used, order = best
-    return ContractNeed(missing, used, _wanted(order, p) if missing else frozenset())
+    if not missing:
+        return ContractNeed(0, used)
+    # Faces filling a chosen group help; so do faces bringing a group not chosen as close
+    # as the farthest chosen one of its kind (the two could then trade places).
+    worst = {"set": -1, "run": -1}
+    for group in order:
+        worst[group.kind] = max(worst[group.kind], group.short)
+    chosen = {id(g) for g in order}
+    spare = [g for g in set_groups + run_groups
+             if id(g) not in chosen and 0 < g.short <= worst[g.kind]]
+    return ContractNeed(missing, used, _wanted([*order, *spare], p))
 
 
 def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
-    """Natural faces that would fill a gap of the chosen groups."""
+    """Natural faces that would fill a gap of the groups."""
     out: set[tuple[int, str]] = set()
     for group in groups:
         if group.kind == "set":

@@ -38,6 +38,7 @@ from tui.engine.view import SeatView
 from .contract_play import (
     discard_after_contract,
     discard_before_contract,
+    draw_after_contract,
     draw_before_contract,
 )
 from .evaluate import Evaluator, _without
@@ -88,10 +89,12 @@ class HardBot(MediumBot):
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
         mode = play_mode(view)
-        if mode == "contract" and not may_lay_off_now(view):
+        if mode == "contract":
             takes = [a for a in options(view, "take_discard") if isinstance(a, TakeDiscard)]
             if not any(a.depth > 0 for a in takes):
                 top = next((a for a in takes if a.depth == 0), None)
+                if may_lay_off_now(view):
+                    return draw_after_contract(view, ev, top, stock_or_first(view))
                 return draw_before_contract(view, ev, top, stock_or_first(view))
         if mode != "declare":
             return super().draw(view, ev)
