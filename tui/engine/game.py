@@ -36,7 +36,7 @@ from .meld import Meld
 from .meld_rules import MeldError, card_penalty, extend_meld, make_meld, swap_joker
 from .rules import Round, Ruleset
 from .solver import best_arrangement, contract_melds_ok, find_contract, going_out
-from .view import Event, Phase, PlayerInfo, RoundResult, SeatView
+from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
 
 
 @dataclass
@@ -90,6 +90,9 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self._round_number = 0
         self._legal_cache: dict[int, list[Action]] = {}
+        self._discards: dict[tuple[int, int], Discard] = {}  # made once, offered often
+        self._scores_view: tuple[tuple[int, ...], ...] = ()
+        self._scores_seen = 0
         self.dealer = self._choose_dealer()
         self.round: RoundState = self._deal(1)
 
@@ -297,10 +300,14 @@ class Game:
                     GoOut(seat, tuple(MeldSpec(m.cards, _declared(m)) for m in arrangement.melds),
                           discard)
                 )
-        options.extend(
-            Discard(seat, card) for card in _distinct(hand)
-            if self._discard_refusal(seat, card) is None
-        )
+        if self._discard_blocked(seat) is None:
+            discards = self._discards
+            for card in _distinct(hand):
+                if self._rediscard_refusal(seat, card) is None:
+                    action = discards.get((seat, card.uid))
+                    if action is None:
+                        action = discards[seat, card.uid] = Discard(seat, card)
+                    options.append(action)
         return options
 
     def _discard_rule(self) -> str:
@@ -308,20 +315,28 @@ class Game:
 
     def _discard_refusal(self, seat: int, card: Card) -> IllegalAction | None:
         """Why `card` may not be discarded now, or None."""
+        return self._discard_blocked(seat) or self._rediscard_refusal(seat, card)
+
+    def _discard_blocked(self, seat: int) -> IllegalAction | None:
+        """Why no card at all may be discarded now, or None."""
         st = self.round
-        hand = st.hands[seat]
         if st.must_meld is not None:
             return IllegalAction(f"{st.must_meld} was taken from deep in the pile and must be "
                                  "melded this turn", "draw.deep_must_meld")
         if st.freed_jokers:
             return IllegalAction("the joker you took by a swap must be played this turn",
                                  "joker_swap: play the joker this turn")
-        if len(hand) == 1 and (self._discard_rule() == "forbidden"
-                               or self.round_rules.all_at_once):
+        if len(st.hands[seat]) == 1 and (self._discard_rule() == "forbidden"
+                                         or self.round_rules.all_at_once):
             return IllegalAction("you may not go out by discarding in this round",
                                  "going_out.discard: forbidden")
+        return None
+
+    def _rediscard_refusal(self, seat: int, card: Card) -> IllegalAction | None:
+        """The no-immediate-rediscard rule: not the card just taken from the pile."""
+        st = self.round
         if (self.rules.draw.no_immediate_rediscard and len(st.taken) == 1
-                and st.taken[0].uid == card.uid and len(hand) > 1):
+                and st.taken[0].uid == card.uid and len(st.hands[seat]) > 1):
             return IllegalAction(f"you may not discard {card}: you just took it from the "
                                  "discard pile", "draw.no_immediate_rediscard")
         return None
@@ -914,39 +929,37 @@ class Game:
         """What `seat` may see (-1: a spectator, who sees no hand)."""
         st = self.round
         rn = self.rules_round
+        contract = self.round_rules.contract.required
+        names, totals, hands, dealer = self.names, self.totals, st.hands, self.dealer
         players = tuple(
-            PlayerInfo(
-                seat=s,
-                name=self.names[s],
-                hand_count=len(st.hands[s]),
-                total=self.totals[s],
-                contract_down=self.contract_down(s) and self.round_rules.contract.required,
-                went_out=st.went_out == s,
-                buys_used=st.buys[s],
-                is_dealer=s == self.dealer,
-            )
-            for s in range(self.players)
+            PlayerInfo(s, names[s], len(hands[s]), totals[s],
+                       contract and st.contract_turn[s] is not None, st.went_out == s,
+                       st.buys[s], s == dealer)
+            for s in range(len(names))
         )
         visible = tuple(st.discard) if self.rules.draw.discard == "deep" else tuple(
             st.discard[-1:])
         own = 0 <= seat < self.players
-        return SeatView(
+        if self._scores_seen != len(self.scores):
+            self._scores_view = tuple(tuple(r) for r in self.scores)
+            self._scores_seen = len(self.scores)
+        return SeatView.of(
             seat=seat,
             rules=self.rules,
             round_number=st.number,
             round=self.rules.round(rn),
             phase=st.phase,
             turn=st.turn,
-            dealer=self.dealer,
+            dealer=dealer,
             players=players,
-            hand=tuple(st.hands[seat]) if own else (),
+            hand=tuple(hands[seat]) if own else (),
             stock_count=len(st.stock),
             discard=visible,
             discard_count=len(st.discard),
             table=tuple(st.table),
-            scores=tuple(tuple(r) for r in self.scores),
+            scores=self._scores_view,
             results=tuple(self.results),
-            log=tuple(self.log),
+            log=LogSoFar(self.log),
             legal=tuple(self.legal_actions(seat)) if own else (),
             final_turns=st.in_final_turns,
             taken_from_discard=tuple(st.taken) if own and seat == st.turn else (),
@@ -996,11 +1009,7 @@ def _same_card(face: tuple[int, str], card: Card) -> bool:
 
 def _distinct(hand: Sequence[Card]) -> list[Card]:
     """One physical card per face (two identical 7H are the same choice)."""
-    seen: set[tuple[int, str]] = set()
-    out = []
+    first: dict[tuple[int, str], Card] = {}
     for card in hand:
-        if card.face in seen:
-            continue
-        seen.add(card.face)
-        out.append(card)
-    return out
+        first.setdefault((card.rank, card.suit), card)
+    return list(first.values())

@@ -17,6 +17,7 @@ from .meld import Meld
 from .meld_rules import card_penalty
 from .rules import Ruleset
 from .solver_core import BIG, Plan, context, solve
+from .solver_quick import may_go_out
 
 __all__ = ["Arrangement", "best_arrangement", "going_out", "find_contract",
            "contract_melds_ok"]
@@ -55,6 +56,8 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
         if min(values) >= 0 and arrangement.penalty > max(values):
             return None
     ctx = context(rules, round_no, "count")
+    if not may_go_out(cards, ctx.p, spare=0 if rule == "forbidden" else 1):
+        return None
     plan = solve(cards, ctx, bound=BIG + BIG // 2)
     if plan is None:
         return None

@@ -7,8 +7,10 @@ spectator's view (seat -1) has no hand at all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from itertools import islice
+from typing import Any, Literal, NamedTuple, overload
 
 from .actions import Action
 from .cards import Card
@@ -18,8 +20,9 @@ from .rules import Round, Ruleset
 Phase = Literal["draw", "buy", "play", "round_over", "game_over"]
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
+class PlayerInfo(NamedTuple):
+    """One seat as every other seat sees it (a named tuple: views are built every move)."""
+
     seat: int
     name: str
     hand_count: int
@@ -42,6 +45,53 @@ class Event:
     kind: str = ""
     round: int = 0
     cards: tuple[Card, ...] = ()
+
+
+class LogSoFar(Sequence[Event]):
+    """The log of play as it stood when a view was taken.
+
+    The game's log only ever grows, so a view keeps the game's list and its length then
+    instead of a copy: a view costs the same on the first move and the two-thousandth.
+    Reads like a tuple of events (len, index, slice, iterate, compare)."""
+
+    __slots__ = ("_events", "_length")
+
+    def __init__(self, events: list[Event] | None = None, length: int | None = None) -> None:
+        self._events = events if events is not None else []
+        self._length = len(self._events) if length is None else length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(index, slice):
+            return tuple(self._events[i] for i in range(*index.indices(self._length)))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("log index out of range")
+        return self._events[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._events, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(other) == self._length and all(
+            a == b for a, b in zip(self, other, strict=False))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LogSoFar({len(self)} events)"
 
 
 @dataclass(frozen=True)
@@ -72,12 +122,21 @@ class SeatView:
     table: tuple[Meld, ...]
     scores: tuple[tuple[int, ...], ...]  # per finished round, per seat
     results: tuple[RoundResult, ...]
-    log: tuple[Event, ...]
+    log: Sequence[Event]  # a `LogSoFar`, or any sequence of events
     legal: tuple[Action, ...] = ()  # this seat's legal actions now (empty if not its move)
     final_turns: bool = False  # someone went out; the others are taking their last turns
     taken_from_discard: tuple[Card, ...] = ()  # taken this turn by this seat
     buy_offer: Card | None = None  # the card being offered in a buy phase
     winners: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, **values: Any) -> SeatView:
+        """A view from every one of its fields, without the frozen dataclass's checked
+        `__init__` (one `object.__setattr__` a field): the engine makes a view every move,
+        and that alone was a tenth of a headless game."""
+        view = object.__new__(cls)
+        view.__dict__.update(values)
+        return view
 
     @property
     def my_turn(self) -> bool:

@@ -1,0 +1,155 @@
+"""A quick necessary test before the exact search: are there wilds enough to meld the hand?
+
+Most hands asked "can you go out?" cannot, and usually for a plain reason.  Each natural
+card has a *reach*: the fewest wilds any meld holding it would need, given the other
+naturals in hand (a card with two partners needs none; a card alone in its rank and its
+stretch of suit needs two for a three-card meld).  A meld only ever joins cards of one rank
+or of one suit, so among the cards that need wilds, those of different suits and ranks
+can never share a meld, and each group of cards linked by suit or rank needs at least the
+largest reach in it.  When those needs add up to more wilds than the hand holds (after
+setting aside the one card a discard may take away), the hand cannot go out and the exact
+search is skipped.  Every estimate here errs low, so no hand that can go out is turned
+away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import ACE, JOKER_RANK, Card
+from .meld_rules import MeldParams
+
+HIGH_ACE = 14
+
+_SHAPES: dict[MeldParams, tuple[list[int], list[tuple[int, ...]]]] = {}
+
+
+def may_go_out(cards: Sequence[Card], p: MeldParams, spare: int) -> bool:
+    """False only if `cards` certainly cannot all be melded but for `spare` of them."""
+    wild_ranks = p.wild_ranks
+    wilds = 0
+    naturals: list[Card] = []
+    for card in cards:
+        if card.rank in wild_ranks:
+            wilds += 1
+        elif card.rank == JOKER_RANK:
+            if not spare:  # a joker that is not wild melds nowhere
+                return False
+            spare -= 1
+        else:
+            naturals.append(card)
+    bits, windows = _shape(p)
+    by_rank: dict[int, int] = {}
+    suit_masks: dict[str, int] = {}
+    for card in naturals:
+        by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
+        suit_masks[card.suit] = suit_masks.get(card.suit, 0) | bits[card.rank]
+    set_min, need = p.set_min, p.run_min
+    # the cards that need wilds, with their reach
+    needy: list[tuple[int, str, int]] = []
+    for card in naturals:
+        reach = set_min - by_rank[card.rank]
+        if reach <= 0:
+            continue
+        mask = suit_masks[card.suit]
+        for window in windows[card.rank]:
+            missing = need - (mask & window).bit_count()
+            if missing < reach:
+                reach = missing
+                if not reach:
+                    break
+        if not reach:
+            continue
+        if reach > wilds:
+            if not spare:
+                return False
+            spare -= 1  # this card can only be the one left out
+            continue
+        needy.append((card.rank, card.suit, reach))
+    if not needy:
+        return True
+    return _least_wilds(needy, suit_masks, wilds, spare, p) <= wilds
+
+
+def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], wilds: int,
+                 spare: int, p: MeldParams) -> int:
+    """Fewest wilds the needy cards take, `spare` of them (at most one) left out.
+
+    Two needy cards can share a meld only if they have the same rank, or the same suit and
+    no more gaps between them than there are wilds; cards that cannot be linked that way
+    meld apart, and each group needs at least its largest reach."""
+    groups: list[list[tuple[int, str, int]]] = []
+    for card in needy:
+        linked = [g for g in groups if any(_may_share(c, card, suit_masks, wilds, p)
+                                           for c in g)]
+        merged = [card]
+        for group in linked:
+            merged.extend(group)
+            groups.remove(group)
+        groups.append(merged)
+    needs = sorted((max(c[2] for c in g) for g in groups), reverse=True)
+    if spare:
+        # leaving one card out can at best free the group that needs most
+        needs = needs[1:]
+    return sum(needs)
+
+
+def _may_share(a: tuple[int, str, int], b: tuple[int, str, int], suit_masks: dict[str, int],
+               wilds: int, p: MeldParams) -> bool:
+    if a[0] == b[0]:
+        return True
+    if a[1] != b[1]:
+        return False
+    if p.wrap:
+        return True
+    mask = suit_masks[a[1]]
+    for pa in _positions(a[0], p):
+        for pb in _positions(b[0], p):
+            low, high = (pa, pb) if pa < pb else (pb, pa)
+            if high - low + 1 > p.run_max:
+                continue
+            between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+            gaps = (high - low - 1) - (mask & between).bit_count()
+            if gaps <= wilds:
+                return True
+    return False
+
+
+def _positions(rank: int, p: MeldParams) -> tuple[int, ...]:
+    if rank == ACE and p.ace_high and not p.wrap:
+        return (ACE, HIGH_ACE) if p.ace_low else (HIGH_ACE,)
+    return (rank,)
+
+
+def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Per rank: its run positions as a bit mask, and the masks of the shortest runs
+    through it (none when runs are not allowed).  Cached per round's meld knobs."""
+    hit = _SHAPES.get(p)
+    if hit is not None:
+        return hit
+    need = p.run_min
+    through: dict[int, list[int]] = {}
+    if p.run_min <= p.run_max:
+        if p.wrap:
+            starts = [[(start - 1 + i) % 13 + 1 for i in range(need)] for start in range(1, 14)]
+        else:
+            starts = [list(range(start, start + need))
+                      for start in range(p.min_pos, p.max_pos - need + 2)]
+        for cells in starts:
+            if len(set(cells)) < need:
+                continue
+            mask = sum(1 << c for c in cells)
+            for c in cells:
+                through.setdefault(c, []).append(mask)
+    bits = [0] * 14
+    windows: list[tuple[int, ...]] = [()] * 14
+    for rank in range(1, 14):
+        masks: list[int] = []
+        for pos in _positions(rank, p):
+            bits[rank] |= 1 << pos
+            masks.extend(through.get(pos, ()))
+        windows[rank] = tuple(masks)
+    if len(_SHAPES) > 256:
+        _SHAPES.clear()
+    shape = _SHAPES[p] = (bits, windows)
+    return shape
