@@ -16,6 +16,9 @@ from tui.engine.view import LogSoFar, SeatView
 def play(game: Game, moves: int) -> None:
     bots = [make_bot("random", seat) for seat in range(game.players)]
     for _ in range(moves):
+        if game.phase == "round_over":
+            game.next_round()
+            continue
         seat = game.actor
         game.apply(bots[seat].choose(game.view(seat)))
 
