@@ -87,11 +87,15 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
             merged.extend(group)
             groups.remove(group)
         groups.append(merged)
-    needs = sorted((max(c[2] for c in g) for g in groups), reverse=True)
-    if spare:
-        # leaving one card out can at best free the group that needs most
-        needs = needs[1:]
-    return sum(needs)
+    total = 0
+    saving = 0
+    for group in groups:
+        reaches = sorted((c[2] for c in group), reverse=True)
+        total += reaches[0]
+        if spare:
+            # leaving one card out lowers its group's need at best to the next largest reach
+            saving = max(saving, reaches[0] - (reaches[1] if len(reaches) > 1 else 0))
+    return total - saving
 
 
 def _may_share(a: tuple[int, str, int], b: tuple[int, str, int], suit_masks: dict[str, int],
