@@ -33,7 +33,7 @@ from .actions import (
 )
 from .cards import JOKER_RANK, Card, build_shoe, format_cards
 from .meld import Meld
-from .meld_rules import MeldError, card_penalty, extend_meld, make_meld, swap_joker
+from .meld_rules import MeldError, card_penalty, extend_meld, make_meld, meld_params, swap_joker
 from .rules import Round, Ruleset
 from .solver import best_arrangement, contract_melds_ok, find_contract, going_out
 from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
@@ -91,6 +91,8 @@ class Game:
         self._round_number = 0
         self._legal_cache: dict[int, list[Action]] = {}
         self._discards: dict[tuple[int, int], Discard] = {}  # made once, offered often
+        # whether a card face extends a meld, per meld object (melds are immutable), per deal
+        self._lay_off_memo: dict[tuple[int, int, str], tuple[Meld, bool]] = {}
         self._scores_view: tuple[tuple[int, ...], ...] = ()
         self._scores_seen = 0
         self.dealer = self._choose_dealer()
@@ -155,6 +157,9 @@ class Game:
             turn_count=1,
         )
         self._round_number = number
+        self._rules_round = (number - 1) % len(self.rules.rounds) + 1
+        self._wild = meld_params(self.rules, self._rules_round).wild_ranks
+        self._lay_off_memo.clear()
         if not rnd.contract.required and self.rules.going_out.melding_during_play:
             # With no contract to meet, everyone may meld and lay off from the start.
             state.contract_turn = [0] * self.players
@@ -172,12 +177,12 @@ class Game:
 
     @property
     def round_rules(self) -> Round:
-        return self._round_rules(self.round.number)
+        return self.rules.rounds[self.rules_round - 1]
 
     @property
     def rules_round(self) -> int:
         """The round number in the ruleset's schedule (wilds, contract) for the deal."""
-        return (self.round.number - 1) % len(self.rules.rounds) + 1
+        return self._rules_round
 
     @property
     def phase(self) -> Phase:
@@ -273,25 +278,21 @@ class Game:
                     options.append(
                         LayDown(seat, tuple(MeldSpec(m.cards, _declared(m)) for m in lay.melds))
                     )
-            if self._may_lay_off(seat):
+            # laying off the last card is going out without a discard
+            if self._may_lay_off(seat) and not (len(hand) == 1
+                                                and self._discard_rule() == "required"):
+                faces = _distinct(hand)
                 for meld in st.table:
                     if self.rules.lay_off.onto == "own" and meld.owner != seat:
                         continue
-                    seen: set[tuple[int, str]] = set()
-                    for card in hand:
-                        if card.face in seen:
-                            continue
-                        seen.add(card.face)
-                        if not self._extends(meld, card):
-                            continue
-                        if len(hand) == 1 and self._discard_rule() == "required":
-                            continue
-                        options.append(LayOff(seat, meld.id, (card,)))
+                    options.extend(LayOff(seat, meld.id, (card,)) for card in faces
+                                   if self._extends(meld, card))
             if self._may_swap(seat):
                 for meld in st.table:
-                    for card in hand:
-                        if self._swap_ok(seat, meld, card):
-                            options.append(SwapJoker(seat, meld.id, card))
+                    if not any(wild.is_joker for wild, _ in meld.wild_cards()):
+                        continue
+                    options.extend(SwapJoker(seat, meld.id, card) for card in hand
+                                   if self._swap_ok(seat, meld, card))
         if not self.rules.going_out.melding_during_play and not st.in_final_turns:
             out = going_out(hand, self.rules, rn)
             if out is not None:
@@ -375,8 +376,19 @@ class Game:
                    if self.rules.lay_off.onto == "any" or m.owner == seat)
 
     def _extends(self, meld: Meld, card: Card) -> bool:
+        """Whether `card` can be laid off on `meld` (remembered per meld and face: the
+        legal moves ask it of every card in hand against every meld, every turn)."""
+        key = (id(meld), card.rank, card.suit)
+        hit = self._lay_off_memo.get(key)
+        if hit is not None and hit[0] is meld:
+            return hit[1]
+        fits = self._extends_now(meld, card)
+        self._lay_off_memo[key] = (meld, fits)
+        return fits
+
+    def _extends_now(self, meld: Meld, card: Card) -> bool:
         """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
-        if not self.rules.is_wild(card.rank, self.rules_round):
+        if card.rank not in self._wild:
             if meld.kind == "set":
                 limit = self.rules.melds.set.max
                 if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
@@ -403,10 +415,10 @@ class Game:
                     sets: bool = True, runs: bool = True) -> bool:
         """A quick necessary test: is there any set or run `card` could belong to, from
         `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
-        rn = self.rules_round
-        if self.rules.is_wild(card.rank, rn):
+        wild = self._wild
+        if card.rank in wild:
             return True
-        wilds = sum(1 for c in pool if self.rules.is_wild(c.rank, rn) and c.uid != card.uid)
+        wilds = sum(1 for c in pool if c.rank in wild and c.uid != card.uid)
         same_rank = {c.suit for c in pool if c.rank == card.rank}
         rank_count = len(same_rank) if self.rules.melds.set.distinct_suits else sum(
             1 for c in pool if c.rank == card.rank)
@@ -430,14 +442,13 @@ class Game:
         """A deep draw is only offered when the card can be melded this very turn."""
         st = self.round
         card = st.discard[-1 - depth]
+        if self.contract_down(seat):  # no new melds: only laying off can use the card
+            return self._may_lay_off(seat) and any(
+                self._extends(m, card) for m in st.table
+                if self.rules.lay_off.onto == "any" or m.owner == seat)
         hand = st.hands[seat] + st.discard[-1 - depth:]
         if not self._could_meld(card, hand):
             return False
-        if self.contract_down(seat):
-            if not self._may_lay_off(seat):
-                return False
-            return any(self._extends(m, card) for m in st.table
-                       if self.rules.lay_off.onto == "any" or m.owner == seat)
         whole = self.round_rules.all_at_once
         if whole and not self._could_meld_all(hand):
             return False
@@ -453,7 +464,7 @@ class Game:
         run_max = min(melds.run.max or 13, 13)
         if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
             return False
-        naturals = [c for c in hand if not self.rules.is_wild(c.rank, self.rules_round)]
+        naturals = [c for c in hand if c.rank not in self._wild]
         if not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
                 {c.suit for c in naturals}) > contract.runs:
             return False
