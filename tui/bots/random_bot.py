@@ -19,6 +19,6 @@ class RandomBot(Bot):
 
     def choose(self, view: SeatView) -> Action:
         for action in view.legal:
-            if isinstance(action, GoOut | LayDown):
+            if isinstance(action, (GoOut, LayDown)):
                 return action
         return self.rng.choice(view.legal)

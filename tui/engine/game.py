@@ -942,12 +942,12 @@ class Game:
         rn = self.rules_round
         contract = self.round_rules.contract.required
         names, totals, hands, dealer = self.names, self.totals, st.hands, self.dealer
-        players = tuple(
+        players = tuple([
             PlayerInfo(s, names[s], len(hands[s]), totals[s],
                        contract and st.contract_turn[s] is not None, st.went_out == s,
                        st.buys[s], s == dealer)
             for s in range(len(names))
-        )
+        ])
         visible = tuple(st.discard) if self.rules.draw.discard == "deep" else tuple(
             st.discard[-1:])
         own = 0 <= seat < self.players
