@@ -28,7 +28,9 @@ from tui.engine.solver import Arrangement, best_arrangement
 from tui.engine.solver_core import context, solve
 
 HandKey = tuple[tuple[int, str], ...]
-CACHE_LIMIT = 200_000
+# Hands remembered per measure and round: enough for every hand a deal's decisions revisit,
+# small enough (some tens of MB in all) for a server that plays for weeks.
+CACHE_LIMIT = 20_000
 
 
 def hand_key(cards: Iterable[Card]) -> HandKey:
@@ -83,11 +85,16 @@ class Evaluator:
         key = hand_key(cards)
         hit = self._arranged.get(key)
         if hit is None:
-            if len(self._arranged) > CACHE_LIMIT:
-                self._arranged.clear()
             plan = solve(list(cards), context(self.rules, self.round_no, "penalty"))
             assert plan is not None
-            hit = self._arranged[key] = (plan.cost, tuple(plan.deadwood))
+            hit = self._remember(key, plan.cost, tuple(plan.deadwood))
+        return hit
+
+    def _remember(self, key: HandKey, penalty: int, deadwood: tuple[Card, ...]
+                  ) -> tuple[int, tuple[Card, ...]]:
+        if len(self._arranged) >= CACHE_LIMIT:
+            self._arranged.clear()
+        hit = self._arranged[key] = (penalty, deadwood)
         return hit
 
     def layout(self, cards: Sequence[Card]) -> Arrangement:
@@ -98,7 +105,8 @@ class Evaluator:
             if len(self._layouts) > CACHE_LIMIT:
                 self._layouts.clear()
             hit = self._layouts[key] = best_arrangement(list(cards), self.rules, self.round_no)
-            self._arranged.setdefault(key, (hit.penalty, hit.deadwood))
+            if key not in self._arranged:
+                self._remember(key, hit.penalty, hit.deadwood)
         return hit
 
     def penalty_within(self, cards: Sequence[Card], bound: int) -> int | None:
@@ -111,7 +119,7 @@ class Evaluator:
         plan = solve(list(cards), context(self.rules, self.round_no, "penalty"), bound=bound)
         if plan is None:
             return None
-        self._arranged[key] = (plan.cost, tuple(plan.deadwood))
+        self._remember(key, plan.cost, tuple(plan.deadwood))
         return plan.cost
 
     def penalty(self, cards: Sequence[Card]) -> int:
@@ -126,7 +134,7 @@ class Evaluator:
         if key not in self._arranged:
             rest = list(dead)
             rest.remove(card)
-            self._arranged[key] = (after, tuple(rest))
+            self._remember(key, after, tuple(rest))
         return after
 
     def discards(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
