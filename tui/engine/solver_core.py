@@ -338,44 +338,70 @@ def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
 
 def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_table):
     """Table of one component: every choice of set cores for its ranks, its clusters
-    solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
+    solved around them.  Returns ((need, slack, deadwood) entries, key -> choice).
+
+    A choice is (options, masks, path): per rank (need, slack, freed, masks, compiled
+    option or None for no set), the cards taken out of each cluster (an int for a lone
+    cluster, else one per cluster in `cids` order), and the cluster keys when known."""
     best: dict[tuple[int, int], tuple[int, tuple]] = {}
-    per_rank = [([None] if allow_none else []) + compiled
-                for _, compiled, allow_none, _ in ranks]
-    empty: dict[int, int] = {}
-    one_cluster = len(cids) == 1
-    for combo in product(*per_rank) if len(per_rank) > 1 else ((o,) for o in per_rank[0]):
-        need = slack = freed = 0
-        masks = empty
-        merged = False
-        for opt in combo:
-            if opt is None:
-                continue
-            need += opt[1]
-            slack += opt[2]
-            freed += opt[4]
-            if not masks:
-                masks = opt[0]
-            elif opt[0]:
-                if not merged:
-                    masks = dict(masks)
-                    merged = True
-                for cid, m in opt[0].items():
-                    masks[cid] = masks.get(cid, 0) | m
+    n_clusters = len(cids)
+    one_cluster = n_clusters == 1
+    slot = {cid: k for k, cid in enumerate(cids)}
+    zero = 0 if one_cluster else (0,) * n_clusters
+    per_rank = []
+    for _, compiled, allow_none, _ in ranks:
+        opts = [(0, 0, 0, zero, None)] if allow_none else []
+        for opt in compiled:
+            masks = opt[0]
+            if one_cluster:
+                vec = masks.get(cids[0], 0)
+            else:
+                vec = [0] * n_clusters
+                for cid, m in masks.items():
+                    vec[slot[cid]] = m
+                vec = tuple(vec)
+            opts.append((opt[1], opt[2], opt[4], vec, opt))
+        per_rank.append(opts)
+    # tables of each cluster by the cards sets take out of it
+    seen = [{} for _ in cids]
+    if len(per_rank) == 1:
+        combos = [(o,) for o in per_rank[0]]
+    else:
+        combos = product(*per_rank)
+    for combo in combos:
+        if len(combo) == 1:
+            need, slack, freed, mv, _ = combo[0]
+        else:
+            need = slack = freed = 0
+            mv = zero
+            for o in combo:
+                need += o[0]
+                slack += o[1]
+                freed += o[2]
+                v = o[3]
+                if v is zero:
+                    continue
+                if mv is zero:
+                    mv = v
+                elif one_cluster:
+                    mv |= v
+                else:
+                    mv = tuple([a | b for a, b in zip(mv, v, strict=True)])
         if need > budget:
             continue
         if slack > budget:
             slack = budget
-        if budget == 0:
-            dw = -freed
-            for cid in cids:
-                dw += cluster_table(cid, masks.get(cid, 0))[0][2]
-            old = best.get((0, 0))
-            if old is None or dw < old[0]:
-                best[(0, 0)] = (dw, (combo, masks, ((0, 0),) * len(cids)))
-            continue
         if one_cluster:
-            for n2, s2, d2 in cluster_table(cids[0], masks.get(cids[0], 0)):
+            tab = seen[0].get(mv)
+            if tab is None:
+                tab = seen[0][mv] = cluster_table(cids[0], mv)
+            if budget == 0:
+                dw = tab[0][2] - freed
+                old = best.get((0, 0))
+                if old is None or dw < old[0]:
+                    best[(0, 0)] = (dw, (combo, mv, ((0, 0),)))
+                continue
+            for n2, s2, d2 in tab:
                 nn = need + n2
                 if nn > budget:
                     continue
@@ -384,15 +410,29 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
                 dw = d2 - freed
                 old = best.get(key)
                 if old is None or dw < old[0]:
-                    best[key] = (dw, (combo, masks, ((n2, s2),)))
+                    best[key] = (dw, (combo, mv, ((n2, s2),)))
             continue
-        tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
+        tabs = []
+        for k in range(n_clusters):
+            m = mv[k]
+            tab = seen[k].get(m)
+            if tab is None:
+                tab = seen[k][m] = cluster_table(cids[k], m)
+            tabs.append(tab)
+        if budget == 0:
+            dw = -freed
+            for tab in tabs:
+                dw += tab[0][2]
+            old = best.get((0, 0))
+            if old is None or dw < old[0]:
+                best[(0, 0)] = (dw, (combo, mv, ((0, 0),) * n_clusters))
+            continue
         for key, dw in _combine_costs(tabs, budget, need, slack).items():
             dw -= freed
             old = best.get(key)
             if old is None or dw < old[0]:
-                best[key] = (dw, (combo, masks, None))  # path found again if chosen
-    return tuple((n, s, dw) for (n, s), (dw, _) in best.items()), best
+                best[key] = (dw, (combo, mv, None))  # path found again if chosen
+    return tuple([(n, s, dw) for (n, s), (dw, _) in best.items()]), best
 
 
 SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -418,15 +458,17 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
         if back is None:
             cluster_keys[cids[0]] = key
             continue
-        _, (opts, masks, path) = back[key]
+        _, (combo, mv, path) = back[key]
+        masks = {cids[0]: mv} if len(cids) == 1 else dict(zip(cids, mv, strict=True))
         if path is None:
-            need = sum(o[1] for o in opts if o is not None)
-            slack = min(budget, sum(o[2] for o in opts if o is not None))
-            tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
+            need = sum(o[0] for o in combo)
+            slack = min(budget, sum(o[1] for o in combo))
+            tabs = [cluster_table(cid, masks[cid]) for cid in cids]
             path = _combine(tabs, budget, need, slack)[key][1]
         cluster_masks.update(masks)
         cluster_keys.update(zip(cids, path, strict=True))
-        for r, opt in zip(rids, opts, strict=True):
+        for r, o in zip(rids, combo, strict=True):
+            opt = o[4]
             if opt is None:
                 continue
             members = ranks[r][0]

@@ -236,6 +236,10 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
     for q in range(1, hi_bound + 1):
         pre[q] = pre[q - 1] + (q in places)
     longest = min(p.run_max, len(places) + budget)
+    if ctx.nat_min <= 1 and p.outnumber:
+        # a longer window holding q has a window of the shortest length inside it that
+        # holds q and needs no more wilds, so the shortest length settles it
+        longest = min(longest, p.run_min)
     ok: set[int] = set()
     for q in places:
         found = False
