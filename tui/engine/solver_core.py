@@ -207,6 +207,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             local[(cid, mask)] = hit
         return hit
 
+    cluster_table.sizes = [len(c[0]) for c in clusters]  # type: ignore[attr-defined]
     if not as_nat and len(ranks) > 6:
         # many contested ranks (very large hands): the choices would multiply; scan instead
         work = 0
@@ -341,29 +342,25 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice).
 
     A choice is (options, masks, path): per rank (need, slack, freed, masks, compiled
-    option or None for no set), the cards taken out of each cluster (an int for a lone
-    cluster, else one per cluster in `cids` order), and the cluster keys when known."""
+    option or None for no set); the cards the sets take out of the clusters, packed in
+    one int (`_field_width` bits per cluster, in `cids` order) so that choices merge with
+    one `|`; and the cluster keys when known."""
     best: dict[tuple[int, int], tuple[int, tuple]] = {}
     n_clusters = len(cids)
-    one_cluster = n_clusters == 1
-    slot = {cid: k for k, cid in enumerate(cids)}
-    zero = 0 if one_cluster else (0,) * n_clusters
+    width = _field_width(cids, cluster_table)
+    shift = {cid: k * width for k, cid in enumerate(cids)}
     per_rank = []
     for _, compiled, allow_none, _ in ranks:
-        opts = [(0, 0, 0, zero, None)] if allow_none else []
+        opts = [(0, 0, 0, 0, None)] if allow_none else []
         for opt in compiled:
-            masks = opt[0]
-            if one_cluster:
-                vec = masks.get(cids[0], 0)
-            else:
-                vec = [0] * n_clusters
-                for cid, m in masks.items():
-                    vec[slot[cid]] = m
-                vec = tuple(vec)
+            vec = 0
+            for cid, m in opt[0].items():
+                vec |= m << shift[cid]
             opts.append((opt[1], opt[2], opt[4], vec, opt))
         per_rank.append(opts)
     # tables of each cluster by the cards sets take out of it
     seen = [{} for _ in cids]
+    field = (1 << width) - 1
     if len(per_rank) == 1:
         combos = [(o,) for o in per_rank[0]]
     else:
@@ -372,26 +369,17 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
         if len(combo) == 1:
             need, slack, freed, mv, _ = combo[0]
         else:
-            need = slack = freed = 0
-            mv = zero
+            need = slack = freed = mv = 0
             for o in combo:
                 need += o[0]
                 slack += o[1]
                 freed += o[2]
-                v = o[3]
-                if v is zero:
-                    continue
-                if mv is zero:
-                    mv = v
-                elif one_cluster:
-                    mv |= v
-                else:
-                    mv = tuple([a | b for a, b in zip(mv, v, strict=True)])
+                mv |= o[3]
         if need > budget:
             continue
         if slack > budget:
             slack = budget
-        if one_cluster:
+        if n_clusters == 1:
             tab = seen[0].get(mv)
             if tab is None:
                 tab = seen[0][mv] = cluster_table(cids[0], mv)
@@ -413,11 +401,13 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
                     best[key] = (dw, (combo, mv, ((n2, s2),)))
             continue
         tabs = []
-        for k in range(n_clusters):
-            m = mv[k]
-            tab = seen[k].get(m)
+        rest = mv
+        for cache, cid in zip(seen, cids, strict=True):
+            m = rest & field
+            rest >>= width
+            tab = cache.get(m)
             if tab is None:
-                tab = seen[k][m] = cluster_table(cids[k], m)
+                tab = cache[m] = cluster_table(cid, m)
             tabs.append(tab)
         if budget == 0:
             dw = -freed
@@ -433,6 +423,21 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
             if old is None or dw < old[0]:
                 best[key] = (dw, (combo, mv, None))  # path found again if chosen
     return tuple([(n, s, dw) for (n, s), (dw, _) in best.items()]), best
+
+
+def _field_width(cids: list[int], cluster_table) -> int:
+    """Bits per cluster in a component's packed masks: its largest cluster's size."""
+    sizes = cluster_table.sizes
+    return max([sizes[cid] for cid in cids], default=1) or 1
+
+
+def _unpack(cids: list[int], packed: int, width: int) -> dict[int, int]:
+    field = (1 << width) - 1
+    out = {}
+    for cid in cids:
+        out[cid] = packed & field
+        packed >>= width
+    return out
 
 
 SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -459,7 +464,7 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             cluster_keys[cids[0]] = key
             continue
         _, (combo, mv, path) = back[key]
-        masks = {cids[0]: mv} if len(cids) == 1 else dict(zip(cids, mv, strict=True))
+        masks = _unpack(cids, mv, _field_width(cids, cluster_table))
         if path is None:
             need = sum(o[0] for o in combo)
             slack = min(budget, sum(o[1] for o in combo))

@@ -232,14 +232,21 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
         lo_bound, hi_bound = 1, 26
     else:
         lo_bound, hi_bound = p.min_pos, p.max_pos
+    if ctx.nat_min <= 1 and p.outnumber:
+        ok_mask = _windows_held(places, lo_bound, hi_bound, p.run_min, budget)
+        out = set()
+        for c in items:
+            q = c % X
+            if q == ACE and not p.wrap:
+                if (ok_mask >> ACE & 1 and p.ace_low) or (ok_mask >> HIGH_ACE & 1 and p.ace_high):
+                    out.add(c)
+            elif ok_mask >> q & 1 or (p.wrap and ok_mask >> (q + 13) & 1):
+                out.add(c)
+        return frozenset(out)
     pre = [0] * (hi_bound + 2)
     for q in range(1, hi_bound + 1):
         pre[q] = pre[q - 1] + (q in places)
     longest = min(p.run_max, len(places) + budget)
-    if ctx.nat_min <= 1 and p.outnumber:
-        # a longer window holding q has a window of the shortest length inside it that
-        # holds q and needs no more wilds, so the shortest length settles it
-        longest = min(longest, p.run_min)
     ok: set[int] = set()
     for q in places:
         found = False
@@ -259,6 +266,24 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
         if q in ok or (q == ACE and not p.wrap and HIGH_ACE in ok):
             out.add(c)
     return frozenset(out)
+
+
+def _windows_held(places: set[int], lo: int, hi: int, length: int, budget: int) -> int:
+    """Places (as bits) lying in some window of `length` places within [lo, hi] that holds
+    at least `length - budget` of them: when a lone natural may carry any number of wilds,
+    a place fits a run exactly when such a shortest window exists (a longer window holds
+    one of them around the same place that needs no more wilds)."""
+    mask = 0
+    for q in places:
+        mask |= 1 << q
+    least = length - budget
+    window = (1 << length) - 1
+    ok = 0
+    for a in range(lo, hi - length + 2):
+        held = mask & (window << a)
+        if held and held.bit_count() >= least:
+            ok |= held
+    return ok
 
 
 def _suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
