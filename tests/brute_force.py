@@ -237,11 +237,14 @@ def _apart(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
 
 
 def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
-                   whole_hand: bool = False) -> int | None:
-    """Least penalty left in hand after laying down exactly the round's contract."""
+                   whole_hand: bool = False, must_include: Card | None = None) -> int | None:
+    """Least penalty left in hand after laying down exactly the round's contract (with
+    `must_include`, only lay-downs that meld that physical card)."""
     contract = rules.round(round_no).contract
     cards = list(hand)
     n = len(cards)
+    must = 0 if must_include is None else 1 << next(
+        i for i, c in enumerate(cards) if c.uid == must_include.uid)
     set_groups = []
     run_groups = []
     for mask in range(1, 1 << n):
@@ -292,7 +295,7 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
     def after_sets(used, sets):
         def after_runs(used2, runs):
             nonlocal best
-            if not labels_ok(sets, runs):
+            if used2 & must != must or not labels_ok(sets, runs):
                 return
             rest = [cards[i] for i in range(n) if not used2 >> i & 1]
             if whole_hand and rest:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from brute_force import brute_contract
-from hypothesis import HealthCheck, given, settings
-from solver_hands import check_partition, deals
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from solver_hands import SHOE, check_partition, deals
 from solver_rules import contract_rummy, liverpool, three_thirteen, with_melds
 
-from tui.engine.cards import parse_card
+from tui.engine.cards import Card, parse_card
 from tui.engine.meld_rules import card_penalty, make_meld
 from tui.engine.rules import Contract, ContractRules, RunRule
 from tui.engine.solver import contract_melds_ok, find_contract
@@ -57,6 +58,57 @@ def test_find_contract_matches_brute_force(deal):
             make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
         if whole_hand:
             assert not got.deadwood
+
+
+@st.composite
+def contract_hands(draw):
+    """A hand holding a lay-down of the round's contract (shortest melds) plus a few other
+    cards: so that a lay-down usually exists, with or without a given card."""
+    name = draw(st.sampled_from(sorted(RULESETS)))
+    rules = RULESETS[name]
+    round_no = draw(st.integers(1, len(rules.rounds)))
+    contract = rules.round(round_no).contract
+    sizes = [rules.melds.set.min] * contract.sets + [rules.melds.run.min] * contract.runs
+    assume(contract.required and sum(sizes) <= 8)
+    shoe = list(SHOE)
+    hand: list[Card] = []
+
+    def take(rank: int, suit: str | None) -> None:
+        card = next((c for c in shoe if c.rank == rank and suit in (None, c.suit)), None)
+        assume(card is not None)
+        shoe.remove(card)
+        hand.append(card)
+
+    for _ in range(contract.sets):
+        rank = draw(st.integers(1, 13))
+        for _ in range(rules.melds.set.min):
+            take(rank, draw(st.sampled_from("CDHS")))
+    for _ in range(contract.runs):
+        suit = draw(st.sampled_from("CDHS"))
+        start = draw(st.integers(1, 14 - rules.melds.run.min))
+        for rank in range(start, start + rules.melds.run.min):
+            take(rank, suit)
+    for _ in range(draw(st.integers(0, 10 - len(hand)))):
+        hand.append(shoe.pop(draw(st.integers(0, len(shoe) - 1))))
+    return rules, round_no, draw(st.permutations(hand))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(contract_hands(), deals(RULESETS, max_cards=8, min_cards=3).map(
+    lambda deal: deal[1:])), st.data())
+def test_a_card_that_must_be_melded_matches_brute_force(deal, data):
+    """The deep-draw question: is there a lay-down that melds this very card?"""
+    rules, round_no, hand = deal
+    card = data.draw(st.sampled_from(hand))
+    expected = brute_contract(hand, rules, round_no, must_include=card)
+    quick = find_contract(hand, rules, round_no, must_include=card, first_found=True)
+    best = find_contract(hand, rules, round_no, must_include=card)
+    assert (quick is None) == (expected is None), (str(card), [str(c) for c in hand])
+    assert (best is None) == (expected is None)
+    if best is not None:
+        assert best.penalty == expected
+        assert any(c.uid == card.uid for m in best.melds for c in m.cards)
+        assert any(c.uid == card.uid for m in quick.melds for c in m.cards)
 
 
 def cards(text: str):

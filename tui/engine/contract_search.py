@@ -129,8 +129,10 @@ class _Search:
         self.allwild_ok = p.min_natural == 0 and p.outnumber
         self.must: int | None = None
         self.must_card = must_include
+        self.must_natural = False  # the card to meld must be in a core (it is no wild)
         if must_include is not None:
             self.must = index[must_include.face]
+            self.must_natural = not self.wild[self.must]
             # cores take their physical cards from the end of the list: this one first
             copies = self.cards_of[self.must]
             copies.sort(key=lambda c: c.uid == must_include.uid)
@@ -222,6 +224,13 @@ class _Search:
             for i in range(len(cands) - 1, -1, -1):
                 best_from[i] = max(best_from[i + 1], cands[i][6])
             self.suffix_max[kind] = best_from
+        # with a natural card that must be melded: whether any core from here on holds it
+        self.must_from = {}
+        for kind, cands, _ in picks:
+            holds = [False] * (len(cands) + 1)
+            for i in range(len(cands) - 1, -1, -1):
+                holds[i] = holds[i + 1] or self.must in cands[i][1]
+            self.must_from[kind] = holds
         counts = list(self.count)
         self._dfs(picks, 0, 0, 0, [], counts, 0)
         if self.best is None:
@@ -237,6 +246,10 @@ class _Search:
         if taken == wanted:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return
+        if self.must_natural and not any(self.must in core[1] for core in chosen) and not (
+                self.must_from[kind][start]
+                or any(w and self.must_from[k][0] for k, _, w in picks[stage + 1:])):
+            return  # no core left to choose could meld the card that must be melded
         # optimistic bound: the best cores still possible, and every wild melded
         left_here = wanted - taken
         later_best = sum(later[2] * self.suffix_max[later[0]][0] for later in picks[stage + 1:])
@@ -281,6 +294,8 @@ class _Search:
         return True
 
     def _leaf(self, chosen: list, counts: list[int], value: int) -> None:
+        if self.must_natural and not any(self.must in core[1] for core in chosen):
+            return
         if self.whole_hand and any(c and not w for c, w in zip(counts, self.wild, strict=True)):
             return
         pool = sorted((self.value[f] for f, c in enumerate(counts) if self.wild[f] and c
