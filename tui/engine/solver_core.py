@@ -207,7 +207,6 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             local[(cid, mask)] = hit
         return hit
 
-    cluster_table.sizes = [len(c[0]) for c in clusters]  # type: ignore[attr-defined]
     if not as_nat and len(ranks) > 6:
         # many contested ranks (very large hands): the choices would multiply; scan instead
         work = 0
@@ -339,57 +338,44 @@ def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
 
 def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_table):
     """Table of one component: every choice of set cores for its ranks, its clusters
-    solved around them.  Returns ((need, slack, deadwood) entries, key -> choice).
-
-    A choice is (options, masks, path): per rank (need, slack, freed, masks, compiled
-    option or None for no set); the cards the sets take out of the clusters, packed in
-    one int (`_field_width` bits per cluster, in `cids` order) so that choices merge with
-    one `|`; and the cluster keys when known."""
+    solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
     best: dict[tuple[int, int], tuple[int, tuple]] = {}
-    n_clusters = len(cids)
-    width = _field_width(cids, cluster_table)
-    shift = {cid: k * width for k, cid in enumerate(cids)}
-    per_rank = []
-    for _, compiled, allow_none, _ in ranks:
-        opts = [(0, 0, 0, 0, None)] if allow_none else []
-        for opt in compiled:
-            vec = 0
-            for cid, m in opt[0].items():
-                vec |= m << shift[cid]
-            opts.append((opt[1], opt[2], opt[4], vec, opt))
-        per_rank.append(opts)
-    # tables of each cluster by the cards sets take out of it
-    seen = [{} for _ in cids]
-    field = (1 << width) - 1
-    if len(per_rank) == 1:
-        combos = [(o,) for o in per_rank[0]]
-    else:
-        combos = product(*per_rank)
-    for combo in combos:
-        if len(combo) == 1:
-            need, slack, freed, mv, _ = combo[0]
-        else:
-            need = slack = freed = mv = 0
-            for o in combo:
-                need += o[0]
-                slack += o[1]
-                freed += o[2]
-                mv |= o[3]
+    per_rank = [([None] if allow_none else []) + compiled
+                for _, compiled, allow_none, _ in ranks]
+    empty: dict[int, int] = {}
+    one_cluster = len(cids) == 1
+    for combo in product(*per_rank) if len(per_rank) > 1 else ((o,) for o in per_rank[0]):
+        need = slack = freed = 0
+        masks = empty
+        merged = False
+        for opt in combo:
+            if opt is None:
+                continue
+            need += opt[1]
+            slack += opt[2]
+            freed += opt[4]
+            if not masks:
+                masks = opt[0]
+            elif opt[0]:
+                if not merged:
+                    masks = dict(masks)
+                    merged = True
+                for cid, m in opt[0].items():
+                    masks[cid] = masks.get(cid, 0) | m
         if need > budget:
             continue
         if slack > budget:
             slack = budget
-        if n_clusters == 1:
-            tab = seen[0].get(mv)
-            if tab is None:
-                tab = seen[0][mv] = cluster_table(cids[0], mv)
-            if budget == 0:
-                dw = tab[0][2] - freed
-                old = best.get((0, 0))
-                if old is None or dw < old[0]:
-                    best[(0, 0)] = (dw, (combo, mv, ((0, 0),)))
-                continue
-            for n2, s2, d2 in tab:
+        if budget == 0:
+            dw = -freed
+            for cid in cids:
+                dw += cluster_table(cid, masks.get(cid, 0))[0][2]
+            old = best.get((0, 0))
+            if old is None or dw < old[0]:
+                best[(0, 0)] = (dw, (combo, masks, ((0, 0),) * len(cids)))
+            continue
+        if one_cluster:
+            for n2, s2, d2 in cluster_table(cids[0], masks.get(cids[0], 0)):
                 nn = need + n2
                 if nn > budget:
                     continue
@@ -398,46 +384,15 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
                 dw = d2 - freed
                 old = best.get(key)
                 if old is None or dw < old[0]:
-                    best[key] = (dw, (combo, mv, ((n2, s2),)))
+                    best[key] = (dw, (combo, masks, ((n2, s2),)))
             continue
-        tabs = []
-        rest = mv
-        for cache, cid in zip(seen, cids, strict=True):
-            m = rest & field
-            rest >>= width
-            tab = cache.get(m)
-            if tab is None:
-                tab = cache[m] = cluster_table(cid, m)
-            tabs.append(tab)
-        if budget == 0:
-            dw = -freed
-            for tab in tabs:
-                dw += tab[0][2]
-            old = best.get((0, 0))
-            if old is None or dw < old[0]:
-                best[(0, 0)] = (dw, (combo, mv, ((0, 0),) * n_clusters))
-            continue
+        tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
         for key, dw in _combine_costs(tabs, budget, need, slack).items():
             dw -= freed
             old = best.get(key)
             if old is None or dw < old[0]:
-                best[key] = (dw, (combo, mv, None))  # path found again if chosen
-    return tuple([(n, s, dw) for (n, s), (dw, _) in best.items()]), best
-
-
-def _field_width(cids: list[int], cluster_table) -> int:
-    """Bits per cluster in a component's packed masks: its largest cluster's size."""
-    sizes = cluster_table.sizes
-    return max([sizes[cid] for cid in cids], default=1) or 1
-
-
-def _unpack(cids: list[int], packed: int, width: int) -> dict[int, int]:
-    field = (1 << width) - 1
-    out = {}
-    for cid in cids:
-        out[cid] = packed & field
-        packed >>= width
-    return out
+                best[key] = (dw, (combo, masks, None))  # path found again if chosen
+    return tuple((n, s, dw) for (n, s), (dw, _) in best.items()), best
 
 
 SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -463,17 +418,15 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
         if back is None:
             cluster_keys[cids[0]] = key
             continue
-        _, (combo, mv, path) = back[key]
-        masks = _unpack(cids, mv, _field_width(cids, cluster_table))
+        _, (opts, masks, path) = back[key]
         if path is None:
-            need = sum(o[0] for o in combo)
-            slack = min(budget, sum(o[1] for o in combo))
-            tabs = [cluster_table(cid, masks[cid]) for cid in cids]
+            need = sum(o[1] for o in opts if o is not None)
+            slack = min(budget, sum(o[2] for o in opts if o is not None))
+            tabs = [cluster_table(cid, masks.get(cid, 0)) for cid in cids]
             path = _combine(tabs, budget, need, slack)[key][1]
         cluster_masks.update(masks)
         cluster_keys.update(zip(cids, path, strict=True))
-        for r, o in zip(rids, combo, strict=True):
-            opt = o[4]
+        for r, opt in zip(rids, opts, strict=True):
             if opt is None:
                 continue
             members = ranks[r][0]
