@@ -303,8 +303,9 @@ class Game:
                 )
         if self._discard_blocked(seat) is None:
             discards = self._discards
+            barred = self._rediscard_barred(seat)
             for card in _distinct(hand):
-                if self._rediscard_refusal(seat, card) is None:
+                if card.uid != barred:
                     action = discards.get((seat, card.uid))
                     if action is None:
                         action = discards[seat, card.uid] = Discard(seat, card)
@@ -335,11 +336,18 @@ class Game:
 
     def _rediscard_refusal(self, seat: int, card: Card) -> IllegalAction | None:
         """The no-immediate-rediscard rule: not the card just taken from the pile."""
-        st = self.round
-        if (self.rules.draw.no_immediate_rediscard and len(st.taken) == 1
-                and st.taken[0].uid == card.uid and len(st.hands[seat]) > 1):
+        if card.uid == self._rediscard_barred(seat):
             return IllegalAction(f"you may not discard {card}: you just took it from the "
                                  "discard pile", "draw.no_immediate_rediscard")
+        return None
+
+    def _rediscard_barred(self, seat: int) -> int | None:
+        """The uid of the card `seat` may not discard now: the one it just took from the
+        pile (unless it is the last card in hand), where the ruleset says so."""
+        st = self.round
+        if (self.rules.draw.no_immediate_rediscard and len(st.taken) == 1
+                and len(st.hands[seat]) > 1):
+            return st.taken[0].uid
         return None
 
     def _may_lay_off(self, seat: int) -> bool:
