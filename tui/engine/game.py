@@ -89,7 +89,7 @@ class Game:
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
         self._round_number = 0
-        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_cache: dict[int, tuple[Action, ...]] = {}
         self._discards: dict[tuple[int, int], Discard] = {}  # made once, offered often
         # whether a card face extends a meld, per meld object (melds are immutable), per deal
         self._lay_off_memo: dict[tuple[int, int, str], tuple[Meld, bool]] = {}
@@ -205,10 +205,15 @@ class Game:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now (one representative per distinct choice)."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> tuple[Action, ...]:
+        """`legal_actions`, worked out once per state and shared by every view of it."""
         st = self.round
         if seat != self.actor:
-            return []
-        if seat not in self._legal_cache:
+            return ()
+        hit = self._legal_cache.get(seat)
+        if hit is None:
             if st.phase == "buy":
                 options: list[Action] = [Buy(seat), PassBuy(seat)]
             elif st.phase == "draw":
@@ -218,8 +223,8 @@ class Game:
                 if not options:
                     # A dead end the rules did not foresee: let the player discard anything.
                     options = [Discard(seat, card) for card in _distinct(st.hands[seat])]
-            self._legal_cache[seat] = options
-        return list(self._legal_cache[seat])
+            hit = self._legal_cache[seat] = tuple(options)
+        return hit
 
     def _draw_options(self, seat: int) -> list[Action]:
         st = self.round
@@ -956,8 +961,10 @@ class Game:
                        st.buys[s], s == dealer)
             for s in range(len(names))
         ])
-        visible = tuple(st.discard) if self.rules.draw.discard == "deep" else tuple(
-            st.discard[-1:])
+        if self.rules.draw.discard == "deep":
+            visible = tuple(st.discard)
+        else:
+            visible = (st.discard[-1],) if st.discard else ()
         own = 0 <= seat < self.players
         if self._scores_seen != len(self.scores):
             self._scores_view = tuple(tuple(r) for r in self.scores)
@@ -966,7 +973,7 @@ class Game:
             seat=seat,
             rules=self.rules,
             round_number=st.number,
-            round=self.rules.round(rn),
+            round=self.rules.rounds[rn - 1],
             phase=st.phase,
             turn=st.turn,
             dealer=dealer,
@@ -979,7 +986,7 @@ class Game:
             scores=self._scores_view,
             results=tuple(self.results),
             log=LogSoFar(self.log),
-            legal=tuple(self.legal_actions(seat)) if own else (),
+            legal=self._legal(seat) if own else (),
             final_turns=st.in_final_turns,
             taken_from_discard=tuple(st.taken) if own and seat == st.turn else (),
             buy_offer=st.buy_offer,
