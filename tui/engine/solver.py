@@ -36,7 +36,8 @@ def best_arrangement(hand: Sequence[Card], rules: Ruleset, round_no: int) -> Arr
     """The arrangement of the whole hand leaving the fewest penalty points (exact)."""
     plan = solve(list(hand), context(rules, round_no, "penalty"))
     assert plan is not None
-    return _arrangement(plan, rules, round_no)
+    # weighed by the "penalty" scheme, the plan's cost is the deadwood's points
+    return _arrangement(plan, rules, round_no, penalty=plan.cost)
 
 
 def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
@@ -100,9 +101,11 @@ def find_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                        sum(card_penalty(c, rules, round_no) for c in rest))
 
 
-def _arrangement(plan: Plan, rules: Ruleset, round_no: int) -> Arrangement:
+def _arrangement(plan: Plan, rules: Ruleset, round_no: int,
+                 penalty: int | None = None) -> Arrangement:
     deadwood = tuple(sorted(plan.deadwood, key=_display_order))
-    penalty = sum(card_penalty(c, rules, round_no) for c in deadwood)
+    if penalty is None:
+        penalty = sum(card_penalty(c, rules, round_no) for c in deadwood)
     return Arrangement(tuple(plan.melds), deadwood, penalty)
 
 

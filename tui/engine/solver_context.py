@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .cards import ACE, Card
 from .meld import Meld
-from .meld_rules import UNLIMITED, MeldParams, card_penalty, meld_params
+from .meld_rules import MAX_RUN, UNLIMITED, MeldParams, card_penalty, meld_params
 from .rules import Ruleset
 
 BIG = 1_000_000  # weight scheme "count": every card left out costs BIG minus its value
@@ -51,6 +51,10 @@ class Context:
         self.weight[HIGH_ACE] = self.weight[ACE]
         self.weight[HIGH_ACE + X] = self.weight[ACE + X]
         self.runs_possible = p.run_min <= p.run_max
+        # the meld rules `solver_fast` assumes for hands with at most one wild
+        self.plain = (p.min_natural <= 1 and p.outnumber and not p.wrap
+                      and not p.distinct_suits and p.set_max >= UNLIMITED
+                      and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2)
         self.set_single_core = p.set_max >= UNLIMITED and not p.distinct_suits
         self.suit_memo: dict[int, dict[tuple[int, ...], Outcomes]] = {}
         self.table_memo: dict[tuple[int, tuple[int, ...]], tuple] = {}
@@ -60,6 +64,7 @@ class Context:
         self._thresholds: dict[int, int] = {}
         self.cluster_memo: dict[tuple, tuple] = {}
         self.plan_memo: dict[tuple, list] = {}
+        self.shape_memo: dict[tuple[int, int], list] = {}  # `solver_fast` run shapes
 
     def set_threshold(self, budget: int) -> int:
         """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a
@@ -86,11 +91,11 @@ class Context:
     def entries(self) -> int:
         return (sum(len(m) for m in self.suit_memo.values()) + len(self.table_memo)
                 + len(self.set_memo) + len(self.left_memo) + len(self.rank_memo)
-                + len(self.cluster_memo) + len(self.plan_memo))
+                + len(self.cluster_memo) + len(self.plan_memo) + len(self.shape_memo))
 
     def clear(self) -> None:
         for memo in (self.suit_memo, self.table_memo, self.set_memo, self.left_memo,
-                     self.rank_memo, self.cluster_memo, self.plan_memo):
+                     self.rank_memo, self.cluster_memo, self.plan_memo, self.shape_memo):
             memo.clear()
 
 

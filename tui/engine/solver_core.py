@@ -40,8 +40,11 @@ from .solver_context import (  # noqa: F401 - re-exported: bots and tests use th
     _keep_caches_bounded,
     context,
 )
+from .solver_fast import solve_few_wilds
 from .solver_sets import _build, _leftover_table, _rank_options, finish
 from .solver_suits import _clusters, _suit_plan, _suit_table
+
+FAST_MOST = 20  # hands up to this size with at most one wild go to `solver_fast`
 
 # --------------------------------------------------------------------------------------------
 # the search
@@ -55,6 +58,11 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     are built): enough for a bot weighing its options, and quicker."""
     p = ctx.p
     wild_ranks = p.wild_ranks
+    if ctx.plain and len(cards) <= FAST_MOST and sum(
+            1 for card in cards if card.rank in wild_ranks) <= 1:
+        fast = solve_few_wilds(cards, ctx, bound, melds)
+        _keep_caches_bounded()
+        return fast
     naturals: list[Card] = []
     jokers: list[Card] = []
     anchors: list[Card] = []

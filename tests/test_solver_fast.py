@@ -1,0 +1,81 @@
+"""The direct search for hands with at most one wild agrees with the general search on
+hands too big for the brute force, and lays out legal melds."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, assume, given, settings
+from solver_hands import check_partition, deals
+from test_solver import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
+
+from tui.engine import solver_core
+from tui.engine.cards import parse_card
+from tui.engine.meld_rules import make_meld
+from tui.engine.solver import best_arrangement
+from tui.engine.solver_core import context, solve
+from tui.engine.solver_fast import solve_few_wilds
+
+RULESETS = {k: v for k, v in (THREE_THIRTEEN_LIKE | CONTRACT_LIKE).items()}
+
+
+def general(hand, ctx, bound=None):
+    saved = solver_core.FAST_MOST
+    solver_core.FAST_MOST = -1
+    try:
+        return solve(hand, ctx, bound)
+    finally:
+        solver_core.FAST_MOST = saved
+
+
+@settings(max_examples=1500, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(deals(RULESETS, max_cards=16, min_cards=1))
+def test_matches_the_general_search(deal):
+    _, rules, round_no, hand = deal
+    for scheme in ("penalty", "count"):
+        ctx = context(rules, round_no, scheme)
+        assume(ctx.plain and sum(1 for c in hand if c.rank in ctx.p.wild_ranks) <= 1)
+        fast = solve_few_wilds(hand, ctx, None, True)
+        slow = general(hand, ctx)
+        assert fast is not None and slow is not None
+        assert fast.cost == slow.cost, (scheme, " ".join(map(str, hand)))
+        placed = [c.uid for m in fast.melds for c in m.cards] + [c.uid for c in fast.deadwood]
+        assert sorted(placed) == sorted(c.uid for c in hand)
+        for meld in fast.melds:
+            declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
+            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
+        # a bound the best arrangement misses by one point finds nothing
+        assert solve_few_wilds(hand, ctx, fast.cost - 1, True) is None
+        cost_only = solve_few_wilds(hand, ctx, None, False)
+        assert cost_only is not None and cost_only.cost == fast.cost
+
+
+def test_a_spare_wild_joins_a_meld_with_room():
+    from solver_rules import three_thirteen
+
+    rules = three_thirteen()  # round 1: threes wild
+    hand = [parse_card(t, uid=i) for i, t in enumerate("5H 6H 7H 3C 9S".split())]
+    got = best_arrangement(hand, rules, 1)
+    check_partition(hand, got)
+    assert got.penalty == 9 and [c.uid for c in got.deadwood] == [4]
+    assert any(c.uid == 3 for m in got.melds for c in m.cards)  # the wild 3C melded
+
+
+def test_the_wild_stands_in_for_a_card_that_melds_elsewhere():
+    """A bug that happened: two clubs runs A-2-3 from AC AC 2C 2C 3C and a wild 4C need
+    the wild to stand in for the one 3C (the other run has it), leaving just the AD."""
+    from solver_rules import three_thirteen
+
+    rules = three_thirteen(ace="both")  # round 2: fours wild
+    hand = [parse_card(t, uid=i) for i, t in enumerate("AC 2C 3C AD AC 2C 4C".split())]
+    got = best_arrangement(hand, rules, 2)
+    assert got.penalty == 1 and [str(c) for c in got.deadwood] == ["AD"]
+    check_partition(hand, got)
+
+
+def test_twin_cards_make_the_same_meld_twice():
+    """A bug that happened: AC 2C 3C twice, no wild, is two runs, not one."""
+    from solver_rules import three_thirteen
+
+    hand = [parse_card(t, uid=i) for i, t in enumerate("AC 2C AC 2C 3C 3C".split())]
+    got = best_arrangement(hand, three_thirteen(ace="both"), 2)
+    assert got.penalty == 0 and len(got.melds) == 2
