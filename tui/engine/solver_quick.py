@@ -21,7 +21,8 @@ from .meld_rules import MeldParams
 
 HIGH_ACE = 14
 
-_SHAPES: dict[MeldParams, tuple[list[int], list[tuple[int, ...]]]] = {}
+# by id: hashing the (frozen) knobs afresh on every call would cost more than the test
+_SHAPES: dict[int, tuple[MeldParams, tuple[list[int], list[tuple[int, ...]]]]] = {}
 
 
 def may_go_out(cards: Sequence[Card], p: MeldParams, spare: int) -> bool:
@@ -128,9 +129,9 @@ def _positions(rank: int, p: MeldParams) -> tuple[int, ...]:
 def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
     """Per rank: its run positions as a bit mask, and the masks of the shortest runs
     through it (none when runs are not allowed).  Cached per round's meld knobs."""
-    hit = _SHAPES.get(p)
-    if hit is not None:
-        return hit
+    hit = _SHAPES.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1]
     need = p.run_min
     through: dict[int, list[int]] = {}
     if p.run_min <= p.run_max:
@@ -155,5 +156,6 @@ def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
         windows[rank] = tuple(masks)
     if len(_SHAPES) > 256:
         _SHAPES.clear()
-    shape = _SHAPES[p] = (bits, windows)
+    shape = (bits, windows)
+    _SHAPES[id(p)] = (p, shape)
     return shape
