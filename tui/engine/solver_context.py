@@ -64,7 +64,7 @@ class Context:
         self._thresholds: dict[int, int] = {}
         self.cluster_memo: dict[tuple, tuple] = {}
         self.plan_memo: dict[tuple, list] = {}
-        self.shape_memo: dict[tuple[int, int], list] = {}  # `solver_fast` run shapes
+        self.shape_memo: dict[tuple, list] = {}  # `solver_fast`: melds per suit and rank
 
     def set_threshold(self, budget: int) -> int:
         """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a

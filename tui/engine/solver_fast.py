@@ -18,8 +18,8 @@ make by itself.  Anything else goes to the general search (`solver_core`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product
-from operator import attrgetter
+from itertools import combinations
+from operator import itemgetter
 
 from .cards import JOKER_RANK, Card
 from .meld_rules import MAX_RUN, MeldParams
@@ -33,22 +33,13 @@ HIGH_ACE = 14
 # here have at most `solver_core.FAST_MOST` cards, so a count never reaches the guard.)
 FIELD = 6
 GUARD = 1 << (FIELD - 1)
-_BY_SUIT = attrgetter("suit", "rank")
-_GAIN = attrgetter("gain")
+_GAIN = itemgetter(0)
+SUIT_BASE = {"C": 0, "D": 16, "H": 32, "S": 48}  # a face's id: its suit's base + its rank
+GUARDS = sum(GUARD << (FIELD * i) for i in range(64))
 
-
-class _Meld:
-    """A meld the hand could make: its faces (indices, repeats for twin cards), a run's
-    places (aligned with the faces), the wilds it takes, the weight it takes out of the
-    hand, and whether it has room for a spare wild."""
-
-    __slots__ = ("kind", "faces", "places", "need", "gain", "room", "take")
-
-    def __init__(self, kind: str, faces: tuple[int, ...], places: tuple[int, ...],
-                 need: int, gain: int, room: bool) -> None:
-        self.kind, self.faces, self.places = kind, faces, places
-        self.need, self.gain, self.room = need, gain, room
-        self.take = sum(1 << (FIELD * f) for f in faces)  # its cards, as counts
+# A meld the hand could make, as a tuple: (weight it takes out of the hand, wilds it needs,
+# its cards as counts by face id, room for a spare wild, kind, face ids, a run's places).
+Meld_ = tuple[int, int, int, bool, str, tuple[int, ...], tuple[int, ...]]
 
 
 def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
@@ -60,39 +51,42 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
     weight = ctx.weight
     wilds: list[Card] = []
     deadwood: list[Card] = []
-    naturals: list[Card] = []
+    copies: dict[int, list[Card]] = {}
+    held_w = 0
     for card in cards:
-        if card.rank in wild_ranks:
+        rank = card.rank
+        held_w += weight[rank]
+        if rank in wild_ranks:
             wilds.append(card)
-        elif card.rank == JOKER_RANK:
+        elif rank == JOKER_RANK:
             deadwood.append(card)  # a joker that is not wild melds nowhere
         else:
-            naturals.append(card)
-    # faces by suit, then rank: within a suit, face order is run order (bar a high ace)
-    naturals.sort(key=_BY_SUIT)
-    faces: list[tuple[int, str]] = []
-    copies: list[list[Card]] = []
-    for card in naturals:
-        if faces and faces[-1] == (card.rank, card.suit):
-            copies[-1].append(card)
-        else:
-            faces.append((card.rank, card.suit))
-            copies.append([card])
-    counts = [len(c) for c in copies]
-    guards = sum(GUARD << (FIELD * f) for f in range(len(faces)))
-    start = guards + sum(c << (FIELD * f) for f, c in enumerate(counts))
-    face_w = [weight[r] for r, _ in faces]
-    found = _melds(ctx, faces, counts, face_w, len(wilds))
+            fid = SUIT_BASE[card.suit] + rank
+            got = copies.get(fid)
+            if got is None:
+                copies[fid] = [card]
+            else:
+                got.append(card)
+    start = GUARDS
+    for fid, got in copies.items():
+        start += len(got) << (FIELD * fid)
+    found = _melds(ctx, copies, len(wilds))
     wild_w = weight[wilds[0].rank] if wilds else 0
-    held_w = sum(w * c for w, c in zip(face_w, counts, strict=True)) + wild_w + sum(
-        weight[c.rank] for c in deadwood)
-    plain = [m for m in found if not m.need]
+    plain = [m for m in found if not m[1]]
+    n = len(plain)
     memo: dict[tuple, tuple[int, bool]] = {}
+
+    def fitting(i: int, left: int) -> int:
+        """The first natural meld from the `i`th on whose cards are all still in hand."""
+        while i < n and (left - plain[i][2]) & GUARDS != GUARDS:
+            i += 1
+        return i
 
     def pack(i: int, left: int, roomy: bool, bonus: int) -> int:
         """Most weight the natural melds from the `i`th on can take out of `left`, plus
         `bonus` (the spare wild's weight) once some chosen meld has room for the wild."""
-        if i == len(plain):
+        i = fitting(i, left)
+        if i == n:
             return bonus if roomy else 0
         key = (i, left, roomy, bonus)
         hit = memo.get(key)
@@ -101,54 +95,54 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
         top = pack(i + 1, left, roomy, bonus)
         take = False
         meld = plain[i]
-        rest = left - meld.take
-        if rest & guards == guards:  # (twin cards may make the same meld twice)
-            got = meld.gain + pack(i, rest, roomy or meld.room, bonus)
-            if got > top:
-                top, take = got, True
+        # (it stays on offer: twin cards may make the same meld twice)
+        got = meld[0] + pack(i, left - meld[2], roomy or meld[3], bonus)
+        if got > top:
+            top, take = got, True
         memo[key] = (top, take)
         return top
 
     # the wild spare (melding free where a meld has room), or completing one meld
     best = held_w - pack(0, start, False, wild_w)
-    with_wild: _Meld | None = None
+    with_wild: Meld_ | None = None
     if wilds:
         most = pack(0, start, False, 0)
-        touched = {f for m in plain for f in m.faces}
-        for meld in sorted((m for m in found if m.need), key=_GAIN, reverse=True):
-            if held_w - wild_w - meld.gain - most >= best:
+        touched = {f for m in plain for f in m[5]}
+        for meld in sorted((m for m in found if m[1]), key=_GAIN, reverse=True):
+            if held_w - wild_w - meld[0] - most >= best:
                 break  # no meld from here on (they take less) can do better
-            rest = start - meld.take
-            if rest & guards != guards:
+            rest = start - meld[2]
+            if rest & GUARDS != GUARDS:
                 continue
             # natural melds sharing no face with this one lose nothing to it
-            others = pack(0, rest, False, 0) if touched.intersection(meld.faces) else most
-            cost = held_w - wild_w - meld.gain - others
+            others = pack(0, rest, False, 0) if touched.intersection(meld[5]) else most
+            cost = held_w - wild_w - meld[0] - others
             if cost < best:
                 best, with_wild = cost, meld
     if bound is not None and best > bound:
         return None
     # follow the remembered choices to lay the arrangement out
-    chosen: list[_Meld] = []
+    chosen: list[Meld_] = []
     left, bonus = start, wild_w
     if with_wild is not None:
         chosen.append(with_wild)
-        left -= with_wild.take
+        left -= with_wild[2]
         bonus = 0
     roomy = False
     pack(0, left, roomy, bonus)  # (remembered already, unless a shortcut skipped it)
-    i = 0
-    while i < len(plain):
+    i = fitting(0, left)
+    while i < n:
         if memo[(i, left, roomy, bonus)][1]:
             meld = plain[i]
             chosen.append(meld)
-            left -= meld.take
-            roomy = roomy or meld.room
+            left -= meld[2]
+            roomy = roomy or meld[3]
         else:
             i += 1
-    for f in range(len(faces)):
-        c = (left >> (FIELD * f)) & (GUARD - 1)
-        deadwood.extend(copies[f].pop() for _ in range(c))
+        i = fitting(i, left)
+    for fid, got in copies.items():
+        for _ in range((left >> (FIELD * fid)) & (GUARD - 1)):
+            deadwood.append(got.pop())
     spare = wilds if with_wild is None else []
     if spare and not roomy:
         deadwood.extend(spare)
@@ -156,75 +150,81 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
     plan = Plan(best, [], deadwood)
     if not melds:
         return plan
-    host = next((m for m in chosen if m.room), None) if spare else None
+    host = next((m for m in chosen if m[3]), None) if spare else None
     for meld in chosen:
-        cards_in = [copies[f].pop() for f in meld.faces]
-        took = wilds if meld.need else spare if meld is host else []
-        places = meld.places
-        if places and places != tuple(sorted(places)):  # a run's naturals go low to high
-            pairs = sorted(zip(places, cards_in, strict=True), key=lambda pc: pc[0])
-            places = tuple(q for q, _ in pairs)
-            cards_in = [c for _, c in pairs]
-        plan.melds.append(_build(ctx, meld.kind, cards_in, list(places), list(took)))
+        _, need, _, _, kind, fids, places = meld
+        took = wilds if need else spare if meld is host else []
+        # a run's faces are listed low to high already
+        plan.melds.append(_build(ctx, kind, [copies[f].pop() for f in fids], list(places),
+                                 list(took)))
     return plan
 
 
-def _melds(ctx: Context, faces: list[tuple[int, str]], counts: list[int],
-           face_w: list[int], wilds: int) -> list[_Meld]:
-    """Every set and run the naturals could make, alone or with the one wild."""
+def _melds(ctx: Context, copies: dict[int, list[Card]], wilds: int) -> list[Meld_]:
+    """Every set and run the naturals could make, alone or with the one wild: looked up
+    per suit (by the places it holds) and per rank (by its copies in each suit)."""
     p = ctx.p
-    out: list[_Meld] = []
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[str, dict[int, int]] = {}
-    for f, (rank, suit) in enumerate(faces):
-        by_rank.setdefault(rank, []).append(f)
-        places = by_suit.setdefault(suit, {})
-        if rank == 1:
-            if p.ace_low:
-                places[1] = f
-            if p.ace_high:
-                places[HIGH_ACE] = f
-        else:
-            places[rank] = f
-    # sets: any choice of copies of one rank, big enough alone or with the wild
+    memo = ctx.shape_memo
+    ace = (2 if p.ace_low else 0) | (1 << HIGH_ACE if p.ace_high else 0)  # its places
+    masks = [0, 0, 0, 0]
+    ranks: dict[int, list[int]] = {}
+    for fid, got in copies.items():
+        rank = fid & 15
+        masks[fid >> 4] |= ace if rank == 1 else 1 << rank
+        per = ranks.get(rank)
+        if per is None:
+            per = ranks[rank] = [0, 0, 0, 0]
+        per[fid >> 4] = len(got)
+    out: list[Meld_] = []
     least = p.set_min - wilds
-    for fs in by_rank.values():
-        if len(fs) == 1:
-            if counts[fs[0]] < least:
-                continue
-        elif sum(counts[f] for f in fs) < least:
+    for rank, per in ranks.items():
+        if sum(per) < least:
             continue
-        for takes in product(*(range(counts[f] + 1) for f in fs)):
-            size = sum(takes)
-            if size < max(least, 1):
-                continue
-            pick = tuple(f for f, k in zip(fs, takes, strict=True) for _ in range(k))
-            out.append(_Meld("set", pick, (), 0 if size >= p.set_min else 1,
-                             sum(face_w[f] for f in pick), True))
-    # runs: per suit, the shapes its places allow
-    for places in by_suit.values():
-        if len(places) + wilds < p.run_min:
+        key = (rank, *per, wilds)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _sets_of(ctx, rank, per, wilds)
+        out.extend(found)
+    # a card with no other within a wild's reach in its suit is in no run (every run here
+    # holds two naturals at least): leaving such cards out makes far fewer patterns
+    lone = p.run_min - wilds >= 2
+    for suit, mask in enumerate(masks):
+        if lone:
+            near = 0
+            for d in range(1, wilds + 2):
+                near |= mask << d | mask >> d
+            mask &= near
+        if not mask:
             continue
-        mask = 0
-        for q in places:
-            mask |= 1 << q
-        for held, need, gain, room in _run_shapes(ctx, mask, wilds):
-            out.append(_Meld("run", tuple([places[q] for q in held]), held, need, gain, room))
+        key = (-1 - suit, mask, wilds)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _runs_of(ctx, suit, mask, wilds)
+        out.extend(found)
     return out
 
 
-def _run_shapes(ctx: Context, mask: int, wilds: int
-                ) -> list[tuple[tuple[int, ...], int, int, bool]]:
-    """The runs a suit's places (bits of `mask`) allow, as (places held, wilds needed,
-    weight the naturals take out of the hand, room for a spare wild):
-    every window with none missing, or with the wild (at most one) filling the one gap or
-    standing in for a card held (that card then melds elsewhere).  The same patterns of
-    places come back hand after hand, so they are worked out once per round's rules."""
-    key = (mask, wilds)
-    hit = ctx.shape_memo.get(key)
-    if hit is not None:
-        return hit
+def _sets_of(ctx: Context, rank: int, per: list[int], wilds: int) -> list[Meld_]:
+    """The sets of one rank, with `per` copies in each suit: any choice of copies big
+    enough alone, or with the one wild."""
+    p = ctx.p
+    fids = [16 * s + rank for s in range(4) for _ in range(per[s])]
+    out: dict[tuple[int, ...], Meld_] = {}
+    for size in range(max(p.set_min - wilds, 1), len(fids) + 1):
+        need = 0 if size >= p.set_min else 1
+        for pick in combinations(fids, size):
+            if pick not in out:
+                out[pick] = (size * ctx.weight[rank], need, _counts(pick), True, "set", pick, ())
+    return list(out.values())
+
+
+def _runs_of(ctx: Context, suit: int, mask: int, wilds: int) -> list[Meld_]:
+    """The runs of one suit holding the places in `mask`: every window with none missing,
+    or with the wild (at most one) filling the one gap or standing in for a card held
+    (that card then melds elsewhere)."""
     p: MeldParams = ctx.p
+    if mask.bit_count() + wilds < p.run_min:
+        return []
     shapes: dict[tuple[tuple[int, ...], int], None] = {}
     low, high, shortest = p.min_pos, p.max_pos, p.run_min
     for a in range(low, high - shortest + 2):
@@ -244,7 +244,13 @@ def _run_shapes(ctx: Context, mask: int, wilds: int
                     shapes[(tuple(h for h in held if h != q), 1)] = None
     weight = ctx.weight
     room = min(p.run_max, high - low + 1)
-    out = ctx.shape_memo[key] = [
-        (held, need, sum(weight[1 if q == HIGH_ACE else q] for q in held),
-         len(held) + need < room) for held, need in shapes]
+    out: list[Meld_] = []
+    for held, need in shapes:
+        fids = tuple(16 * suit + (1 if q == HIGH_ACE else q) for q in held)
+        out.append((sum(weight[f & 15] for f in fids), need, _counts(fids),
+                    len(held) + need < room, "run", fids, held))
     return out
+
+
+def _counts(fids: tuple[int, ...]) -> int:
+    return sum(1 << (FIELD * f) for f in fids)
