@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -116,7 +115,7 @@ def test_memory_follows_the_pile_and_cards_taken() -> None:
         turn=0)
     # the rig re-dealt after the deal was logged: log the card it turned up instead
     deal = game.log[-1]
-    game.log[-1] = replace(deal, cards=tuple(game.round.discard))
+    game.log[-1] = deal._replace(cards=tuple(game.round.discard))
     game.apply(DrawStock(0))
     game.apply(Discard(0, next(c for c in game.round.hands[0] if str(c) == "KS")))
     game.apply(TakeDiscard(1, 0))  # seat 1 takes KS

@@ -14,8 +14,9 @@ contract, lay off, swap jokers) and finally *discard*, or *go out*.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from .actions import (
     Action,
@@ -68,6 +69,9 @@ class RoundState:
 
 class Game:
     """A whole game: rounds in the ruleset's schedule, scores, winners."""
+
+    # each kind of action's `_do_…` method (filled in below the class)
+    _handlers: ClassVar[dict[str, Callable[[Game, Any], None]]] = {}
 
     def __init__(self, rules: Ruleset, names: Sequence[str], seed: int = 0) -> None:
         players = len(names)
@@ -499,7 +503,7 @@ class Game:
         if action.seat != self.actor:
             who = self.names[self.actor] if self.actor >= 0 else "nobody"
             raise IllegalAction(f"it is not your turn: {who} is to play", "turn order")
-        handler = getattr(self, f"_do_{action.kind}", None)
+        handler = self._handlers.get(action.kind)
         if handler is None:
             raise IllegalAction(f"unknown action {action.kind!r}", "actions")
         if st.phase == "buy" and action.kind not in ("buy", "pass_buy"):
@@ -510,7 +514,7 @@ class Game:
             raise IllegalAction("you have already drawn this turn", "turn: one draw")
         if st.phase != "buy" and action.kind in ("buy", "pass_buy"):
             raise IllegalAction("no discard is being offered for buying now", "buying")
-        handler(action)
+        handler(self, action)
         self._legal_cache.clear()
         self.history.append(action)
 
@@ -1021,6 +1025,10 @@ class Game:
             missing = expected - set(places)
             extra = set(places) - expected
             raise AssertionError(f"cards missing {sorted(missing)}, extra {sorted(extra)}")
+
+
+Game._handlers = {name[len("_do_"):]: method for name, method in vars(Game).items()
+                  if name.startswith("_do_")}
 
 
 def _declared(meld: Meld) -> tuple[tuple[int, tuple[int, str]], ...]:

@@ -33,12 +33,11 @@ class PlayerInfo(NamedTuple):
     is_dealer: bool
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One line of the log of play, in words, with who did it.  `cards` lists the public
     cards the event moved (the card turned up, taken, bought, discarded, melded or laid off;
     for a joker swap the natural card put in, then the joker taken), so bots can track what
-    has been seen without reading the words."""
+    has been seen without reading the words.  (A named tuple: the game logs every move.)"""
 
     seat: int
     text: str
