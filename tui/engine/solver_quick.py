@@ -78,46 +78,44 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
 
     Two needy cards can share a meld only if they have the same rank, or the same suit and
     no more gaps between them than there are wilds; cards that cannot be linked that way
-    meld apart, and each group needs at least its largest reach."""
-    groups: list[list[tuple[int, str, int]]] = []
-    for card in needy:
-        linked = [g for g in groups if any(_may_share(c, card, suit_masks, wilds, p)
-                                           for c in g)]
-        merged = [card]
-        for group in linked:
-            merged.extend(group)
-            groups.remove(group)
-        groups.append(merged)
+    meld apart, and each group needs at least its largest reach.  (Within a suit it is
+    enough to try neighbours in run order: a card between two that may share a meld may
+    share one with each of them.)"""
+    parent = list(range(len(needy)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_of_rank: dict[int, int] = {}
+    by_suit: dict[str, list[tuple[int, int]]] = {}
+    for i, (rank, suit, _) in enumerate(needy):
+        j = first_of_rank.setdefault(rank, i)
+        if j != i:
+            parent[root(i)] = root(j)
+        places = by_suit.setdefault(suit, [])
+        places.extend((q, i) for q in _positions(rank, p))
+    for suit, places in by_suit.items():
+        places.sort()
+        mask = suit_masks[suit]
+        for (low, i), (high, j) in zip(places, places[1:], strict=False):
+            if p.wrap or (high - low + 1 <= p.run_max and (high - low - 1) - (
+                    mask & ((1 << high) - 1) & ~((1 << (low + 1)) - 1)).bit_count() <= wilds):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i, (_, _, reach) in enumerate(needy):
+        groups.setdefault(root(i), []).append(reach)
     total = 0
     saving = 0
-    for group in groups:
-        reaches = sorted((c[2] for c in group), reverse=True)
+    for reaches in groups.values():
+        reaches.sort(reverse=True)
         total += reaches[0]
         if spare:
             # leaving one card out lowers its group's need at best to the next largest reach
             saving = max(saving, reaches[0] - (reaches[1] if len(reaches) > 1 else 0))
     return total - saving
-
-
-def _may_share(a: tuple[int, str, int], b: tuple[int, str, int], suit_masks: dict[str, int],
-               wilds: int, p: MeldParams) -> bool:
-    if a[0] == b[0]:
-        return True
-    if a[1] != b[1]:
-        return False
-    if p.wrap:
-        return True
-    mask = suit_masks[a[1]]
-    for pa in _positions(a[0], p):
-        for pb in _positions(b[0], p):
-            low, high = (pa, pb) if pa < pb else (pb, pa)
-            if high - low + 1 > p.run_max:
-                continue
-            between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
-            gaps = (high - low - 1) - (mask & between).bit_count()
-            if gaps <= wilds:
-                return True
-    return False
 
 
 def _positions(rank: int, p: MeldParams) -> tuple[int, ...]:
