@@ -227,9 +227,12 @@ def _runs_of(ctx: Context, suit: int, mask: int, wilds: int) -> list[Meld_]:
         return []
     shapes: dict[tuple[tuple[int, ...], int], None] = {}
     low, high, shortest = p.min_pos, p.max_pos, p.run_min
-    for a in range(low, high - shortest + 2):
+    first = (mask & -mask).bit_length() - 1
+    last = mask.bit_length() - 1
+    # a run's first place is at most `wilds` places before the first card it holds
+    for a in range(max(low, first - wilds), min(last, high - shortest + 1) + 1):
         missing = 0
-        for b in range(a, min(high, a + MAX_RUN - 1) + 1):
+        for b in range(a, min(high, a + MAX_RUN - 1, last + wilds) + 1):
             if not mask >> b & 1:
                 missing += 1
                 if missing > wilds:
