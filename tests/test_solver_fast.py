@@ -79,3 +79,16 @@ def test_twin_cards_make_the_same_meld_twice():
     hand = [parse_card(t, uid=i) for i, t in enumerate("AC 2C AC 2C 3C 3C".split())]
     got = best_arrangement(hand, three_thirteen(ace="both"), 2)
     assert got.penalty == 0 and len(got.melds) == 2
+
+
+def test_a_wild_of_the_runs_suit_stands_for_itself():
+    """Threes wild: 3C 4C 5C reads as itself, not as 4C 5C with the 3C standing for 6C;
+    so too with a second wild (the general search lays melds out the same way)."""
+    from solver_rules import three_thirteen
+
+    rules = three_thirteen()
+    for text in ("3C 4C 5C KD 7H", "3C 4C 5C 3D"):
+        hand = [parse_card(t, uid=i) for i, t in enumerate(text.split())]
+        run = next(m for m in best_arrangement(hand, rules, 1).melds if m.kind == "run")
+        three = next(k for k, c in enumerate(run.cards) if str(c) == "3C")
+        assert run.stands_for[three] == (3, "C"), run.describe()

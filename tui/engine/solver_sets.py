@@ -256,11 +256,29 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         lo, hi = min(places), max(places)
         gaps = hi - lo + 1 - len(places)
         extra = len(wilds) - gaps
-        up = min(extra, p.max_pos - hi)
+        # a wild of the run's suit may stand for itself (3C in 3C-4C-5C, threes wild):
+        # extend the run down to such wilds before the high end
+        own: dict[int, Card] = {}
+        for wild in wilds:
+            if wild.suit == suit and wild.rank != JOKER_RANK:
+                for q in _positions_of(wild.rank, p):
+                    own.setdefault(q, wild)
+        down = 0
+        while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own:
+            down += 1
+        up = min(extra - down, p.max_pos - hi)
         lo -= extra - up
         hi += up
-        spare = iter(wilds)
-        seq = [by_place.get(q) or next(spare) for q in range(lo, hi + 1)]
+        slots = [q for q in range(lo, hi + 1) if q not in by_place]
+        placed: dict[int, Card] = {}
+        left = list(wilds)
+        for q in slots:
+            wild = own.get(q)
+            if wild is not None and any(w is wild for w in left):
+                placed[q] = wild
+                left = [w for w in left if w is not wild]
+        spare = iter(left)
+        seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
     # wrap-around runs and melds of wilds alone: let the validator lay them out
     fixed: list = []
