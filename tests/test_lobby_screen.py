@@ -128,3 +128,32 @@ async def test_leaving_the_table_keeps_the_seat_and_join_takes_it_back():
         await pb.press("j")
         await settle(pb, lambda: isinstance(bob.screen, TableScreen))
         assert shared.seats[1].present and bob.screen.seat == 1
+
+
+async def test_a_players_own_rules_are_offered_for_a_new_table(tmp_path):  # noqa: ANN001
+    """Over SSH each player has a folder of rulesets; creating a table offers them too
+    (marked as theirs) and the table plays by them, loaded from that folder only."""
+    folder = tmp_path / "ann"
+    folder.mkdir()
+    (folder / "quick_13.yaml").write_text(
+        "extends: three_thirteen\nname: Quick Thirteen\ngoing_out: {bonus: -7}\n")
+    lobby = Lobby(FAST)
+    ann = RummyApp(AppEnvironment(player_name="ann", lobby=lobby.enter("ann"),
+                                  drive_bots=False, can_quit_to_shell=False,
+                                  rulesets_dir=folder, rulesets_confined=True))
+    try:
+        async with ann.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(ann.screen, CreateTableScreen))
+            rules = ann.screen.query_one("#choose-rules")
+            assert ("Quick Thirteen (yours)", "quick_13") in rules.choices
+            while rules.value != "quick_13":
+                await pilot.press("right")
+            await pilot.press("enter")
+            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
+            [shared] = lobby.tables
+            assert shared.rules.name == "Quick Thirteen"
+            assert shared.rules.going_out.bonus == -7 and shared.rules_key == "quick_13"
+    finally:
+        lobby.close()

@@ -26,6 +26,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 from tui.service.lobby import LobbyError, TableSummary
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tui.engine.rules import Ruleset
     from tui.service.lobby import Guest
 
@@ -293,11 +295,13 @@ class LobbyScreen(Screen[None]):
         return True
 
     def action_create(self) -> None:
-        def made(choice: tuple[str, int, str] | None) -> None:
+        def made(choice: tuple[str, int, str, Ruleset | None] | None) -> None:
             if choice is not None:
                 self.host_table(*choice)
 
-        self.app.push_screen(CreateTableScreen(), made)
+        env = self.app.env  # type: ignore[attr-defined]
+        self.app.push_screen(CreateTableScreen(env.rulesets_folder(), env.rulesets_confined),
+                             made)
 
     def host_table(self, rules_key: str, seats: int, fill_level: str,
                    rules: Ruleset | None = None) -> bool:
@@ -416,26 +420,30 @@ class ChoiceRow(Static, can_focus=True):
         self.action_step(-1 if event.x < 13 + 2 else 1)
 
 
-class CreateTableScreen(ModalScreen[tuple[str, int, str] | None]):
-    """Rules, seats and the bots for empty seats; dismisses with them (or None)."""
+class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | None]):
+    """Rules (the server's, and the player's own), seats and the bots for empty seats;
+    dismisses with them and, for the player's own rules, the rules loaded (or None)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),
                 Binding("enter", "create", "Create"),
                 Binding("up", "app.focus_previous", "Up", show=False),
                 Binding("down", "app.focus_next", "Down", show=False)]
 
-    def __init__(self) -> None:
+    def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
         from tui.engine.ruleset_loader import list_rulesets
         from tui.service.lobby import bot_levels
 
-        self.infos = [i for i in list_rulesets() if i.error is None and not i.shadowed]
+        self.user_dir, self.confine = user_dir, confine
+        self.infos = [i for i in list_rulesets(user_dir, confine)
+                      if i.error is None and not i.shadowed]
         self.levels = bot_levels()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="create-dialog"):
             yield Label("New table", classes="dialog-title")
-            yield ChoiceRow("Rules", [(i.name, i.key) for i in self.infos], id="choose-rules")
+            yield ChoiceRow("Rules", [(i.name + (" (yours)" if i.origin == "user" else ""), i.key)
+                                      for i in self.infos], id="choose-rules")
             yield ChoiceRow("Seats", [("3", 3)], id="choose-seats")
             level = "medium" if "medium" in self.levels else self.levels[-1]
             yield ChoiceRow("Empty seats", [(f"{lvl} bots", lvl) for lvl in self.levels],
@@ -456,7 +464,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str] | None]):
         if not rules_row.choices:
             return
         info = next(i for i in self.infos if i.key == rules_row.value)
-        rules = load_ruleset(info.path)
+        rules = load_ruleset(info.path, self.user_dir, self.confine)
         seats = self.query_one("#choose-seats", ChoiceRow)
         current = seats.value
         low, high = rules.players_min, rules.players_max
@@ -469,8 +477,14 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str] | None]):
         if not rules.choices:
             self.notify("There are no rules to play by on this server.", severity="error")
             return
+        from tui.engine.ruleset_loader import load_ruleset
+
+        info = next(i for i in self.infos if i.key == rules.value)
+        own = None  # the server's rules are loaded by key; the player's own are brought
+        if info.origin == "user":
+            own = load_ruleset(info.path, self.user_dir, self.confine)
         self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
-                      str(self.query_one("#choose-bots", ChoiceRow).value)))
+                      str(self.query_one("#choose-bots", ChoiceRow).value), own))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
