@@ -21,12 +21,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
 
-from .cards import JOKER_RANK, Card
-from .meld_rules import MAX_RUN, MeldParams
-from .solver_context import Context, Plan
+from .cards import ACE, JOKER_RANK, Card
+from .meld_rules import MAX_RUN, MeldParams, _positions_of
+from .solver_context import HIGH_ACE, Context, Plan
 from .solver_sets import _build
 
-HIGH_ACE = 14
 # Counts of cards per face live in one int, a field of FIELD bits a face, each with a guard
 # bit that a subtraction clears only when it takes more copies than there are; so taking a
 # meld's cards out of what is left is one subtraction and one mask test.  (Hands that come
@@ -165,7 +164,7 @@ def _melds(ctx: Context, copies: dict[int, list[Card]], wilds: int) -> list[Meld
     per suit (by the places it holds) and per rank (by its copies in each suit)."""
     p = ctx.p
     memo = ctx.shape_memo
-    ace = (2 if p.ace_low else 0) | (1 << HIGH_ACE if p.ace_high else 0)  # its places
+    ace = sum(1 << q for q in _positions_of(ACE, p))  # the places an ace may take
     masks = [0, 0, 0, 0]
     ranks: dict[int, list[int]] = {}
     for fid, got in copies.items():

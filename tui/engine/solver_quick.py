@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import ACE, JOKER_RANK, Card
-from .meld_rules import MeldParams
-
-HIGH_ACE = 14
+from .cards import JOKER_RANK, Card
+from .meld_rules import MeldParams, _positions_of
 
 # by id: hashing the (frozen) knobs afresh on every call would cost more than the test
 _SHAPES: dict[int, tuple[MeldParams, tuple[list[int], list[tuple[int, ...]]]]] = {}
@@ -96,7 +94,7 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
         if j != i:
             parent[root(i)] = root(j)
         places = by_suit.setdefault(suit, [])
-        places.extend((q, i) for q in _positions(rank, p))
+        places.extend((q, i) for q in _positions_of(rank, p))
     for suit, places in by_suit.items():
         places.sort()
         mask = suit_masks[suit]
@@ -116,12 +114,6 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
             # leaving one card out lowers its group's need at best to the next largest reach
             saving = max(saving, reaches[0] - (reaches[1] if len(reaches) > 1 else 0))
     return total - saving
-
-
-def _positions(rank: int, p: MeldParams) -> tuple[int, ...]:
-    if rank == ACE and p.ace_high and not p.wrap:
-        return (ACE, HIGH_ACE) if p.ace_low else (HIGH_ACE,)
-    return (rank,)
 
 
 def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -148,7 +140,7 @@ def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
     windows: list[tuple[int, ...]] = [()] * 14
     for rank in range(1, 14):
         masks: list[int] = []
-        for pos in _positions(rank, p):
+        for pos in _positions_of(rank, p):
             bits[rank] |= 1 << pos
             masks.extend(through.get(pos, ()))
         windows[rank] = tuple(masks)
