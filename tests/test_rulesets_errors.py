@@ -258,6 +258,17 @@ def test_extends_missing_file(tmp_path: Path) -> None:
     assert at(error) == (2, 10) and "no such ruleset file" in error.message
 
 
+@pytest.mark.parametrize("confine", [False, True])
+def test_extends_a_home_folder_that_does_not_exist(tmp_path: Path, confine: bool) -> None:
+    from tui.engine.ruleset_loader import load_ruleset
+
+    path = write(tmp_path, "t.yaml", "name: X\nextends: ~nosuchuser9/x.yaml\n")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path, tmp_path, confine)
+    [error] = caught.value.errors
+    assert at(error) == (2, 10) and "~nosuchuser9/x.yaml" in error.message
+
+
 def test_extends_cycle(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", "extends: b.yaml\nname: A\n")
     b = write(tmp_path, "b.yaml", "extends: a.yaml\nname: B\n")

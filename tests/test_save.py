@@ -61,6 +61,16 @@ def test_edited_save_is_reported_not_half_loaded(tmp_path: Path) -> None:
         load_game(path)
 
 
+def test_a_save_whose_rules_are_not_a_mapping_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    save_game(played("three_thirteen", 1, 10), path)
+    data = json.loads(path.read_text())
+    data["rules"] = ["not", "a", "mapping"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="damaged"):
+        load_game(path)
+
+
 def test_not_a_save_file(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     path.write_text('{"hello": 1}')

@@ -107,13 +107,22 @@ def _looks_like_path(name: str) -> bool:
     return name.endswith(SUFFIXES) or "/" in name or "\\" in name
 
 
+def _user_path(text: str) -> Path:
+    """`text` as a path with `~` expanded where it can be (`~nosuchuser/x.yaml` stays as
+    written, and is then simply not found)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        return Path(text)
+
+
 def find_ruleset(
     name_or_path: str | Path, relative_to: Path | None = None, user_dir: Path | None = None
 ) -> Path:
     """The file for a key or a path.  Raises `RulesetError` naming what is available."""
     text = str(name_or_path)
     if isinstance(name_or_path, Path) or _looks_like_path(text):
-        path = Path(text).expanduser()
+        path = _user_path(text)
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
         if path.is_file():
@@ -167,14 +176,14 @@ def _merged_doc(
         return doc, [loc.error("`extends` must name a ruleset (a key or a file path)")]
     if confine and _looks_like_path(target.strip()):
         folder = paths.user_rulesets_dir() if user_dir is None else user_dir
-        wanted = Path(target.strip()).expanduser()
+        wanted = _user_path(target.strip())
         if not wanted.is_absolute() and base_dir is not None:
             wanted = base_dir / wanted
         if not _within(wanted, folder):
             return doc, [
                 loc.error(
-                    f"`extends: {target}`: name a ruleset by its key (such as three_thirteen) "
-                    "or a file in your rulesets folder"
+                    f"`extends: {target}`: name a ruleset by its key (`rummy rules list` "
+                    "shows them) or a file in your rulesets folder"
                 )
             ]
     try:

@@ -79,7 +79,7 @@ def game_from_json(data: Any) -> Game:
         raise SaveError(f"the saved ruleset is no longer valid:\n{exc}") from exc
     except IllegalAction as exc:
         raise SaveError(f"the saved moves do not replay: {exc}") from exc
-    except (KeyError, TypeError, ValueError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"the save file is damaged ({exc})") from exc
     if fingerprint(game) != data.get("fingerprint"):
         raise SaveError("the save file does not match the game its moves replay to")
