@@ -157,3 +157,29 @@ async def test_a_players_own_rules_are_offered_for_a_new_table(tmp_path):  # noq
             assert shared.rules.going_out.bonus == -7 and shared.rules_key == "quick_13"
     finally:
         lobby.close()
+
+
+async def test_a_players_rules_that_break_after_listing_do_not_crash_the_dialog(tmp_path):  # noqa: ANN001
+    folder = tmp_path / "ann"
+    folder.mkdir()
+    mine = folder / "quick_13.yaml"
+    mine.write_text("extends: three_thirteen\nname: Quick Thirteen\n")
+    lobby = Lobby(FAST)
+    ann = RummyApp(AppEnvironment(player_name="ann", lobby=lobby.enter("ann"),
+                                  drive_bots=False, can_quit_to_shell=False,
+                                  rulesets_dir=folder, rulesets_confined=True))
+    try:
+        async with ann.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(ann.screen, CreateTableScreen))
+            mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
+            rules = ann.screen.query_one("#choose-rules")
+            while rules.value != "quick_13":
+                await pilot.press("right")
+            await pilot.press("enter")
+            await pilot.pause(0.05)
+            assert isinstance(ann.screen, CreateTableScreen) and not lobby.tables
+            assert "no longer loads" in str(ann.screen.query_one("#create-about").render())
+    finally:
+        lobby.close()

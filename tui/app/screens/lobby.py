@@ -435,6 +435,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
+        self.chosen: Ruleset | None = None  # the rules on show, loaded
         self.infos = [i for i in list_rulesets(user_dir, confine)
                       if i.error is None and not i.shadowed]
         self.levels = bot_levels()
@@ -458,31 +459,39 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
+        from tui.engine.ruleset_errors import RulesetError
         from tui.engine.ruleset_loader import load_ruleset
 
         rules_row = self.query_one("#choose-rules", ChoiceRow)
         if not rules_row.choices:
             return
         info = next(i for i in self.infos if i.key == rules_row.value)
-        rules = load_ruleset(info.path, self.user_dir, self.confine)
+        about = self.query_one("#create-about", Static)
+        try:  # (a player's file may have changed since the list was made)
+            self.chosen = load_ruleset(info.path, self.user_dir, self.confine)
+        except RulesetError as exc:
+            self.chosen = None
+            about.update(Text(f"{info.name} no longer loads:\n{exc}", Style(color="red")))
+            return
+        rules = self.chosen
         seats = self.query_one("#choose-seats", ChoiceRow)
         current = seats.value
         low, high = rules.players_min, rules.players_max
         seats.set_choices([(str(n), n) for n in range(low, high + 1)],
                           current if low <= current <= high else min(max(low, 3), high))
-        self.query_one("#create-about", Static).update(Text(info.description, Style(dim=True)))
+        about.update(Text(info.description, Style(dim=True)))
 
     def action_create(self) -> None:
         rules = self.query_one("#choose-rules", ChoiceRow)
         if not rules.choices:
             self.notify("There are no rules to play by on this server.", severity="error")
             return
-        from tui.engine.ruleset_loader import load_ruleset
-
+        if self.chosen is None:
+            self.notify("These rules do not load: choose others.", severity="error")
+            return
         info = next(i for i in self.infos if i.key == rules.value)
-        own = None  # the server's rules are loaded by key; the player's own are brought
-        if info.origin == "user":
-            own = load_ruleset(info.path, self.user_dir, self.confine)
+        # the server's rules are loaded by key; the player's own are brought as shown
+        own = self.chosen if info.origin == "user" else None
         self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
                       str(self.query_one("#choose-bots", ChoiceRow).value), own))
 
