@@ -34,7 +34,15 @@ from .actions import (
 )
 from .cards import JOKER_RANK, Card, build_shoe, format_cards
 from .meld import Meld
-from .meld_rules import MeldError, card_penalty, extend_meld, make_meld, meld_params, swap_joker
+from .meld_rules import (
+    MAX_RUN,
+    MeldError,
+    card_penalty,
+    extend_meld,
+    make_meld,
+    meld_params,
+    swap_joker,
+)
 from .rules import Round, Ruleset
 from .solver import best_arrangement, contract_melds_ok, find_contract, going_out
 from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
@@ -97,8 +105,6 @@ class Game:
         self._discards: dict[tuple[int, int], Discard] = {}  # made once, offered often
         # whether a card face extends a meld, per meld object (melds are immutable), per deal
         self._lay_off_memo: dict[tuple[int, int, str], tuple[Meld, bool]] = {}
-        self._scores_view: tuple[tuple[int, ...], ...] = ()
-        self._scores_seen = 0
         self.dealer = self._choose_dealer()
         self.round: RoundState = self._deal(1)
 
@@ -135,12 +141,9 @@ class Game:
     def _cut_rank(self, card: Card) -> int:
         return 14 if card.rank == 1 and self.rules.ace == "high" else card.rank
 
-    def _round_rules(self, number: int) -> Round:
-        rounds = self.rules.rounds
-        return rounds[(number - 1) % len(rounds)]
-
     def _deal(self, number: int) -> RoundState:
-        rnd = self._round_rules(number)
+        self._rules_round = (number - 1) % len(self.rules.rounds) + 1
+        rnd = self.round_rules
         stock = list(self.shoe)
         self.rng.shuffle(stock)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
@@ -161,9 +164,9 @@ class Game:
             turn_count=1,
         )
         self._round_number = number
-        self._rules_round = (number - 1) % len(self.rules.rounds) + 1
         self._wild = meld_params(self.rules, self._rules_round).wild_ranks
         self._lay_off_memo.clear()
+        self._discards.clear()
         if not rnd.contract.required and self.rules.going_out.melding_during_play:
             # With no contract to meet, everyone may meld and lay off from the start.
             state.contract_turn = [0] * self.players
@@ -326,7 +329,11 @@ class Game:
 
     def _discard_refusal(self, seat: int, card: Card) -> IllegalAction | None:
         """Why `card` may not be discarded now, or None."""
-        return self._discard_blocked(seat) or self._rediscard_refusal(seat, card)
+        blocked = self._discard_blocked(seat)
+        if blocked is None and card.uid == self._rediscard_barred(seat):
+            return IllegalAction(f"you may not discard {card}: you just took it from the "
+                                 "discard pile", "draw.no_immediate_rediscard")
+        return blocked
 
     def _discard_blocked(self, seat: int) -> IllegalAction | None:
         """Why no card at all may be discarded now, or None."""
@@ -341,13 +348,6 @@ class Game:
                                          or self.round_rules.all_at_once):
             return IllegalAction("you may not go out by discarding in this round",
                                  "going_out.discard: forbidden")
-        return None
-
-    def _rediscard_refusal(self, seat: int, card: Card) -> IllegalAction | None:
-        """The no-immediate-rediscard rule: not the card just taken from the pile."""
-        if card.uid == self._rediscard_barred(seat):
-            return IllegalAction(f"you may not discard {card}: you just took it from the "
-                                 "discard pile", "draw.no_immediate_rediscard")
         return None
 
     def _rediscard_barred(self, seat: int) -> int | None:
@@ -478,7 +478,7 @@ class Game:
         many cards, of that many suits or ranks, and every card fits a meld of its kinds."""
         contract = self.round_rules.contract
         melds = self.rules.melds
-        run_max = min(melds.run.max or 13, 13)
+        run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
         if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
             return False
         naturals = [c for c in hand if c.rank not in self._wild]
@@ -961,7 +961,7 @@ class Game:
         names, totals, hands, dealer = self.names, self.totals, st.hands, self.dealer
         players = tuple([
             PlayerInfo(s, names[s], len(hands[s]), totals[s],
-                       contract and st.contract_turn[s] is not None, st.went_out == s,
+                       contract and self.contract_down(s), st.went_out == s,
                        st.buys[s], s == dealer)
             for s in range(len(names))
         ])
@@ -970,9 +970,6 @@ class Game:
         else:
             visible = (st.discard[-1],) if st.discard else ()
         own = 0 <= seat < self.players
-        if self._scores_seen != len(self.scores):
-            self._scores_view = tuple(tuple(r) for r in self.scores)
-            self._scores_seen = len(self.scores)
         return SeatView.of(
             seat=seat,
             rules=self.rules,
@@ -987,7 +984,7 @@ class Game:
             discard=visible,
             discard_count=len(st.discard),
             table=tuple(st.table),
-            scores=self._scores_view,
+            scores=tuple(map(tuple, self.scores)),
             results=tuple(self.results),
             log=LogSoFar(self.log),
             legal=self._legal(seat) if own else (),

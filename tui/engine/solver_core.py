@@ -403,9 +403,6 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_
     return tuple((n, s, dw) for (n, s), (dw, _) in best.items()), best
 
 
-SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
-
-
 def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
     return member[0], member[1]
 

@@ -55,9 +55,9 @@ class LogSoFar(Sequence[Event]):
 
     __slots__ = ("_events", "_length")
 
-    def __init__(self, events: list[Event] | None = None, length: int | None = None) -> None:
-        self._events = events if events is not None else []
-        self._length = len(self._events) if length is None else length
+    def __init__(self, events: list[Event]) -> None:
+        self._events = events
+        self._length = len(events)
 
     def __len__(self) -> int:
         return self._length
