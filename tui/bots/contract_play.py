@@ -16,8 +16,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from tui.engine.actions import Action
-from tui.engine.cards import Card
+from tui.engine.cards import ACE, Card
 from tui.engine.meld import Meld
+from tui.engine.meld_rules import _positions_of
+from tui.engine.solver_context import HIGH_ACE
 from tui.engine.view import SeatView
 
 from .evaluate import ContractNeed, Evaluator, _without
@@ -52,7 +54,7 @@ class ContractJudge:
         self.ev = ev
         know = read_knowledge(view)
         self.unseen = know.unseen
-        self.total = sum(self.unseen.values()) or 1
+        self.total = know.unseen_total or 1
         self.risk = deal_risk(view)
         self.step = CONTRACT_STEP - CONTRACT_RISK * self.risk
         self.weight = VALUE_CALM + VALUE_RISK * self.risk
@@ -104,7 +106,7 @@ def draw_before_contract(view: SeatView, ev: Evaluator, top: Action | None, stoc
     keep = [c for c in with_card if c.uid != card.uid] \
         if view.rules.draw.no_immediate_rediscard else with_card
     take_value, _ = judge.best_discard(with_card, keep)
-    need, outs = judge.outs(hand)
+    _, outs = judge.outs(hand)
     blind = judge.score(hand) - judge.step * outs / judge.total
     if take_value < blind:
         after = ev.contract_need(with_card).missing
@@ -135,7 +137,7 @@ def draw_after_contract(view: SeatView, ev: Evaluator, top: Action | None, stock
     if take_gain <= 0:
         return Decision(stock, f"{card} scores as much as anything in hand")
     know = read_knowledge(view)
-    total = sum(know.unseen.values()) or 1
+    total = know.unseen_total or 1
     expected = 0.0
     for (rank, suit), n in know.unseen.items():
         drawn = Card(rank, suit)
@@ -179,7 +181,7 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
     card would soon let it be laid off, or the next player is collecting it."""
     hand = list(view.hand)
     know = read_knowledge(view)
-    total = sum(know.unseen.values()) or 1
+    total = know.unseen_total or 1
     stuck = {c.uid for c in ev.stuck(hand, view.table)}
     pool = [c for c in allowed if c.uid in stuck] or allowed
     wants = _collecting(view, know, ev)
@@ -240,12 +242,12 @@ def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluat
     for meld in table:
         if meld.kind != "run" or meld.suit != card.suit:
             continue
-        for pos in ((1, 14) if card.rank == 1 else (card.rank,)):
+        for pos in _positions_of(card.rank, ev.params):
             if pos == meld.high + 2:
                 gap = meld.high + 1
             elif pos == meld.low - 2:
                 gap = meld.low - 1
             else:
                 continue
-            out += unseen.get((1 if gap == 14 else gap, card.suit), 0)
+            out += unseen.get((ACE if gap == HIGH_ACE else gap, card.suit), 0)
     return out

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
@@ -28,9 +29,18 @@ from tui.engine.solver import Arrangement, best_arrangement
 from tui.engine.solver_core import context, solve
 
 HandKey = tuple[tuple[int, str], ...]
+T = TypeVar("T")
 # Hands remembered per measure and round: enough for every hand a deal's decisions revisit,
 # small enough (some tens of MB in all) for a server that plays for weeks.
 CACHE_LIMIT = 20_000
+
+
+def _put(cache: dict[HandKey, T], key: HandKey, value: T) -> T:
+    """Remember `value`, starting the cache afresh when it is full."""
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def hand_key(cards: Iterable[Card]) -> HandKey:
@@ -92,19 +102,15 @@ class Evaluator:
 
     def _remember(self, key: HandKey, penalty: int, deadwood: tuple[Card, ...]
                   ) -> tuple[int, tuple[Card, ...]]:
-        if len(self._arranged) >= CACHE_LIMIT:
-            self._arranged.clear()
-        hit = self._arranged[key] = (penalty, deadwood)
-        return hit
+        return _put(self._arranged, key, (penalty, deadwood))
 
     def layout(self, cards: Sequence[Card]) -> Arrangement:
         """The best arrangement itself (melds and deadwood), cached."""
         key = hand_key(cards)
         hit = self._layouts.get(key)
         if hit is None:
-            if len(self._layouts) > CACHE_LIMIT:
-                self._layouts.clear()
-            hit = self._layouts[key] = best_arrangement(list(cards), self.rules, self.round_no)
+            hit = _put(self._layouts, key, best_arrangement(list(cards), self.rules,
+                                                            self.round_no))
             if key not in self._arranged:
                 self._remember(key, hit.penalty, hit.deadwood)
         return hit
@@ -226,9 +232,7 @@ class Evaluator:
         key = hand_key(cards)
         hit = self._need.get(key)
         if hit is None:
-            if len(self._need) > CACHE_LIMIT:
-                self._need.clear()
-            hit = self._need[key] = _contract_need(key, self)
+            hit = _put(self._need, key, _contract_need(key, self))
         return hit
 
     def useless(self, cards: Sequence[Card]) -> list[Card]:
