@@ -8,14 +8,10 @@ from solver_hands import deals
 from solver_rules import three_thirteen
 from test_solver import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, WILD_HEAVY
 
-from tui.engine.cards import parse_card
+from tui.engine.cards import parse_cards as cards
 from tui.engine.meld_rules import meld_params
 from tui.engine.solver_core import context, solve
 from tui.engine.solver_quick import may_go_out
-
-
-def cards(text: str):
-    return [parse_card(t) for t in text.split()]
 
 
 def exact_left_over(hand, rules, round_no) -> int:
