@@ -3,7 +3,10 @@ sharing one lobby in one process, as over SSH but without the network)."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from app_driver import wait_until as settle
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -13,41 +16,60 @@ from tui.app.widgets.chat import ChatBox, ChatInput
 from tui.service.lobby import Lobby, LobbyConfig
 
 FAST = LobbyConfig(bot_delay=0.01, grace=30, summary_pause=0, seed=3)
+SIZE = (100, 30)
 
 
-def guest_app(lobby: Lobby, name: str) -> RummyApp:
+def guest_app(lobby: Lobby, name: str, rulesets: Path | None = None) -> RummyApp:
+    """A player's app in the lobby (`rulesets`: their own confined folder, as over SSH)."""
     return RummyApp(AppEnvironment(player_name=name, lobby=lobby.enter(name), drive_bots=False,
-                                   can_quit_to_shell=False))
+                                   can_quit_to_shell=False, rulesets_dir=rulesets,
+                                   rulesets_confined=rulesets is not None))
 
 
-async def settle(pilot, condition, steps: int = 400) -> None:  # noqa: ANN001
-    for _ in range(steps):
-        if condition():
+@asynccontextmanager
+async def two_guests(lobby: Lobby):  # noqa: ANN201
+    """alice and bob, each with their app running; the lobby is closed afterwards."""
+    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
+    try:
+        async with alice.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
+            yield alice, pa, bob, pb
+    finally:
+        lobby.close()
+
+
+async def choose(pilot, row, value) -> None:  # noqa: ANN001
+    """Step the `label ◀ value ▶` row to `value` (it must be on offer)."""
+    for _ in range(len(row.choices)):
+        if row.value == value:
             return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {condition}")
+        await pilot.press("right")
+    assert row.value == value, f"{value!r} is not offered: {row.choices}"
+
+
+async def open_create(pilot, app: RummyApp) -> CreateTableScreen:  # noqa: ANN001
+    await pilot.press("c")
+    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    return app.screen
 
 
 async def create_by_keys(pilot, app: RummyApp, seats: int = 2) -> None:  # noqa: ANN001
-    await pilot.press("c")
-    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-    rules = app.screen.query_one("#choose-rules")
-    while rules.value != "three_thirteen":
-        await pilot.press("right")
+    dialog = await open_create(pilot, app)
+    await choose(pilot, dialog.query_one("#choose-rules"), "three_thirteen")
     await pilot.press("down")
-    seats_row = app.screen.query_one("#choose-seats")
-    while seats_row.value != seats:
-        await pilot.press("right")
+    await choose(pilot, dialog.query_one("#choose-seats"), seats)
     await pilot.press("enter")
     await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
+async def join_the_table(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """Wait for the one table to show in the lobby, then join it."""
+    await settle(pilot, lambda: app.screen.query_one("#table-list").row_count == 1)
+    await pilot.press("j")
+
+
 async def test_the_lobby_lists_tables_as_they_come_and_go():
     lobby = Lobby(FAST)
-    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
-    async with AsyncExitStack() as stack:
-        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
-        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+    async with two_guests(lobby) as (alice, pa, bob, pb):
         assert isinstance(alice.screen, LobbyScreen)
         await create_by_keys(pa, alice, seats=3)
         [shared] = lobby.tables
@@ -64,13 +86,9 @@ async def test_the_lobby_lists_tables_as_they_come_and_go():
 
 async def test_refusals_show_up_as_notifications_not_crashes():
     lobby = Lobby(LobbyConfig(**{**FAST.__dict__, "max_tables": 1}))
-    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
-    async with AsyncExitStack() as stack:
-        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
-        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+    async with two_guests(lobby) as (alice, pa, bob, pb):
         await create_by_keys(pa, alice)
-        await pb.press("c")
-        await settle(pb, lambda: isinstance(bob.screen, CreateTableScreen))
+        await open_create(pb, bob)
         await pb.press("enter")
         await settle(pb, lambda: any("limit" in str(n.message) for n in bob._notifications))
         await pb.press("w")  # not started: nothing to watch yet
@@ -81,13 +99,9 @@ async def test_refusals_show_up_as_notifications_not_crashes():
 
 async def test_chat_line_opens_with_slash_sends_with_enter_and_esc_gives_keys_back():
     lobby = Lobby(FAST)
-    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
-    async with AsyncExitStack() as stack:
-        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
-        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+    async with two_guests(lobby) as (alice, pa, bob, pb):
         await create_by_keys(pa, alice)
-        await settle(pb, lambda: bob.screen.query_one("#table-list").row_count == 1)
-        await pb.press("j")  # the table is full: it deals, both go to the table
+        await join_the_table(pb, bob)  # the table is full: it deals, both go to the table
         await settle(pa, lambda: isinstance(alice.screen, TableScreen))
         await settle(pb, lambda: isinstance(bob.screen, TableScreen))
         [shared] = lobby.tables
@@ -113,13 +127,9 @@ async def test_chat_line_opens_with_slash_sends_with_enter_and_esc_gives_keys_ba
 
 async def test_leaving_the_table_keeps_the_seat_and_join_takes_it_back():
     lobby = Lobby(FAST)
-    alice, bob = guest_app(lobby, "alice"), guest_app(lobby, "bob")
-    async with AsyncExitStack() as stack:
-        pa = await stack.enter_async_context(alice.run_test(size=(100, 30)))
-        pb = await stack.enter_async_context(bob.run_test(size=(100, 30)))
+    async with two_guests(lobby) as (alice, pa, bob, pb):
         await create_by_keys(pa, alice)
-        await settle(pb, lambda: bob.screen.query_one("#table-list").row_count == 1)
-        await pb.press("j")
+        await join_the_table(pb, bob)
         await settle(pb, lambda: isinstance(bob.screen, TableScreen))
         [shared] = lobby.tables
         await pb.press("q")
@@ -138,18 +148,13 @@ async def test_a_players_own_rules_are_offered_for_a_new_table(tmp_path):  # noq
     (folder / "quick_13.yaml").write_text(
         "extends: three_thirteen\nname: Quick Thirteen\ngoing_out: {bonus: -7}\n")
     lobby = Lobby(FAST)
-    ann = RummyApp(AppEnvironment(player_name="ann", lobby=lobby.enter("ann"),
-                                  drive_bots=False, can_quit_to_shell=False,
-                                  rulesets_dir=folder, rulesets_confined=True))
+    ann = guest_app(lobby, "ann", folder)
     try:
-        async with ann.run_test(size=(100, 30)) as pilot:
+        async with ann.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
-            await pilot.press("c")
-            await settle(pilot, lambda: isinstance(ann.screen, CreateTableScreen))
-            rules = ann.screen.query_one("#choose-rules")
+            rules = (await open_create(pilot, ann)).query_one("#choose-rules")
             assert ("Quick Thirteen (yours)", "quick_13") in rules.choices
-            while rules.value != "quick_13":
-                await pilot.press("right")
+            await choose(pilot, rules, "quick_13")
             await pilot.press("enter")
             await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
             [shared] = lobby.tables
@@ -165,18 +170,13 @@ async def test_a_players_rules_that_break_after_listing_do_not_crash_the_dialog(
     mine = folder / "quick_13.yaml"
     mine.write_text("extends: three_thirteen\nname: Quick Thirteen\n")
     lobby = Lobby(FAST)
-    ann = RummyApp(AppEnvironment(player_name="ann", lobby=lobby.enter("ann"),
-                                  drive_bots=False, can_quit_to_shell=False,
-                                  rulesets_dir=folder, rulesets_confined=True))
+    ann = guest_app(lobby, "ann", folder)
     try:
-        async with ann.run_test(size=(100, 30)) as pilot:
+        async with ann.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
-            await pilot.press("c")
-            await settle(pilot, lambda: isinstance(ann.screen, CreateTableScreen))
+            dialog = await open_create(pilot, ann)
             mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
-            rules = ann.screen.query_one("#choose-rules")
-            while rules.value != "quick_13":
-                await pilot.press("right")
+            await choose(pilot, dialog.query_one("#choose-rules"), "quick_13")
             await pilot.press("enter")
             await pilot.pause(0.05)
             assert isinstance(ann.screen, CreateTableScreen) and not lobby.tables
