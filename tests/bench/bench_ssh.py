@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import server_child
+from server_child import ROOT, cpu_seconds, live_apps, rss_kib
+
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -36,24 +35,9 @@ MAX_SESSIONS = 100
 # -- the server side (child process) ------------------------------------------------
 
 
-def _rss_kib() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def _cpu_seconds() -> float:
-    times = os.times()
-    return times.user + times.system
-
-
 async def _serve_child() -> None:
     """Start a server on 127.0.0.1:0, then answer one-word commands on stdin."""
     import gc
-
-    from textual.app import App
 
     from tui.net.server import start_server
     from tui.net.testing import counter_factory
@@ -68,11 +52,9 @@ async def _serve_child() -> None:
     while line := (await reader.readline()).decode().strip():
         if line == "stats":
             gc.collect()
-            print(f"stats {_rss_kib()} {_cpu_seconds():.4f} {len(server.sessions)}", flush=True)
+            print(f"stats {rss_kib()} {cpu_seconds():.4f} {len(server.sessions)}", flush=True)
         elif line == "apps":
-            gc.collect()
-            live = sum(isinstance(obj, App) for obj in gc.get_objects())
-            print(f"apps {live}", flush=True)
+            print(f"apps {live_apps()}", flush=True)
         elif line == "quit":
             break
     await server.close()
@@ -81,53 +63,14 @@ async def _serve_child() -> None:
 # -- the players' side (this process) -------------------------------------------------
 
 
-class ServerProcess:
+class ServerProcess(server_child.ServerProcess):
     def __init__(self, home: str) -> None:
-        env = dict(os.environ, RUMMY_HOME=home, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--child"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
-        first = self._readline()
-        self.port = int(first.split()[1])
-
-    def _readline(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the server process ended")
-        return line
+        super().__init__(__file__, home)
 
     def stats(self) -> tuple[int, float, int]:
         """(RSS KiB, CPU seconds, sessions) of the server process now."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("stats\n")
-        self.proc.stdin.flush()
-        _, rss, cpu, sessions = self._readline().split()
+        _, rss, cpu, sessions = self.ask("stats").split()
         return int(rss), float(cpu), int(sessions)
-
-    def live_apps(self) -> int:
-        """Textual apps still in the server's memory (0 once every player left)."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("apps\n")
-        self.proc.stdin.flush()
-        return int(self._readline().split()[1])
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            try:
-                self.proc.stdin.write("quit\n")
-                self.proc.stdin.flush()
-            except BrokenPipeError:
-                pass
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 async def _stats(server: ServerProcess) -> tuple[int, float, int]:

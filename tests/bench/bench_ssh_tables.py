@@ -23,16 +23,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import server_child
+from server_child import ROOT, cpu_seconds, live_apps, rss_kib
+
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -43,19 +42,6 @@ RULES = "three_thirteen"
 
 
 # -- the server side (child process) ------------------------------------------------
-
-
-def _rss_kib() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def _cpu_seconds() -> float:
-    times = os.times()
-    return times.user + times.system
 
 
 def _seat(apps, size: int) -> list[dict]:  # noqa: ANN001 - LobbyApps
@@ -84,8 +70,6 @@ async def _serve_child() -> None:
     """Start the card room on 127.0.0.1:0, then answer one-line commands on stdin."""
     import gc
 
-    from textual.app import App
-
     from tui.commands.serve import LobbyApps
     from tui.net.server import start_server
     from tui.service.lobby import Lobby, LobbyConfig
@@ -103,12 +87,10 @@ async def _serve_child() -> None:
         if word in ("stats", "mem"):
             if word == "mem":
                 gc.collect()
-            print(f"stats {_rss_kib()} {_cpu_seconds():.4f} {len(server.sessions)} "
+            print(f"stats {rss_kib()} {cpu_seconds():.4f} {len(server.sessions)} "
                   f"{len(lobby.tables)}", flush=True)
         elif word == "apps":
-            gc.collect()
-            live = sum(isinstance(obj, App) for obj in gc.get_objects())
-            print(f"apps {live}", flush=True)
+            print(f"apps {live_apps()}", flush=True)
         elif word == "seat":
             print("seated " + json.dumps(_seat(apps, int(rest))), flush=True)
         elif word == "quit":
@@ -120,27 +102,9 @@ async def _serve_child() -> None:
 # -- the players' side (this process) -------------------------------------------------
 
 
-class ServerProcess:
+class ServerProcess(server_child.ServerProcess):
     def __init__(self, home: str) -> None:
-        env = dict(os.environ, RUMMY_HOME=home, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--child"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
-        )
-        self.port = int(self._readline().split()[1])
-
-    def _readline(self) -> str:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("the server process ended")
-        return line
-
-    def ask(self, command: str) -> str:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        return self._readline()
+        super().__init__(__file__, home)
 
     def stats(self, collect: bool = False) -> tuple[int, float, int, int]:
         """(RSS KiB, CPU seconds, sessions, tables) of the server process now; `collect`
@@ -148,23 +112,8 @@ class ServerProcess:
         _, rss, cpu, sessions, tables = self.ask("mem" if collect else "stats").split()
         return int(rss), float(cpu), int(sessions), int(tables)
 
-    def live_apps(self) -> int:
-        """Textual apps still in the server's memory (0 once every player left)."""
-        return int(self.ask("apps").split()[1])
-
     def seat(self, size: int) -> list[dict]:
         return json.loads(self.ask(f"seat {size}").split(" ", 1)[1])
-
-    def close(self) -> None:
-        try:
-            self.ask("quit")
-        except (BrokenPipeError, RuntimeError):
-            pass
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 async def _stats(server: ServerProcess, collect: bool = False) -> tuple[int, float, int, int]:
