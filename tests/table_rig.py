@@ -6,6 +6,7 @@ and the conservation check still holds after rigging.
 
 from __future__ import annotations
 
+from tui.bots import Bot, make_bot
 from tui.engine.cards import Card, parse_card
 from tui.engine.game import Game
 from tui.engine.ruleset_loader import load_ruleset
@@ -60,3 +61,18 @@ def cards(game: Game, seat: int, tokens: str) -> tuple[Card, ...]:
             raise AssertionError(f"{token} not in hand {seat}")
         out.append(found)
     return tuple(out)
+
+
+def goto_deal(game: Game, number: int) -> None:
+    """Skip ahead to deal `number` (a rig then re-deals it as the test wants)."""
+    while game.round.number < number:
+        game.round.phase = "round_over"
+        game.next_round()
+
+
+def fast_bot(level: str, seed: int = 0, budget: float = 0.05) -> Bot:
+    """A bot of `level`; one that searches gets a short budget, so tests stay quick."""
+    bot = make_bot(level, seed)
+    if hasattr(bot, "budget"):
+        bot.budget = budget
+    return bot

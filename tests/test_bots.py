@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from table_rig import new_game, rig
+from table_rig import fast_bot, goto_deal, new_game, rig
 
 from tui.bots import LEVELS, available_levels, make_bot
 from tui.bots.arena import play_game, run_pairing
@@ -19,19 +19,6 @@ BUNDLED = ["three_thirteen", "contract_rummy", "liverpool", "three_thirteen_joke
 LEVELS_UNDER_TEST = ["easy", "medium", "hard"]
 TT = "three_thirteen"
 
-
-def fast(level: str, seed: int = 0):
-    bot = make_bot(level, seed)
-    if hasattr(bot, "budget"):
-        bot.budget = 0.02
-    return bot
-
-
-def at_round(game: Game, number: int) -> None:
-    """Skip ahead to deal `number` (the rig then re-deals it)."""
-    while game.round.number < number:
-        game.round.phase = "round_over"
-        game.next_round()
 
 
 def test_levels_are_registered() -> None:
@@ -47,8 +34,8 @@ def test_level_plays_whole_games_legally(key: str, level: str) -> None:
     games = 1 if rules.going_out.melding_during_play else 2  # contract games are long
     for seed in range(games):
         others = ["medium", "easy", "hard"]
-        bots = [fast(level, seed)] + [fast(others[(seed + i) % 3], seed + i)
-                                      for i in range(players - 1)]
+        bots = [fast_bot(level, seed, budget=0.02)] + [
+            fast_bot(others[(seed + i) % 3], seed + i, budget=0.02) for i in range(players - 1)]
         game = play_game(rules, bots, seed)  # an illegal action would raise
         assert game.phase == "game_over"
         assert len(game.scores) >= 1
@@ -71,7 +58,7 @@ class _Spy:
 @pytest.mark.parametrize("level", LEVELS_UNDER_TEST)
 def test_bots_are_only_given_their_seat_view(level: str) -> None:
     rules = load_ruleset(TT)
-    spies = [_Spy(fast(level, s)) for s in range(3)]
+    spies = [_Spy(fast_bot(level, s, budget=0.02)) for s in range(3)]
     game = Game(rules, ["a", "b", "c"], 4)
     for _ in range(60):
         if game.phase not in ("draw", "play", "buy"):
@@ -89,7 +76,7 @@ def _two_deals(key: str, seat_hand: str, others_a: list[str], others_b: list[str
     games = []
     for others in (others_a, others_b):
         game = new_game(key, players, seed=11)
-        at_round(game, number)
+        goto_deal(game, number)
         rig(game, [seat_hand, *others], discard=discard, turn=0)
         games.append(game)
     return games[0], games[1]
@@ -102,8 +89,8 @@ def test_same_view_same_decision_whatever_the_hidden_cards(level: str) -> None:
     for step in range(4):
         va, vb = a.view(0), b.view(0)
         assert va == vb  # nothing of the other hands shows
-        choice_a = fast(level, 5).choose(va)
-        choice_b = fast(level, 5).choose(vb)
+        choice_a = fast_bot(level, 5, budget=0.02).choose(va)
+        choice_b = fast_bot(level, 5, budget=0.02).choose(vb)
         assert choice_a == choice_b
         if va.phase == "draw":
             # keep the two deals' stocks alike for seat 0: draw from the pile
@@ -121,7 +108,7 @@ def test_medium_discards_the_card_leaving_the_least_penalty() -> None:
     # Keeping the run leaves JD JC 2S (22) less the discard; keeping the set leaves
     # 9H 10H 2S: throwing 10H leaves 11, the least.
     game = new_game(TT, 2)
-    at_round(game, 3)
+    goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
     choice = make_bot("medium").choose(game.view(0))
@@ -148,7 +135,7 @@ def test_hard_does_not_feed_the_next_player_a_match_for_what_they_took() -> None
     # Seat 1 (next after seat 0) took KD from the pile.  Seat 0 then holds a set of
     # threes and KS, QD, AS: KS and QD score the same, but KS goes with seat 1's king.
     game = new_game(TT, 2)
-    at_round(game, 3)  # fives wild
+    goto_deal(game, 3)  # fives wild
     rig(game, ["3C 3D 3H KS QD", "KH KC 9D 8S 2H"], discard="KD", stock_top="AS", turn=1)
     game.apply(TakeDiscard(1, 0))
     game.apply(Discard(1, next(c for c in game.round.hands[1] if str(c) == "2H")))
@@ -164,17 +151,17 @@ def test_hard_does_not_feed_the_next_player_a_match_for_what_they_took() -> None
 @pytest.mark.parametrize("level", LEVELS_UNDER_TEST)
 def test_explain_is_one_line_naming_the_move_and_why(level: str) -> None:
     game = new_game(TT, 2)
-    at_round(game, 3)
+    goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
-    line = fast(level).explain(game.view(0))
+    line = fast_bot(level, budget=0.02).explain(game.view(0))
     assert "\n" not in line
     assert re.match(r"^discard [0-9JQKA]+[CDHS]: \S", line), line
 
 
 def test_explain_says_what_stays_and_the_penalty() -> None:
     game = new_game(TT, 2)
-    at_round(game, 3)
+    goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
     line = make_bot("medium").explain(game.view(0))
@@ -183,7 +170,7 @@ def test_explain_says_what_stays_and_the_penalty() -> None:
 
 def test_hard_explains_with_expected_penalty() -> None:
     game = new_game(TT, 2)
-    at_round(game, 3)
+    goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
     line = make_bot("hard").explain(game.view(0))
@@ -202,7 +189,7 @@ def test_table_hint_says_what_hard_would_do_and_why() -> None:
 
     table = Table(load_ruleset(TT), [SeatSpec("me"), SeatSpec("bot", "medium")], seed=3)
     game = table.game
-    at_round(game, 3)
+    goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
     hint = table.hint(0)

@@ -4,7 +4,7 @@ handing the next player a card they can lay off."""
 from __future__ import annotations
 
 import pytest
-from table_rig import card, cards, new_game, rig
+from table_rig import card, cards, fast_bot, goto_deal, new_game, rig
 
 from tui.bots import make_bot
 from tui.engine.actions import Buy, Discard, DrawStock, LayDown, LayOff, MeldSpec, PassBuy
@@ -13,18 +13,6 @@ from tui.engine.game import Game
 CR = "contract_rummy"
 LEVELS = ["easy", "medium", "hard"]
 
-
-def goto_deal(game: Game, number: int) -> None:
-    while game.round.number < number:
-        game.round.phase = "round_over"
-        game.next_round()
-
-
-def fast(level: str, seed: int = 0):
-    bot = make_bot(level, seed)
-    if hasattr(bot, "budget"):
-        bot.budget = 0.05
-    return bot
 
 
 def next_player_down() -> Game:
@@ -70,7 +58,7 @@ def test_every_level_lays_down_then_lays_off(level: str) -> None:
                "AC 8D 10H JD QH KS 3H 4H 8C 10C", "AD AH 3D 4S 8H 9D JH QS KH 10D"],
         discard="QD", stock_top="10S", turn=0)
     game.apply(DrawStock(0))
-    bot = fast(level)
+    bot = fast_bot(level)
     down = bot.choose(game.view(0))
     assert isinstance(down, LayDown)
     game.apply(down)
@@ -96,7 +84,7 @@ def test_every_level_goes_out_all_at_once_in_deal_seven(level: str) -> None:
                "7H 8H 9H 10H JH QH 7S 8S 9S 10S JS QS"], discard="KS", stock_top="5H",
         turn=0)
     game.apply(DrawStock(0))
-    choice = fast(level).choose(game.view(0))
+    choice = fast_bot(level).choose(game.view(0))
     assert isinstance(choice, LayDown)
     game.apply(choice)
     assert game.phase == "game_over" and game.results[-1].went_out == 0

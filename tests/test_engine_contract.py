@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from table_rig import card, cards, new_game, rig
+from table_rig import card, cards, goto_deal, new_game, rig
 
 from tui.engine.actions import (
     Discard,
@@ -21,11 +21,6 @@ from tui.engine.save import fingerprint
 
 CR = "contract_rummy"
 
-
-def goto_deal(game: Game, number: int) -> None:
-    while game.round.number < number:
-        game.round.phase = "round_over"
-        game.next_round()
 
 
 @pytest.mark.parametrize(("players", "size"), [(3, 53), (4, 106), (5, 106)])
