@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from tui.engine.cards import Card, build_shoe
+from tui.engine.cards import Card, build_shoe, parse_card
 from tui.engine.rules import Ruleset
 
 SHOE = build_shoe(2, 4)
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from text, each a distinct physical card (twins included) by its place."""
+    return [parse_card(tok, uid=i) for i, tok in enumerate(text.split())]
 
 
 def check_partition(hand: list[Card], arrangement) -> None:

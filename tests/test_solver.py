@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from brute_force import brute_force, brute_going_out
 from hypothesis import HealthCheck, given, settings
-from solver_hands import check_partition, deals
+from solver_hands import cards, check_partition, deals
 from solver_rules import contract_rummy, liverpool, three_thirteen, wild_heavy, with_melds
 
 from tui.engine.cards import parse_card
@@ -131,10 +131,6 @@ def test_big_hands_are_legal_and_a_card_never_costs_more_than_itself(deal):
 
 
 # ---------------------------------------------------------------------------- examples
-
-
-def cards(text: str):
-    return [parse_card(tok, uid=i) for i, tok in enumerate(text.split())]
 
 
 def test_a_set_and_a_run_competing_for_a_card():

@@ -6,19 +6,14 @@ from __future__ import annotations
 import pytest
 from brute_force import brute_contract, brute_force
 from hypothesis import HealthCheck, given, settings
-from solver_hands import check_partition, deals
+from solver_hands import cards, check_partition, deals
 
-from tui.engine.cards import parse_card
 from tui.engine.meld_rules import MeldError, make_meld
 from tui.engine.ruleset_loader import load_ruleset
 from tui.engine.solver import best_arrangement, find_contract, going_out
 
 BUNDLED = ("three_thirteen", "three_thirteen_jokers", "contract_rummy", "liverpool")
 LOADED = {key: load_ruleset(key) for key in BUNDLED}
-
-
-def cards(text: str):
-    return [parse_card(tok, uid=i) for i, tok in enumerate(text.split())]
 
 
 def is_meld(text: str, key: str, round_no: int) -> bool:

@@ -9,10 +9,10 @@ from dataclasses import replace
 from brute_force import brute_contract
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from solver_hands import SHOE, check_partition, deals
+from solver_hands import SHOE, cards, check_partition, deals
 from solver_rules import contract_rummy, liverpool, three_thirteen, with_melds
 
-from tui.engine.cards import Card, parse_card
+from tui.engine.cards import Card
 from tui.engine.meld_rules import card_penalty, make_meld
 from tui.engine.rules import Contract, ContractRules, RunRule
 from tui.engine.solver import contract_melds_ok, find_contract
@@ -109,10 +109,6 @@ def test_a_card_that_must_be_melded_matches_brute_force(deal, data):
         assert best.penalty == expected
         assert any(c.uid == card.uid for m in best.melds for c in m.cards)
         assert any(c.uid == card.uid for m in quick.melds for c in m.cards)
-
-
-def cards(text: str):
-    return [parse_card(tok, uid=i) for i, tok in enumerate(text.split())]
 
 
 def test_the_contract_leaves_the_fewest_points():

@@ -4,11 +4,10 @@ hands too big for the brute force, and lays out legal melds."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, assume, given, settings
-from solver_hands import check_partition, deals
+from solver_hands import cards, check_partition, deals
 from test_solver import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
 
 from tui.engine import solver_core
-from tui.engine.cards import parse_card
 from tui.engine.meld_rules import make_meld
 from tui.engine.solver import best_arrangement
 from tui.engine.solver_core import context, solve
@@ -54,7 +53,7 @@ def test_a_spare_wild_joins_a_meld_with_room():
     from solver_rules import three_thirteen
 
     rules = three_thirteen()  # round 1: threes wild
-    hand = [parse_card(t, uid=i) for i, t in enumerate("5H 6H 7H 3C 9S".split())]
+    hand = cards("5H 6H 7H 3C 9S")
     got = best_arrangement(hand, rules, 1)
     check_partition(hand, got)
     assert got.penalty == 9 and [c.uid for c in got.deadwood] == [4]
@@ -67,7 +66,7 @@ def test_the_wild_stands_in_for_a_card_that_melds_elsewhere():
     from solver_rules import three_thirteen
 
     rules = three_thirteen(ace="both")  # round 2: fours wild
-    hand = [parse_card(t, uid=i) for i, t in enumerate("AC 2C 3C AD AC 2C 4C".split())]
+    hand = cards("AC 2C 3C AD AC 2C 4C")
     got = best_arrangement(hand, rules, 2)
     assert got.penalty == 1 and [str(c) for c in got.deadwood] == ["AD"]
     check_partition(hand, got)
@@ -77,7 +76,7 @@ def test_twin_cards_make_the_same_meld_twice():
     """A bug that happened: AC 2C 3C twice, no wild, is two runs, not one."""
     from solver_rules import three_thirteen
 
-    hand = [parse_card(t, uid=i) for i, t in enumerate("AC 2C AC 2C 3C 3C".split())]
+    hand = cards("AC 2C AC 2C 3C 3C")
     got = best_arrangement(hand, three_thirteen(ace="both"), 2)
     assert got.penalty == 0 and len(got.melds) == 2
 
@@ -89,7 +88,7 @@ def test_a_wild_of_the_runs_suit_stands_for_itself():
 
     rules = three_thirteen()
     for text in ("3C 4C 5C KD 7H", "3C 4C 5C 3D"):
-        hand = [parse_card(t, uid=i) for i, t in enumerate(text.split())]
+        hand = cards(text)
         run = next(m for m in best_arrangement(hand, rules, 1).melds if m.kind == "run")
         three = next(k for k, c in enumerate(run.cards) if str(c) == "3C")
         assert run.stands_for[three] == (3, "C"), run.describe()
