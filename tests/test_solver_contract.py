@@ -39,27 +39,6 @@ RULESETS = {
 }
 
 
-@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deals(RULESETS, max_cards=8, min_cards=3))
-def test_find_contract_matches_brute_force(deal):
-    _, rules, round_no, hand = deal
-    for whole_hand in (False, True):
-        expected = brute_contract(hand, rules, round_no, whole_hand)
-        got = find_contract(hand, rules, round_no, whole_hand)
-        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
-        if got is None:
-            continue
-        assert got.penalty == expected
-        check_partition(hand, got)
-        assert got.penalty == sum(card_penalty(c, rules, round_no) for c in got.deadwood)
-        assert contract_melds_ok(got.melds, rules, round_no) is None
-        for meld in got.melds:
-            declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
-            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
-        if whole_hand:
-            assert not got.deadwood
-
-
 @st.composite
 def contract_hands(draw):
     """A hand holding a lay-down of the round's contract (shortest melds) plus a few other
@@ -91,6 +70,28 @@ def contract_hands(draw):
     for _ in range(draw(st.integers(0, 10 - len(hand)))):
         hand.append(shoe.pop(draw(st.integers(0, len(shoe) - 1))))
     return rules, round_no, draw(st.permutations(hand))
+
+
+@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(deals(RULESETS, max_cards=8, min_cards=3),
+                 contract_hands().map(lambda deal: ("", *deal))))
+def test_find_contract_matches_brute_force(deal):
+    _, rules, round_no, hand = deal
+    for whole_hand in (False, True):
+        expected = brute_contract(hand, rules, round_no, whole_hand)
+        got = find_contract(hand, rules, round_no, whole_hand)
+        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
+        if got is None:
+            continue
+        assert got.penalty == expected
+        check_partition(hand, got)
+        assert got.penalty == sum(card_penalty(c, rules, round_no) for c in got.deadwood)
+        assert contract_melds_ok(got.melds, rules, round_no) is None
+        for meld in got.melds:
+            declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
+            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
+        if whole_hand:
+            assert not got.deadwood
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
