@@ -246,7 +246,7 @@ class _Search:
         if taken == wanted:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return
-        if self.must_natural and not any(self.must in core[1] for core in chosen) and not (
+        if self.must_natural and not self._melds_must(chosen) and not (
                 self.must_from[kind][start]
                 or any(w and self.must_from[k][0] for k, _, w in picks[stage + 1:])):
             return  # no core left to choose could meld the card that must be melded
@@ -293,8 +293,12 @@ class _Search:
                 return False
         return True
 
+    def _melds_must(self, chosen: list) -> bool:
+        """Whether a chosen core holds the card that must be melded."""
+        return any(self.must in core[1] for core in chosen)
+
     def _leaf(self, chosen: list, counts: list[int], value: int) -> None:
-        if self.must_natural and not any(self.must in core[1] for core in chosen):
+        if self.must_natural and not self._melds_must(chosen):
             return
         if self.whole_hand and any(c and not w for c, w in zip(counts, self.wild, strict=True)):
             return
@@ -324,9 +328,8 @@ class _Search:
             x = _top_bit(total & ((1 << (len(pool) + 1)) - 1))
             if x < 0:
                 return
-        if self.must is not None and not any(self.must in core[1] for core in chosen):
-            if not (self.wild[self.must] and x >= 1):
-                return  # the card that must be melded is not
+        if self.must is not None and x < 1 and not self._melds_must(chosen):
+            return  # the wild that must be melded is not: no wild is
         got = value + sum(pool[:x])
         if got > self.best_value:
             self.best_value = got
