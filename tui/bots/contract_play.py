@@ -26,7 +26,7 @@ from .evaluate import ContractNeed, Evaluator, _without
 from .lookahead import next_player
 from .medium import _discard_action, connections
 from .memory import Knowledge, read_knowledge
-from .tactics import Decision
+from .tactics import Decision, discards_after_taking
 
 # contract games: weights of the discard score (points-like units)
 CONTRACT_STEP = 12.0  # one card further from the contract
@@ -103,9 +103,7 @@ def draw_before_contract(view: SeatView, ev: Evaluator, top: Action | None, stoc
     judge = ContractJudge(view, ev)
     hand = list(view.hand)
     with_card = hand + [card]
-    keep = [c for c in with_card if c.uid != card.uid] \
-        if view.rules.draw.no_immediate_rediscard else with_card
-    take_value, _ = judge.best_discard(with_card, keep)
+    take_value, _ = judge.best_discard(with_card, discards_after_taking(view, with_card, card))
     _, outs = judge.outs(hand)
     blind = judge.score(hand) - judge.step * outs / judge.total
     if take_value < blind:

@@ -48,6 +48,7 @@ from .memory import read_knowledge
 from .tactics import (
     Decision,
     discard_choices,
+    discards_after_taking,
     may_lay_off_now,
     options,
     play_mode,
@@ -121,10 +122,8 @@ class HardBot(MediumBot):
                                 f"{stock_now:.1f} on average")
             return Decision(stock, f"a stock card leaves {stock_now:.1f} on average, "
                             f"{card} {after}")
-        keep = [c for c in with_card if c.uid != card.uid] \
-            if view.rules.draw.no_immediate_rediscard else None
         take_value = None
-        for _, out in ev.discards(with_card, keep)[:2]:
+        for _, out in ev.discards(with_card, discards_after_taking(view, with_card, card))[:2]:
             value = look.expect(_without(with_card, out), exact and self._time_left())
             take_value = value if take_value is None else min(take_value, value)
         now = ev.penalty(hand)

@@ -65,6 +65,15 @@ def discard_choices(view: SeatView) -> list[Card]:
     return [a.card for a in view.legal if isinstance(a, Discard) and a.card is not None]
 
 
+def discards_after_taking(view: SeatView, hand: list[Card], taken: Card) -> list[Card]:
+    """What could be discarded from `hand` after taking `taken` from the pile: as the
+    engine rules it, not that card where the ruleset forbids discarding it at once
+    (unless it is the last card)."""
+    if view.rules.draw.no_immediate_rediscard and len(hand) > 1:
+        return [c for c in hand if c.uid != taken.uid]
+    return hand
+
+
 def melds_text(melds: Sequence[Meld] | Sequence[Sequence[Card]]) -> str:
     parts = []
     for meld in melds:
