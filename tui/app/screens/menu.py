@@ -104,11 +104,7 @@ class MenuScreen(Screen[None]):
         elif what == "records":
             from .records import RecordsScreen
 
-            env = app.env  # type: ignore[attr-defined]
-            if env.can_quit_to_shell:
-                app.push_screen(RecordsScreen())
-            else:  # a guest on a server: their own games, no files written there
-                app.push_screen(RecordsScreen(player=env.player_name, allow_files=False))
+            app.push_screen(RecordsScreen())
         elif what == "settings":
             from .settings import SettingsScreen
 

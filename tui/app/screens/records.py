@@ -96,8 +96,8 @@ def _line_cells(line: Line) -> tuple[str, ...]:
 
 class RecordsScreen(Screen[None]):
     """Recorded games and statistics.  `player` limits the statistics to one person's
-    games (None: every person); `allow_files` offers export and import (off for guests
-    of an SSH server, whose files would land on the server)."""
+    games (None: every person).  (Guests of an SSH server never reach it: they play from
+    the lobby, and their files would land on the server.)"""
 
     CSS_PATH = "records.tcss"
     BINDINGS = [
@@ -110,7 +110,7 @@ class RecordsScreen(Screen[None]):
     ]
 
     def __init__(self, store: RecordStore | None = None, player: str | None = None,
-                 export_dir: Path | None = None, allow_files: bool = True) -> None:
+                 export_dir: Path | None = None) -> None:
         super().__init__(id="records")
         if store is None:
             from tui.records import default_store
@@ -119,7 +119,6 @@ class RecordsScreen(Screen[None]):
         self.store = store
         self.player = player
         self.export_dir = export_dir
-        self.allow_files = allow_files
         self.summaries: list[GameSummary] = []
         self.stats: Stats = summarize([], player)
 
@@ -248,9 +247,6 @@ class RecordsScreen(Screen[None]):
     def action_export(self) -> None:
         from tui.records.exchange import export_to_folder
 
-        if not self.allow_files:
-            self.notify("Exporting is not available here.", severity="warning")
-            return
         record_id = self.selected_id()
         if record_id is None:
             self.notify("Choose a game in the list first.", severity="warning")
@@ -264,9 +260,6 @@ class RecordsScreen(Screen[None]):
         self.notify(f"Saved as {path}", title=f"Game #{record_id} exported", timeout=10)
 
     def action_import_record(self) -> None:
-        if not self.allow_files:
-            self.notify("Importing is not available here.", severity="warning")
-            return
         self.app.push_screen(ImportScreen(), callback=self._import_path)
 
     def _import_path(self, path: str | None) -> None:
