@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import SUITS, Card
 from .contract_search import contract_melds_ok, search_contract
 from .meld import Meld
 from .meld_rules import card_penalty
@@ -109,7 +109,7 @@ def _arrangement(plan: Plan, rules: Ruleset, round_no: int,
     return Arrangement(tuple(plan.melds), deadwood, penalty)
 
 
-_SUIT_RANK = {"C": 0, "D": 1, "H": 2, "S": 3}
+_SUIT_RANK = {suit: i for i, suit in enumerate(SUITS)}
 
 
 def _display_order(card: Card) -> tuple[int, int, int]:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
 
-from .cards import ACE, JOKER_RANK, Card
+from .cards import ACE, JOKER_RANK, SUITS, Card
 from .meld_rules import MAX_RUN, MeldParams, _positions_of
 from .solver_context import HIGH_ACE, Context, Plan
 from .solver_sets import _build
@@ -33,7 +33,8 @@ from .solver_sets import _build
 FIELD = 6
 GUARD = 1 << (FIELD - 1)
 _GAIN = itemgetter(0)
-SUIT_BASE = {"C": 0, "D": 16, "H": 32, "S": 48}  # a face's id: its suit's base + its rank
+# a face's id: 16 times its suit's place in SUITS, plus its rank (so id >> 4 is the suit)
+SUIT_BASE = {suit: 16 * i for i, suit in enumerate(SUITS)}
 GUARDS = sum(GUARD << (FIELD * i) for i in range(64))
 
 # A meld the hand could make, as a tuple: (weight it takes out of the hand, wilds it needs,

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from .cards import ACE, Card
+from .cards import ACE, SUITS, Card
 from .solver_context import Context, Plan
 from .solver_sets import _leftover_table, _set_options, finish
 
-SUITS = ("C", "D", "H", "S")
 JOKER_RANK = 0
 
 

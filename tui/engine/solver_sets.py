@@ -3,12 +3,10 @@ wilds left over can still do, and turning cores plus wilds into melds."""
 
 from __future__ import annotations
 
-from .cards import JOKER_RANK, Card
+from .cards import JOKER_RANK, SUITS, Card
 from .meld import Meld
 from .meld_rules import _positions_of, _validate
 from .solver_context import Context, Plan
-
-SUIT_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3}
 
 
 def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
@@ -243,7 +241,7 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         others = [w for w in wilds if all(w is not o for o in own)]
         faces += [(rank, w.suit) for w in own]
         if p.distinct_suits:
-            missing = [s for s in SUIT_ORDER if s not in used]
+            missing = [s for s in SUITS if s not in used]
             faces += [(rank, missing[k]) for k in range(len(others))]
         else:
             faces += [(rank, "")] * len(others)
