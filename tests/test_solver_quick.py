@@ -9,7 +9,6 @@ from solver_rules import three_thirteen
 from test_solver import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, WILD_HEAVY
 
 from tui.engine.cards import parse_cards as cards
-from tui.engine.meld_rules import meld_params
 from tui.engine.solver_core import context, solve
 from tui.engine.solver_quick import may_go_out
 
@@ -26,7 +25,7 @@ def exact_left_over(hand, rules, round_no) -> int:
 def test_never_refuses_a_hand_that_melds(deal):
     _, rules, round_no, hand = deal
     left = exact_left_over(hand, rules, round_no)
-    p = meld_params(rules, round_no)
+    p = context(rules, round_no, "count")
     for spare in (0, 1):
         if left <= spare:
             assert may_go_out(hand, p, spare), (" ".join(map(str, hand)), spare)
@@ -34,7 +33,7 @@ def test_never_refuses_a_hand_that_melds(deal):
 
 def test_refuses_cards_with_no_partner_and_too_few_wilds():
     rules = three_thirteen()
-    p = meld_params(rules, 1)  # three cards a hand: threes wild
+    p = context(rules, 1, "count")  # three cards a hand: threes wild
     # 9S and KD have no partner: one may be the discard, not both
     assert not may_go_out(cards("4H 5H 6H 9S KD"), p, spare=1)
     assert may_go_out(cards("4H 5H 6H 9S"), p, spare=1)

@@ -57,7 +57,7 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
         if min(values) >= 0 and arrangement.penalty > max(values):
             return None
     ctx = context(rules, round_no, "count")
-    if not may_go_out(cards, ctx.p, spare=0 if rule == "forbidden" else 1):
+    if not may_go_out(cards, ctx, spare=0 if rule == "forbidden" else 1):
         return None
     plan = solve(cards, ctx, bound=BIG + BIG // 2)
     if plan is None:

@@ -65,6 +65,7 @@ class Context:
         self.cluster_memo: dict[tuple, tuple] = {}
         self.plan_memo: dict[tuple, list] = {}
         self.shape_memo: dict[tuple, list] = {}  # `solver_fast`: melds per suit and rank
+        self.quick_shape: tuple | None = None  # `solver_quick`: run windows per rank
 
     def set_threshold(self, budget: int) -> int:
         """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a

@@ -18,13 +18,12 @@ from collections.abc import Sequence
 
 from .cards import JOKER_RANK, Card
 from .meld_rules import MeldParams, _positions_of
-
-# by id: hashing the (frozen) knobs afresh on every call would cost more than the test
-_SHAPES: dict[int, tuple[MeldParams, tuple[list[int], list[tuple[int, ...]]]]] = {}
+from .solver_context import Context
 
 
-def may_go_out(cards: Sequence[Card], p: MeldParams, spare: int) -> bool:
+def may_go_out(cards: Sequence[Card], ctx: Context, spare: int) -> bool:
     """False only if `cards` certainly cannot all be melded but for `spare` of them."""
+    p = ctx.p
     wild_ranks = p.wild_ranks
     wilds = 0
     naturals: list[Card] = []
@@ -37,7 +36,7 @@ def may_go_out(cards: Sequence[Card], p: MeldParams, spare: int) -> bool:
             spare -= 1
         else:
             naturals.append(card)
-    bits, windows = _shape(p)
+    bits, windows = _shape(ctx)
     by_rank: dict[int, int] = {}
     suit_masks: dict[str, int] = {}
     for card in naturals:
@@ -116,12 +115,12 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
     return total - saving
 
 
-def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
+def _shape(ctx: Context) -> tuple[list[int], list[tuple[int, ...]]]:
     """Per rank: its run positions as a bit mask, and the masks of the shortest runs
-    through it (none when runs are not allowed).  Cached per round's meld knobs."""
-    hit = _SHAPES.get(id(p))
-    if hit is not None and hit[0] is p:
-        return hit[1]
+    through it (none when runs are not allowed).  Kept with the round's solver context."""
+    if ctx.quick_shape is not None:
+        return ctx.quick_shape
+    p = ctx.p
     need = p.run_min
     through: dict[int, list[int]] = {}
     if p.run_min <= p.run_max:
@@ -144,8 +143,6 @@ def _shape(p: MeldParams) -> tuple[list[int], list[tuple[int, ...]]]:
             bits[rank] |= 1 << pos
             masks.extend(through.get(pos, ()))
         windows[rank] = tuple(masks)
-    if len(_SHAPES) > 256:
-        _SHAPES.clear()
     shape = (bits, windows)
-    _SHAPES[id(p)] = (p, shape)
+    ctx.quick_shape = shape
     return shape
