@@ -30,8 +30,7 @@ class Lookahead:
 
     def __init__(self, ev: Evaluator, unseen: Counter) -> None:
         self.ev = ev
-        self.faces = [(Card(rank, suit), n) for (rank, suit), n in sorted(unseen.items())]
-        self.total = sum(n for _, n in self.faces) or 1
+        self.faces, self.total = unseen_faces(unseen)
         self._memo: dict[tuple, float] = {}
 
     def expect(self, hand: Sequence[Card], exact: bool = False) -> float:
@@ -58,6 +57,13 @@ class Lookahead:
         return value
 
 
+def unseen_faces(unseen: Counter) -> tuple[list[tuple[Card, int]], int]:
+    """One card per unseen face with its copies, and how many copies in all (at least 1,
+    to average over)."""
+    faces = [(Card(rank, suit), n) for (rank, suit), n in sorted(unseen.items())]
+    return faces, sum(n for _, n in faces) or 1
+
+
 class Feeder:
     """What a discard would give the next player, averaged over hands sampled for them
     from the unseen cards (always holding the cards they are known to have)."""
@@ -73,8 +79,7 @@ class Feeder:
             return
         rng = random.Random(seed)
         reach = max(ev.params.run_min - 1, 1)
-        faces = [(Card(rank, suit), n) for (rank, suit), n in sorted(know.unseen.items())]
-        total = sum(n for _, n in faces) or 1
+        faces, total = unseen_faces(know.unseen)
         for _ in range(samples):
             outs = Outs(ev, sample_hand(know, nxt, rng, reach))
             self.outs.append(outs)
