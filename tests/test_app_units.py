@@ -233,7 +233,7 @@ def test_best_melds_are_suggested_until_the_hand_changes() -> None:
     assert [str(c) for c in model.hand][:3] == ["7H", "7S", "7D"]
     assert model.suggestion_of(hand[2].uid) == 0 and model.suggestion_of(hand[1].uid) is None
     model.sync([*hand, Card(9, "S", 50)])  # a card was drawn
-    assert model.suggested == []
+    assert model.suggested == [] and model.sort_mode == ""  # no longer "by melds"
     model.sort("melds", melds=[[hand[0], hand[2], hand[4]]])
     model.shift(1)  # the player rearranges by hand
     assert model.suggested == [] and model.sort_mode == ""

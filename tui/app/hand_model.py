@@ -42,7 +42,9 @@ class HandModel:
         self.groups = [[u for u in g if u in uids] for g in self.groups]
         self.groups = [g for g in self.groups if g]
         if any(u not in uids for g in self.suggested for u in g) or added:
-            self.suggested = []  # the hand changed: the suggestion no longer holds
+            self.suggested = []  # the hand changed: the suggestion no longer holds,
+            if self.sort_mode == "melds":  # nor does saying the hand is sorted by it
+                self.sort_mode = ""
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
 
     def reset(self) -> None:
