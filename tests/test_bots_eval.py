@@ -38,7 +38,9 @@ def test_discards_finds_the_exact_least_penalty(seed: int, round_no: int, rules)
     brute = min(best_arrangement(_without(hand, c), rules, round_no).penalty for c in hand)
     ranked = ev.discards(hand)
     assert ranked[0][0] == brute
-    assert ev.after_best_discard(hand) <= ranked[0][0] + max(ev.value(c) for c in hand)
+    # the quick reading is a bound from above, at most one card's value off
+    assert ranked[0][0] <= ev.after_best_discard(hand) <= ranked[0][0] + max(
+        ev.value(c) for c in hand)
     for after, card in ranked:
         assert after == best_arrangement(_without(hand, card), rules, round_no).penalty
 
@@ -93,9 +95,7 @@ def test_contract_count_is_zero_when_a_contract_can_be_laid(seed: int, round_no:
     need = ev.contract_need(hand)
     if find_contract(hand, CR, round_no) is not None:
         assert need.missing == 0
-    else:
-        assert need.missing >= 0
-    assert sum(need.used.count(f) for f in set(need.used)) <= len(hand)
+    assert len(need.used) <= len(hand)
 
 
 def test_contract_count_and_wanted_cards() -> None:
