@@ -21,14 +21,15 @@ def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
     monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
-def stacked_table() -> Table:
+def stacked_table(mine: str = "7H 7S 7D 9C 9D 9S 4H 5H 7C KC",
+                  third: str = "5S 6S JK 2D 3D 4D AH AS 10H 10S",
+                  discard: str = "QS", stock_top: str = "8C 2H 3S") -> Table:
+    """A contract game, the human to play, with the hands and piles stacked."""
     table = Table(load_ruleset("contract_rummy"),
                   [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
                   seed=5)
-    rig(table.game, ["7H 7S 7D 9C 9D 9S 4H 5H 7C KC",
-                     "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6S JK 2D 3D 4D AH AS 10H 10S"],
-        discard="QS", stock_top="8C 2H 3S", turn=HUMAN)
+    rig(table.game, [mine, "2C 3C 4C 8D 8S 8H JD QD KD 10C", third],
+        discard=discard, stock_top=stock_top, turn=HUMAN)
     return table
 
 
@@ -95,13 +96,8 @@ async def test_mouse_draws_selects_and_discards() -> None:
 
 
 async def test_take_from_deep_in_the_pile_by_keys() -> None:
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=5)
-    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC",
-                     "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
-        discard="QS 7C 5H", stock_top="8C", turn=HUMAN)
+    table = stacked_table("7H 7S 9D 9C 9S 4H 5D 6S JC KC", "5S 6D JK 2D 3D 4D AH AS 10H 10S",
+                          discard="QS 7C 5H", stock_top="8C")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
