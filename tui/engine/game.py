@@ -95,7 +95,7 @@ class Game:
         spec = rules.deck_for(players)
         self.shoe: list[Card] = build_shoe(spec.decks, spec.jokers)
         self.totals = [0] * players
-        self.scores: list[list[int]] = []
+        self.scores: list[tuple[int, ...]] = []  # per finished round, per seat
         self.results: list[RoundResult] = []
         self.log: list[Event] = []
         self.history: list[Action] = []
@@ -924,7 +924,7 @@ class Game:
                 points.append(sum(card_penalty(c, self.rules, rn) for c in hand))
         for seat, p in enumerate(points):
             self.totals[seat] += p
-        self.scores.append(points)
+        self.scores.append(tuple(points))
         self.results.append(RoundResult(st.number, tuple(points), st.went_out, tuple(melds),
                                         tuple(deadwood)))
         summary = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(points))
@@ -984,7 +984,7 @@ class Game:
             discard=visible,
             discard_count=len(st.discard),
             table=tuple(st.table),
-            scores=tuple(map(tuple, self.scores)),
+            scores=tuple(self.scores),
             results=tuple(self.results),
             log=LogSoFar(self.log),
             legal=self._legal(seat) if own else (),
