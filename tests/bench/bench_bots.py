@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tui.bots import make_bot  # noqa: E402
 from tui.bots.arena import run_match  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
-from tui.engine.ruleset_loader import load_ruleset  # noqa: E402
+from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
 from tui.engine.view import SeatView  # noqa: E402
 
 

@@ -16,7 +16,7 @@ import timeit
 
 from tui.bots import make_bot
 from tui.bots.arena import play_game
-from tui.engine.ruleset_loader import load_ruleset
+from tui.engine.ruleset.loader import load_ruleset
 
 
 def main() -> None:

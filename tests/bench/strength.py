@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots import make_bot  # noqa: E402
 from tui.bots.arena import PairingResult, run_pairing  # noqa: E402
-from tui.engine.ruleset_loader import load_ruleset  # noqa: E402
+from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
 
 GAMES = ("three_thirteen", "contract_rummy")
 PAIRS = ("medium:easy", "hard:medium")

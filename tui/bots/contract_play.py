@@ -19,7 +19,7 @@ from tui.engine.actions import Action
 from tui.engine.cards import ACE, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import _positions_of
-from tui.engine.solver_context import HIGH_ACE
+from tui.engine.solver.context import HIGH_ACE
 from tui.engine.view import SeatView
 
 from .evaluate import ContractNeed, Evaluator, _without

@@ -25,8 +25,8 @@ from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
-from tui.engine.solver import Arrangement, best_arrangement
-from tui.engine.solver_core import context, solve
+from tui.engine.solver.api import Arrangement, best_arrangement
+from tui.engine.solver.core import context, solve
 
 HandKey = tuple[tuple[int, str], ...]
 T = TypeVar("T")

@@ -210,7 +210,7 @@ def keeps_text(ev: Evaluator, rest: Sequence[Card], penalty: float, what: str) -
     shown = f"{penalty:.1f}" if isinstance(penalty, float) else str(penalty)
     if not melded:
         return f"{what} {shown}"
-    from tui.engine.solver import best_arrangement
+    from tui.engine.solver.api import best_arrangement
 
     best = best_arrangement(list(rest), ev.rules, ev.round_no)
     return f"keeps {meld_phrase(best.melds)}, {what} {shown}"

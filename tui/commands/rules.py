@@ -13,10 +13,10 @@ import sys
 import textwrap
 from typing import TextIO
 
-from ..engine.rules_text import describe_rules
-from ..engine.ruleset_dump import standalone_yaml
-from ..engine.ruleset_files import NewRulesetError, new_ruleset_file, schema_json
-from ..engine.ruleset_loader import RulesetError, bundled_rulesets_dir, list_rulesets, load_ruleset
+from ..engine.ruleset.dump import standalone_yaml
+from ..engine.ruleset.files import NewRulesetError, new_ruleset_file, schema_json
+from ..engine.ruleset.loader import RulesetError, bundled_rulesets_dir, list_rulesets, load_ruleset
+from ..engine.ruleset.text import describe_rules
 from ..paths import user_rulesets_dir
 
 
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         _write(schema_json(), sys.stdout)
         return 0
     if action == "reference":
-        from ..engine.ruleset_reference import reference_markdown
+        from ..engine.ruleset.reference import reference_markdown
 
         _write(reference_markdown(), sys.stdout)
         return 0

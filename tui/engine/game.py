@@ -44,7 +44,7 @@ from .meld_rules import (
     swap_joker,
 )
 from .rules import Round, Ruleset
-from .solver import best_arrangement, contract_melds_ok, find_contract, going_out
+from .solver.api import best_arrangement, contract_melds_ok, find_contract, going_out
 from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
 
 

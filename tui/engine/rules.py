@@ -2,7 +2,7 @@
 
 The engine knows no game by name: every difference between Three Thirteen, Contract Rummy,
 Liverpool and any house variation is a field here, read from a YAML ruleset by
-`tui.engine.ruleset_loader`.  Defaults make a short YAML file a full ruleset.
+`tui.engine.ruleset.loader`.  Defaults make a short YAML file a full ruleset.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ from typing import Any
 
 from .actions import IllegalAction, action_from_json
 from .game import Game
-from .ruleset_dump import standalone_yaml
-from .ruleset_errors import RulesetError
-from .ruleset_loader import load_ruleset_text
+from .ruleset.dump import standalone_yaml
+from .ruleset.errors import RulesetError
+from .ruleset.loader import load_ruleset_text
 
 FORMAT = "rummy-tui-game"
 VERSION = 1

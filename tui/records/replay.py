@@ -18,8 +18,8 @@ from tui.engine.actions import Action, IllegalAction, action_from_json
 from tui.engine.cards import Card
 from tui.engine.game import Game
 from tui.engine.meld import Meld
-from tui.engine.ruleset_errors import RulesetError
-from tui.engine.ruleset_loader import load_ruleset_text
+from tui.engine.ruleset.errors import RulesetError
+from tui.engine.ruleset.loader import load_ruleset_text
 from tui.engine.view import Event, Phase
 
 from .record import GameRecord, RecordError

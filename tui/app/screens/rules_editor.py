@@ -23,9 +23,9 @@ from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tui.engine.rules import Ruleset
-from tui.engine.rules_text import describe_rules
-from tui.engine.ruleset_errors import LocatedError
-from tui.engine.ruleset_live import LiveCheck, check_text, save_checked
+from tui.engine.ruleset.errors import LocatedError
+from tui.engine.ruleset.live import LiveCheck, check_text, save_checked
+from tui.engine.ruleset.text import describe_rules
 
 from ..widgets.yaml_editor import YamlEditor
 

@@ -1,0 +1,105 @@
+"""Around the table: main menu, new game, rules and settings, by keys."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from app_driver import make_env, view, wait_until
+from textual.widgets import Input, Select, Static
+
+from tui.app.app import RummyApp
+from tui.app.screens.menu import MenuScreen
+from tui.app.screens.new_game import NewGameScreen
+from tui.app.screens.rules import RulesScreen
+from tui.app.screens.settings import SettingsScreen
+from tui.app.screens.table import TableScreen
+from tui.app.widgets.hand import HandView
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+
+
+async def test_new_game_from_the_menu_by_keys(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert not app.has_game_in_progress()
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        screen.query_one("#ruleset", Select).value = "three_thirteen"
+        await pilot.pause()
+        screen.query_one("#players", Select).value = 2
+        await pilot.pause()
+        screen.query_one("#opp-name-0", Input).value = "Zed"
+        screen.query_one("#seed", Input).value = "99"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        v = view(app)
+        assert [p.name for p in v.players] == ["Tess", "Zed"]
+        assert v.rules.key == "three_thirteen"
+        assert app.screen_stack[-2].__class__ is MenuScreen  # the form is gone
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        assert app.has_game_in_progress()
+
+
+async def test_rules_screen_shows_the_chosen_ruleset(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        app.screen.query_one("#rules-choice", Select).value = "liverpool"
+        await pilot.pause()
+        text = str(app.screen.query_one("#rules-body", Static).render())
+        assert text.startswith("Liverpool")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
+async def test_settings_are_saved_and_used_at_the_table(tmp_path) -> None:
+    env = make_env(tmp_path, None)
+    app = RummyApp(env)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        screen = app.screen
+        screen.query_one("#name", Input).value = "Mia"
+        screen.query_one("#card_style", Select).value = "ascii"
+        screen.query_one("#colours", Select).value = "four"
+        screen.query_one("#bot_speed", Select).value = "fast"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["name"] == "Mia" and saved["card_style"] == "ascii"
+    assert saved["colours"] == "four" and saved["bot_speed"] == "fast"
+
+    again = RummyApp(env)  # a new start reads the saved settings
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(again.screen, MenuScreen))
+        assert again.settings.name == "Mia"
+        from tui.engine.ruleset.loader import load_ruleset
+
+        again.start_game(load_ruleset("three_thirteen"), [("Zed", "random")], 3)
+        await wait_until(pilot, lambda: isinstance(again.screen, TableScreen))
+        await pilot.pause()
+        drawn = "\n".join(line.plain for line in
+                          again.screen.query_one(HandView).render().split())
+        assert drawn.isascii() and "+---+" in drawn
+        assert view(again).players[0].name == "Mia"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--rules", "nosuch"], "--rules nosuch: "),
+    (["--rules", "liverpool", "--players", "9"], "--players 9: Liverpool is for 3–8 players"),
+    (["--bots", "genius"], "--bots: unknown level 'genius'"),
+])
+def test_play_command_refuses_bad_options(argv: list[str], message: str, capsys) -> None:  # noqa: ANN001
+    from tui.cli import main
+
+    assert main(["play", *argv]) == 2
+    assert message in capsys.readouterr().err

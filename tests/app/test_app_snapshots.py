@@ -1,0 +1,119 @@
+"""Pictures of the app (SVG snapshots in tests/snapshots/): the table mid-round for both
+games, the end-of-deal summary and the new-game screen.  Fixed seeds, bots stepped by the
+test (not on a timer), so every run draws the same screen.
+
+Update after an intended change: pytest tests/app/test_app_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_driver import HUMAN, make_env, table_screen, wait_until
+from pytest_textual_snapshot import SVGImageExtension
+
+from tui.app.app import RummyApp
+from tui.app.screens.summary import RoundSummaryScreen
+from tui.app.screens.table import TableScreen
+from tui.engine.actions import Discard, DrawStock, GoOut
+
+FLASH = 1.3  # seconds a bot's pane stays lit after it moved
+
+
+class _InSnapshotsFolder(SVGImageExtension):
+    @classmethod
+    def dirname(cls, *, test_location) -> str:  # noqa: ANN001
+        here = Path(test_location.filepath)
+        return str(here.parent / "snapshots" / here.stem)
+
+
+@pytest.fixture
+def snapshot(snapshot):  # noqa: ANN001, ANN201 - keeps the SVGs in tests/snapshots/
+    use_extension = snapshot.use_extension
+    snapshot.use_extension = lambda _ignored=None: use_extension(_InSnapshotsFolder)
+    return snapshot
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr("tui.app.app._login_name", lambda: "Tess")
+
+
+async def _bots_until_my_turn(pilot, app) -> None:  # noqa: ANN001
+    table = table_screen(app).table
+    while table.bot_to_move() is not None:
+        table.step_bot()
+        await pilot.pause()
+    await pilot.pause(FLASH)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _table_app(tmp_path, rules: str, players: int, seed: int) -> RummyApp:  # noqa: ANN001
+    return RummyApp(make_env(tmp_path, rules, players=players, seed=seed, drive_bots=False))
+
+
+def test_three_thirteen_mid_round(snap_compare, tmp_path) -> None:  # noqa: ANN001
+    app = _table_app(tmp_path, "three_thirteen", 3, 4)
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _bots_until_my_turn(pilot, app)
+        await pilot.press("s", "right", "space")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_contract_rummy_mid_round(snap_compare, tmp_path) -> None:  # noqa: ANN001
+    app = _table_app(tmp_path, "contract_rummy", 4, 9)
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _bots_until_my_turn(pilot, app)
+        await pilot.press("s", "a", "a")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_liverpool_wide(snap_compare, tmp_path) -> None:  # noqa: ANN001
+    app = _table_app(tmp_path, "liverpool", 4, 13)
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _bots_until_my_turn(pilot, app)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_round_summary(snap_compare, tmp_path) -> None:  # noqa: ANN001
+    app = _table_app(tmp_path, "three_thirteen", 3, 6)
+
+    async def run_before(pilot) -> None:  # noqa: ANN001
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        for _ in range(500):
+            view = table.view(HUMAN)
+            if view.phase in ("round_over", "game_over"):
+                break
+            if table.bot_to_move() is not None:
+                table.step_bot()
+                continue
+            out = [a for a in view.legal if isinstance(a, GoOut)]
+            draw = [a for a in view.legal if isinstance(a, DrawStock)]
+            discard = [a for a in view.legal if isinstance(a, Discard)]
+            table.act(HUMAN, (out or draw or discard)[0])
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_new_game_screen(snap_compare, tmp_path) -> None:  # noqa: ANN001
+    app = RummyApp(make_env(tmp_path, None))
+    assert snap_compare(app, terminal_size=(80, 24), press=["n"])

@@ -1,0 +1,336 @@
+"""Pilot tests of the house-rules editor: from the rules screen to a variant file, a typo
+listed with its line and column and marked, save refused, the fix previewed, the file
+saved, and a game started with it; and the same over SSH in the player's own folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_driver import make_env, table_screen, wait_until
+
+from tui.app.app import RummyApp
+from tui.app.environment import AppEnvironment
+from tui.app.screens.rules import RulesScreen
+from tui.app.screens.rules_editor import RulesEditorScreen, error_label
+from tui.app.screens.table import TableScreen
+from tui.app.settings import SettingsStore
+from tui.app.widgets.yaml_editor import YamlEditor
+from tui.app.yaml_tokens import line_spans
+from tui.engine.ruleset.errors import LocatedError
+from tui.engine.ruleset.loader import load_ruleset
+from tui.paths import player_rulesets_dir
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    monkeypatch.setenv("RUMMY_HOME", str(folder))
+    monkeypatch.setattr("tui.app.app._login_name", lambda: "Tess")
+    return folder
+
+
+def rulesets_folder(home: Path) -> Path:
+    return home / "config" / "rulesets"
+
+
+def menu_app(tmp_path: Path) -> RummyApp:
+    return RummyApp(make_env(tmp_path, rules=None))
+
+
+async def open_rules(pilot, app: RummyApp, key: str) -> RulesScreen:  # noqa: ANN001
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+    screen = app.screen
+    screen.query_one("#rules-choice").value = key
+    await pilot.pause()
+    return screen  # type: ignore[return-value]
+
+
+async def make_variant(pilot, app: RummyApp, key: str) -> RulesEditorScreen:  # noqa: ANN001
+    await open_rules(pilot, app, key)
+    await pilot.press("v")
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+    return app.screen  # type: ignore[return-value]
+
+
+async def settle(pilot, editor: RulesEditorScreen) -> None:  # noqa: ANN001
+    """Wait for the check that runs once typing pauses."""
+    await pilot.pause()  # the edit's Changed message starts the timer
+    await wait_until(pilot, lambda: editor._timer is None)
+    await pilot.pause()
+
+
+async def type_text(pilot, text: str) -> None:  # noqa: ANN001
+    for ch in text:
+        await pilot.press("enter" if ch == "\n" else "space" if ch == " " else ch)
+
+
+def set_text(text_area: YamlEditor, text: str) -> None:
+    """Replace the whole text as an edit (as typing or pasting would)."""
+    text_area.replace(text, text_area.document.start, text_area.document.end)
+
+
+def error_list(editor: RulesEditorScreen) -> list[str]:
+    options = editor.query_one("#editor-errors")
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def preview(editor: RulesEditorScreen) -> str:
+    """The preview's text, lines joined (it is filled to the pane's width)."""
+    return " ".join(str(editor.query_one("#preview-body").render()).split())
+
+
+async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        path = rulesets_folder(home) / "my_three_thirteen.yaml"
+        assert editor.path == path and path.is_file()
+        first = path.read_text(encoding="utf-8")
+        assert first.startswith("# yaml-language-server: $schema=./ruleset.schema.json")
+        assert "\nextends: three_thirteen\n" in first
+        assert "My Three Thirteen" in preview(editor) and editor.result.ok
+
+        # a typo at the end of the file: listed with line and column, its line marked
+        text_area = editor.query_one(YamlEditor)
+        text_area.move_cursor(text_area.document.end)
+        await type_text(pilot, "\nmelds:\n  run:\n    mni: 4")
+        await settle(pilot, editor)
+        line = len(text_area.text.split("\n"))
+        assert not editor.result.ok
+        [listed] = error_list(editor)
+        assert listed.startswith(f"line {line}, col 5: unknown key `mni`")
+        assert "did you mean `min`" in listed
+        assert text_area.error_lines == {line - 1}
+        error_style = text_area.get_component_rich_style("yaml-editor--error-line", partial=True)
+        key_style = text_area.get_component_rich_style("yaml-editor--key", partial=True)
+        assert error_style in [span.style for span in text_area.get_line(line - 1).spans]
+        assert error_style not in [span.style for span in text_area.get_line(line - 2).spans]
+        assert key_style in [span.style for span in text_area.get_line(line - 2).spans]
+        assert "mistake" in str(editor.query_one("#editor-status").render())
+        assert "these are the rules as last checked" in preview(editor)
+
+        # save is refused and the good file is kept
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert path.read_text(encoding="utf-8") == first
+
+        # the next-mistake key puts the cursor on it; fix the key
+        text_area.move_cursor((0, 0))
+        await pilot.press("ctrl+n")
+        assert text_area.cursor_location == (line - 1, 4)
+        await pilot.press("delete", "delete", "delete")
+        await type_text(pilot, "min")
+        await settle(pilot, editor)
+        assert editor.result.ok and error_list(editor) == []
+        assert text_area.error_lines == set()
+        assert "A run is 4 or more cards" in preview(editor)
+        assert path.read_text(encoding="utf-8") == first  # not saved yet
+
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert path.read_text(encoding="utf-8") == text_area.text
+        assert load_ruleset(path).melds.run.min == 4
+
+        # play this: a game starts at once with these rules
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        rules = table_screen(app).table.rules
+        assert rules.name == "My Three Thirteen" and rules.melds.run.min == 4
+
+
+async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: Path) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "liverpool")
+        text_area = editor.query_one(YamlEditor)
+        good = text_area.text
+        broken = good.replace("name: My Liverpool", "name: My Liverpool\nplayers: {min: 9}")
+        set_text(text_area, broken)
+        await settle(pilot, editor)
+        assert any("greater than" in e for e in error_list(editor)), error_list(editor)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen is editor  # no game with broken rules
+        assert editor.path.read_text(encoding="utf-8") == good
+
+        set_text(text_area, good.replace("name: My Liverpool",
+                                         "name: Big Liverpool\nbuying: {penalty_cards: 2}"))
+        await settle(pilot, editor)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert table_screen(app).table.rules.buying.penalty_cards == 2
+        assert "penalty_cards: 2" in editor.path.read_text(encoding="utf-8")
+
+
+async def test_choosing_a_listed_mistake_moves_the_cursor(tmp_path: Path) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "contract_rummy")
+        text_area = editor.query_one(YamlEditor)
+        set_text(text_area, text_area.text + "\njokers_wild: maybe\ndealer: youngest\n")
+        await settle(pilot, editor)
+        listed = error_list(editor)
+        assert len(listed) == 2 and "jokers_wild" in listed[0] and "dealer" in listed[1]
+        lines = text_area.text.split("\n")
+        rows = [i for i, line in enumerate(lines) if "dealer: youngest" in line]
+        options = editor.query_one("#editor-errors")
+        options.focus()
+        options.highlighted = 0
+        await pilot.press("down", "enter")
+        assert text_area.has_focus and text_area.cursor_location == (rows[0], 8)
+
+
+async def test_leaving_with_unsaved_changes_asks_first(tmp_path: Path, home: Path) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        before = editor.path.read_text(encoding="utf-8")
+        await type_text(pilot, "x")
+        await pilot.press("escape")  # leaves the text area
+        assert app.screen is editor
+        await pilot.press("escape")  # warns
+        assert app.screen is editor
+        await pilot.press("escape")  # leaves without saving
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        assert editor.path.read_text(encoding="utf-8") == before
+
+
+async def test_variants_get_free_names_and_the_rules_screen_lists_them(
+    tmp_path: Path, home: Path
+) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        await pilot.press("escape", "escape")  # unchanged: leaves at once
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        rules_screen = app.screen
+        keys = [i.key for i in rules_screen.infos]
+        assert "my_three_thirteen" in keys
+        rules_screen.query_one("#rules-choice").value = "three_thirteen"
+        await pilot.pause()
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        second = app.screen
+        assert second is not editor and second.path.name == "my_three_thirteen_2.yaml"
+        assert "name: My Three Thirteen 2" in second.path.read_text(encoding="utf-8")
+
+
+async def test_a_broken_file_is_listed_and_opens_in_the_editor(tmp_path: Path, home: Path) -> None:
+    folder = rulesets_folder(home)
+    folder.mkdir(parents=True)
+    (folder / "broken.yaml").write_text("extends: three_thirteen\nname: Broken\nrounds: 3\n")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, app, "broken")
+        assert "has mistakes" in str(screen.query_one("#rules-body").render())
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        editor = app.screen
+        assert [e.line for e in editor.result.errors_here()] == [3]
+        assert editor.query_one(YamlEditor).error_lines == {2}
+
+
+async def test_bundled_rules_are_not_edited_in_place(tmp_path: Path) -> None:
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, app, "liverpool")
+        assert not screen.query_one("#edit-ruleset").display
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_new_game_lists_the_players_own_folder(tmp_path: Path, home: Path) -> None:
+    from tui.app.screens.new_game import NewGameScreen
+    from tui.engine.ruleset.files import new_ruleset_file
+
+    mine = tmp_path / "elsewhere"
+    new_ruleset_file("table_rules", mine, "three_thirteen", title="Table rules")
+    new_ruleset_file("local_only", rulesets_folder(home), "three_thirteen")
+    env = make_env(tmp_path, rules=None)
+    env.rulesets_dir = mine
+    app = RummyApp(env)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        keys = {i.key for i in app.screen.infos}
+        assert "table_rules" in keys and "local_only" not in keys
+
+
+# --- over SSH ----------------------------------------------------------------------------
+
+
+async def test_over_ssh_the_variant_goes_to_the_players_folder_and_opens_a_table(
+    tmp_path: Path, home: Path
+) -> None:
+    from tui.app.screens.lobby import LobbyScreen
+    from tui.service.lobby import Lobby
+
+    lobby = Lobby()
+    guest = lobby.enter("ann")
+    env = AppEnvironment(settings_store=SettingsStore(None), player_name="ann",
+                         drive_bots=False, can_quit_to_shell=False, lobby=guest,
+                         rulesets_dir=player_rulesets_dir("ann"), rulesets_confined=True)
+    app = RummyApp(env)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            editor = await make_variant(pilot, app, "three_thirteen")
+            assert editor.path == player_rulesets_dir("ann") / "my_three_thirteen.yaml"
+            assert not (rulesets_folder(home) / "my_three_thirteen.yaml").exists()
+            text_area = editor.query_one(YamlEditor)
+            set_text(text_area, text_area.text + "\ngoing_out: {bonus: -10}\n")
+            await settle(pilot, editor)
+            await pilot.press("ctrl+p")
+            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            shared = guest.shared
+            assert shared is not None and shared.rules.going_out.bonus == -10
+            assert shared.rules_key == "my_three_thirteen" and shared.seat_of("ann") == 0
+    finally:
+        lobby.close()
+
+
+def test_ssh_sessions_get_their_own_confined_rulesets_folder(home: Path) -> None:
+    from tui.commands.serve import LobbyApps
+    from tui.net.session import SessionInfo
+    from tui.service.lobby import Lobby
+
+    lobby = Lobby()
+    apps = LobbyApps(lobby)
+    try:
+        envs = [apps(SessionInfo(n, name, "xterm", (80, 24), "256")).env
+                for n, name in enumerate(["ann", "bob"])]
+        assert [env.rulesets_folder() for env in envs] == [
+            player_rulesets_dir("ann"), player_rulesets_dir("bob")]
+        assert all(env.rulesets_confined for env in envs)
+        assert not AppEnvironment().rulesets_confined  # a local player's own machine
+    finally:
+        lobby.close()
+
+
+# --- pieces ------------------------------------------------------------------------------
+
+
+def test_error_label_names_other_files_only() -> None:
+    here = "/x/mine.yaml"
+    assert error_label(LocatedError(here, 3, 7, "bad"), here) == "line 3, col 7: bad"
+    assert error_label(LocatedError("/r/base.yaml", 2, 1, "bad"), here) == (
+        "base.yaml: line 2, col 1: bad")
+    assert error_label(LocatedError(here, 0, 0, "bad"), here) == "bad"
+
+
+def test_yaml_colours_cover_a_whole_ruleset() -> None:
+    lines = load_ruleset("contract_rummy").source.split("\n")
+    spans = line_spans(lines)
+    assert len(spans) == len(lines)
+    kinds = {kind for line in spans for _, _, kind in line}
+    assert {"key", "comment", "string", "number", "constant", "punctuation"} <= kinds
+    for line, found in zip(lines, spans, strict=True):
+        for start, end, _ in found:
+            assert 0 <= start < end <= len(line)
+        if line.strip() and not line.lstrip().startswith("#"):
+            assert found, line

@@ -1,0 +1,138 @@
+"""What the bots measure: exact discards, outs, contract counting and card memory."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from table_rig import new_game, rig
+
+from tui.bots.evaluate import Evaluator, _without
+from tui.bots.lookahead import Lookahead
+from tui.bots.memory import read_knowledge, sample_hand, shoe_for
+from tui.bots.outs import Outs
+from tui.engine.actions import Discard, DrawStock, TakeDiscard
+from tui.engine.cards import Card, build_shoe, parse_cards
+from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.solver.api import best_arrangement, find_contract
+
+TT = load_ruleset("three_thirteen")
+TTJ = load_ruleset("three_thirteen_jokers")
+CR = load_ruleset("contract_rummy")
+
+
+def _hand(seed: int, rules, size: int) -> list[Card]:
+    spec = rules.deck_for(4)
+    return random.Random(seed).sample(build_shoe(spec.decks, spec.jokers), size)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), round_no=st.integers(1, 11),
+       rules=st.sampled_from([TT, TTJ]))
+def test_discards_finds_the_exact_least_penalty(seed: int, round_no: int, rules) -> None:
+    ev = Evaluator(rules, round_no)
+    hand = _hand(seed, rules, rules.round(round_no).cards + 1)
+    brute = min(best_arrangement(_without(hand, c), rules, round_no).penalty for c in hand)
+    ranked = ev.discards(hand)
+    assert ranked[0][0] == brute
+    # the quick reading is a bound from above, at most one card's value off
+    assert ranked[0][0] <= ev.after_best_discard(hand) <= ranked[0][0] + max(
+        ev.value(c) for c in hand)
+    for after, card in ranked:
+        assert after == best_arrangement(_without(hand, card), rules, round_no).penalty
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), round_no=st.integers(1, 11))
+def test_outs_never_promise_more_than_the_solver_finds(seed: int, round_no: int) -> None:
+    ev = Evaluator(TT, round_no)
+    hand = _hand(seed, TT, TT.round(round_no).cards)
+    outs = Outs(ev, hand)
+    now = ev.penalty(hand)
+    for card in _hand(seed + 1, TT, 12):
+        exact = now - min(now, ev.discards(hand + [card])[0][0])
+        assert 0 <= outs.gain(card) <= exact
+
+
+def test_outs_are_close_to_the_solver_on_average() -> None:
+    gaps = []
+    for seed in range(25):
+        round_no = 1 + seed % 11
+        ev = Evaluator(TT, round_no)
+        hand = _hand(seed, TT, TT.round(round_no).cards)
+        outs = Outs(ev, hand)
+        now = ev.penalty(hand)
+        for card in _hand(seed + 100, TT, 10):
+            exact = now - min(now, ev.discards(hand + [card])[0][0])
+            gain = ev.after_best_discard(hand + [card]) if outs.uncertain(card) else None
+            quick = now - min(now, gain) if gain is not None else outs.gain(card)
+            gaps.append(exact - quick)
+    assert sum(gaps) / len(gaps) < 0.5
+
+
+def test_exact_lookahead_is_the_average_over_unseen_cards() -> None:
+    ev = Evaluator(TT, 2)  # fours wild
+    hand = parse_cards("7H 8H KS QD")
+    unseen = Counter({(9, "H"): 2, (2, "C"): 1, (13, "D"): 1, (5, "S"): 4})
+    look = Lookahead(ev, unseen)
+    now = ev.penalty(hand)
+    expected = 0.0
+    for (rank, suit), n in unseen.items():
+        drawn = hand + [Card(rank, suit)]
+        expected += n * min(now, ev.after_best_discard(drawn))
+    assert look.expect(hand, exact=True) == pytest.approx(expected / 8)
+    assert look.expect(hand) == pytest.approx(expected / 8)  # no wilds, no rearranging
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), round_no=st.integers(1, 7))
+def test_contract_count_is_zero_when_a_contract_can_be_laid(seed: int, round_no: int) -> None:
+    ev = Evaluator(CR, round_no)
+    hand = _hand(seed, CR, CR.round(round_no).cards + 4)
+    need = ev.contract_need(hand)
+    if find_contract(hand, CR, round_no) is not None:
+        assert need.missing == 0
+    assert len(need.used) <= len(hand)
+
+
+def test_contract_count_and_wanted_cards() -> None:
+    ev = Evaluator(CR, 2)  # 1 set + 1 run
+    need = ev.contract_need(parse_cards("7H 7D 2C 3C 9S KH QD 10S 4H 5D"))
+    assert need.missing == 2
+    assert {(7, "C"), (7, "S"), (1, "C"), (4, "C")} <= need.wanted
+    assert ev.contract_need(parse_cards("7H 7D 7C 2C 3C 4C 9S")).missing == 0
+    assert ev.contract_need(parse_cards("7H 7D JK 2C 3C 9S")).missing == 1
+    assert {c.face for c in ev.useless(parse_cards("7H 7D 7C 2C 3C 4C 9S KD"))} == \
+        {(9, "S"), (13, "D")}
+
+
+def test_memory_follows_the_pile_and_cards_taken() -> None:
+    game = new_game("three_thirteen", 3)
+    rig(game, ["7H 7D KS", "2C 8D 9S", "QH QD 4C"], discard="5S", stock_top="AS 6C",
+        turn=0)
+    # the rig re-dealt after the deal was logged: log the card it turned up instead
+    deal = game.log[-1]
+    game.log[-1] = deal._replace(cards=tuple(game.round.discard))
+    game.apply(DrawStock(0))
+    game.apply(Discard(0, next(c for c in game.round.hands[0] if str(c) == "KS")))
+    game.apply(TakeDiscard(1, 0))  # seat 1 takes KS
+    game.apply(Discard(1, next(c for c in game.round.hands[1] if str(c) == "2C")))
+    game.apply(DrawStock(2))
+    view = game.view(2)
+    know = read_knowledge(view)
+    assert [str(c) for c in know.pile] == ["5S", "2C"]
+    assert know.held[1] == Counter({(13, "S"): 1})
+    assert know.hidden[1] == 2 and know.hidden[0] == 3
+    assert [str(c) for c in know.passed[0]] == ["5S"]
+    shoe = Counter(c.face for c in shoe_for(view))
+    seen = Counter(c.face for c in view.hand) + Counter(c.face for c in know.pile) + \
+        Counter({(13, "S"): 1})
+    assert know.unseen == shoe - seen
+    assert know.unseen_total == len(game.round.stock) + 3 + 2
+    guess = sample_hand(know, 1, random.Random(1))
+    assert len(guess) == 3 and Card(13, "S") in guess
+    assert any(c.rank == 13 or (c.suit == "S" and abs(c.rank - 13) <= 2)
+               for c in guess if c != Card(13, "S"))

@@ -1,0 +1,42 @@
+"""The quick test before the exact search never turns away a hand that can go out, and
+does turn away the plainly hopeless ones (else it would save nothing)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from solver_hands import deals
+from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, WILD_HEAVY, three_thirteen
+
+from tui.engine.cards import parse_cards as cards
+from tui.engine.solver.core import context, solve
+from tui.engine.solver.quick import may_go_out
+
+
+def exact_left_over(hand, rules, round_no) -> int:
+    """Fewest cards left out of melds, by the exact search alone."""
+    plan = solve(hand, context(rules, round_no, "count"))
+    assert plan is not None
+    return len(plan.deadwood)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deals(THREE_THIRTEEN_LIKE | CONTRACT_LIKE | WILD_HEAVY, max_cards=14, min_cards=3))
+def test_never_refuses_a_hand_that_melds(deal):
+    _, rules, round_no, hand = deal
+    left = exact_left_over(hand, rules, round_no)
+    p = context(rules, round_no, "count")
+    for spare in (0, 1):
+        if left <= spare:
+            assert may_go_out(hand, p, spare), (" ".join(map(str, hand)), spare)
+
+
+def test_refuses_cards_with_no_partner_and_too_few_wilds():
+    rules = three_thirteen()
+    p = context(rules, 1, "count")  # three cards a hand: threes wild
+    # 9S and KD have no partner: one may be the discard, not both
+    assert not may_go_out(cards("4H 5H 6H 9S KD"), p, spare=1)
+    assert may_go_out(cards("4H 5H 6H 9S"), p, spare=1)
+    # one wild cannot rescue two lone cards of different suits and ranks...
+    assert not may_go_out(cards("3C 5H 7H 9S 9D JC"), p, spare=0)
+    # ...but can close the gap between two cards of one suit
+    assert may_go_out(cards("3C 5H 7H 9S 9D 9C"), p, spare=0)

@@ -1,0 +1,103 @@
+"""The table service: the one door front ends play through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.engine.actions import DrawStock, IllegalAction
+from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.save import SaveError
+from tui.records import RecordStore
+from tui.service.table import SeatSpec, Table
+
+
+def bots_table(seed: int = 2) -> Table:
+    return Table(load_ruleset("three_thirteen"),
+                 [SeatSpec("Ann"), SeatSpec("Bea", "random"), SeatSpec("Cy", "random")], seed)
+
+
+def test_a_seat_plays_only_for_itself() -> None:
+    table = bots_table()
+    actor = table.game.actor
+    with pytest.raises(IllegalAction):
+        table.act((actor + 1) % 3, DrawStock(actor))
+
+
+def test_subscribers_hear_every_change_and_can_leave() -> None:
+    table = bots_table()
+    heard: list[int] = []
+    unsubscribe = table.subscribe(lambda: heard.append(1))
+    while table.bot_to_move() is not None:
+        table.step_bot()
+    changes = len(heard)
+    seat = table.game.actor
+    table.act(seat, table.view(seat).legal[0])
+    assert len(heard) == changes + 1
+    unsubscribe()
+    table.act(table.game.actor, table.view(table.game.actor).legal[0])
+    assert len(heard) == changes + 1
+
+
+def test_undo_takes_back_my_last_turn_against_bots() -> None:
+    table = bots_table()
+    while table.bot_to_move() is not None:
+        table.step_bot()
+    assert table.game.actor == 0
+    before = table.view(0)
+    table.act(0, DrawStock(0))
+    assert table.can_undo(0)
+    table.undo(0)
+    assert table.view(0).hand == before.hand
+    assert table.view(0).phase == "draw"
+
+
+def test_no_undo_with_other_people_at_the_table() -> None:
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo")], 1)
+    seat = table.game.actor
+    table.act(seat, DrawStock(seat))
+    assert not table.can_undo(seat)
+
+
+def test_a_bot_can_take_over_a_seat_and_hand_it_back() -> None:
+    table = bots_table()
+    table.set_bot(0, "random")
+    assert table.is_bot(0)
+    table.set_bot(0, None)
+    assert not table.is_bot(0)
+
+
+def test_save_and_resume_exactly(tmp_path: Path) -> None:
+    table = bots_table()
+    for _ in range(10):
+        if table.bot_to_move() is None:
+            seat = table.game.actor
+            table.act(seat, table.view(seat).legal[-1])
+        else:
+            table.step_bot()
+    table.save(tmp_path / "t.json")
+    again = Table.load(tmp_path / "t.json")
+    assert again.view(0) == table.view(0)
+    assert again.seats == table.seats
+    assert again.started_at == table.started_at
+
+
+def test_corrupt_table_save_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text("{not json")
+    with pytest.raises(SaveError, match="damaged"):
+        Table.load(path)
+
+
+def test_finished_games_are_recorded_once() -> None:
+    table = Table(load_ruleset("three_thirteen"),
+                  [SeatSpec("Bot A", "random"), SeatSpec("Bot B", "random")], 5)
+    while table.game.phase != "game_over":
+        if table.game.phase == "round_over":
+            table.next_round()
+        else:
+            table.step_bot()
+    assert table.record_outcome is not None and table.record_outcome.record_id is not None
+    table._changed()  # more notifications after the end record nothing new
+    assert RecordStore().count() == 1

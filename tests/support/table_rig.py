@@ -1,0 +1,78 @@
+"""Stacking the deck for engine tests: put chosen cards in hands, the pile and the stock.
+
+Cards are taken from the game's own shoe, so every physical card stays in exactly one place
+and the conservation check still holds after rigging.
+"""
+
+from __future__ import annotations
+
+from tui.bots import Bot, make_bot
+from tui.engine.cards import Card, parse_card
+from tui.engine.game import Game
+from tui.engine.ruleset.loader import load_ruleset
+
+
+def new_game(rules: str, players: int = 3, seed: int = 1) -> Game:
+    return Game(load_ruleset(rules), [f"P{i}" for i in range(players)], seed)
+
+
+def rig(game: Game, hands: list[str], discard: str = "", stock_top: str = "",
+        turn: int | None = None) -> None:
+    """Re-deal the current round.  `discard` is bottom to top; `stock_top` lists the next
+    cards to be drawn, first drawn first; the rest of the shoe forms the stock below them."""
+    pool = list(game.shoe)
+
+    def take(token: str) -> Card:
+        face = parse_card(token).face
+        for i, card in enumerate(pool):
+            if card.face == face:
+                return pool.pop(i)
+        raise AssertionError(f"no {token} left in the shoe")
+
+    st = game.round
+    st.hands = [[take(t) for t in hand.split()] for hand in hands]
+    st.discard = [take(t) for t in discard.split()]
+    top = [take(t) for t in stock_top.split()]
+    st.stock = pool + list(reversed(top))
+    st.table = []
+    if turn is not None:
+        st.turn = st.in_turn = turn
+    game._legal_cache.clear()
+    game.check_conservation()
+
+
+def card(game: Game, seat: int, token: str) -> Card:
+    """The physical card with this face in `seat`'s hand."""
+    face = parse_card(token).face
+    for c in game.round.hands[seat]:
+        if c.face == face:
+            return c
+    raise AssertionError(f"{token} not in hand {seat}")
+
+
+def cards(game: Game, seat: int, tokens: str) -> tuple[Card, ...]:
+    """Distinct physical cards with these faces from `seat`'s hand (duplicates allowed)."""
+    out: list[Card] = []
+    for token in tokens.split():
+        face = parse_card(token).face
+        found = next((c for c in game.round.hands[seat]
+                      if c.face == face and all(o.uid != c.uid for o in out)), None)
+        if found is None:
+            raise AssertionError(f"{token} not in hand {seat}")
+        out.append(found)
+    return tuple(out)
+
+
+def goto_deal(game: Game, number: int) -> None:
+    """Skip ahead to deal `number` (a rig then re-deals it as the test wants)."""
+    while game.round.number < number:
+        game.round.phase = "round_over"
+        game.next_round()
+
+
+def fast_bot(level: str, seed: int = 0, budget: float = 0.05) -> Bot:
+    """A bot of `level`; one that searches gets a short budget, so tests stay quick."""
+    bot = make_bot(level, seed)
+    if hasattr(bot, "budget"):
+        bot.budget = budget
+    return bot

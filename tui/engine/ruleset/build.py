@@ -1,0 +1,143 @@
+"""Turn checked ruleset data (plain dicts from YAML) into the `Ruleset` dataclasses.
+
+Keys left out take the dataclass defaults, so a short file is a full ruleset.  The data is
+assumed to have passed the JSON Schema; rank names are resolved here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import JOKER_RANK, RANK_NAMES
+from ..rules import (
+    STANDARD_VALUES,
+    BuyingRules,
+    Contract,
+    ContractRules,
+    DeckSpec,
+    DrawRules,
+    EndRules,
+    GoingOutRules,
+    JokerSwapRules,
+    LayOffRules,
+    MeldRules,
+    Round,
+    Ruleset,
+    RunRule,
+    ScoringRules,
+    SetRule,
+    StockRules,
+)
+from .marked_yaml import deep_merge
+
+# Card value keys as written in YAML: A, 2 ... 10, J, Q, K and JK for the joker.
+VALUE_KEYS: dict[str, int] = {RANK_NAMES[rank]: rank for rank in range(1, 14)} | {"JK": JOKER_RANK}
+DEFAULT_VALUES: dict[int, int] = STANDARD_VALUES | {JOKER_RANK: 0}
+
+
+def rank_of(value: Any) -> int | None:
+    """A wild rank as written (3, "3", "10", "J", "q", "A", "T") to its number, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value in RANK_NAMES else None
+    if isinstance(value, str):
+        text = value.strip().upper()
+        if text == "T":
+            return 10
+        return VALUE_KEYS.get(text) if text != "JK" else None
+    return None
+
+
+def expanded_rounds(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each round entry with `round_defaults` merged under it."""
+    defaults = data.get("round_defaults") or {}
+    return [deep_merge(defaults, entry) for entry in data.get("rounds", [])]
+
+
+def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _pick(section: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The given keys that are present, for `Dataclass(**...)` so absent ones default."""
+    return {name: section[name] for name in names if name in section}
+
+
+def build_round(entry: dict[str, Any]) -> Round:
+    contract = _section(entry, "contract")
+    return Round(
+        cards=entry["cards"],
+        wild=tuple(sorted({r for r in (rank_of(w) for w in entry.get("wild", [])) if r})),
+        contract=Contract(**_pick(contract, "sets", "runs")),
+        **_pick(entry, "all_at_once", "going_out_discard"),
+    )
+
+
+def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Ruleset:
+    """The `Ruleset` for schema-valid, merged data."""
+    players = _section(data, "players")
+    ranks = _section(data, "ranks")
+    melds = _section(data, "melds")
+    scoring = _section(data, "scoring")
+    values = dict(DEFAULT_VALUES)
+    for name, points in _section(scoring, "values").items():
+        values[VALUE_KEYS[name]] = points
+    decks = sorted(
+        (DeckSpec(**_pick(spec, "players", "decks", "jokers")) for spec in data["decks"]),
+        key=lambda spec: spec.players,
+    )
+    return Ruleset(
+        name=data["name"],
+        description=" ".join(str(data.get("description", "")).split()),
+        players_min=players["min"],
+        players_max=players["max"],
+        decks=tuple(decks),
+        ace=ranks.get("ace", "low"),
+        wrap=ranks.get("wrap", False),
+        jokers_wild=data.get("jokers_wild", True),
+        dealer=data.get("dealer", "random"),
+        rounds=tuple(build_round(entry) for entry in expanded_rounds(data)),
+        melds=MeldRules(
+            set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits")),
+            run=RunRule(**_pick(_section(melds, "run"), "min", "max")),
+            **_pick(melds, "min_natural", "wilds_may_outnumber_naturals"),
+        ),
+        contract=ContractRules(
+            **_pick(_section(data, "contract"), "runs_same_suit", "sets_same_rank")
+        ),
+        draw=DrawRules(
+            **_pick(_section(data, "draw"), "discard", "deep_must_meld", "no_immediate_rediscard")
+        ),
+        buying=BuyingRules(
+            **_pick(_section(data, "buying"), "enabled", "penalty_cards", "limit_per_deal")
+        ),
+        lay_off=LayOffRules(**_pick(_section(data, "lay_off"), "when", "onto")),
+        joker_swap=JokerSwapRules(
+            **_pick(
+                _section(data, "joker_swap"),
+                "enabled",
+                "runs_only",
+                "contract_on_earlier_turn",
+                "play_same_turn",
+            )
+        ),
+        going_out=GoingOutRules(
+            **_pick(
+                _section(data, "going_out"),
+                "melding_during_play",
+                "discard",
+                "final_turns",
+                "bonus",
+            )
+        ),
+        stock=StockRules(**_pick(_section(data, "stock"), "when_empty", "max_rebuilds")),
+        scoring=ScoringRules(
+            values=values,
+            **_pick(scoring, "wild_unmelded", "wild_value", "score_best_arrangement"),
+        ),
+        end=EndRules(**_pick(_section(data, "end"), "point_limit", "max_rounds", "winner")),
+        key=key,
+        source=source,
+    )

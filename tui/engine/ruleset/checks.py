@@ -1,0 +1,268 @@
+"""Rule consistency checks the JSON Schema cannot express, each located in the file.
+
+The schema knows each key alone; these checks look at keys together: a deal must fit the
+deck for every allowed player count, contracts need melding, bounds must be in order, and
+so on.  A ruleset that passes can be played to the end of every round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import Contract
+from .build import expanded_rounds, rank_of
+from .errors import LocatedError
+from .marked_yaml import KeyPath, LocatedDoc
+
+MAX_RUN = 13  # an ace may not be both ends of a run, so 13 ranks at most
+SUIT_COUNT = 4
+RANK_COUNT = 13
+
+
+def _get(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
+    value: Any = data
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return value
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class _Checker:
+    def __init__(self, doc: LocatedDoc, data: dict[str, Any], pruned: set[KeyPath]) -> None:
+        self.doc = doc
+        self.data = data
+        self.pruned = pruned  # values the schema rejected: unknown here, so not "missing"
+        self.errors: list[LocatedError] = []
+        rounds = data.get("rounds") if isinstance(data.get("rounds"), list) else []
+        self.rounds: list[dict[str, Any] | None] = [
+            entry if isinstance(entry, dict) else None
+            for entry in expanded_rounds({**data, "rounds": rounds})
+        ]
+        decks = data.get("decks") if isinstance(data.get("decks"), list) else []
+        self.decks_specs: dict[int, dict[str, Any]] = {
+            index: spec
+            for index, spec in enumerate(decks)
+            if isinstance(spec, dict) and "players" in spec and "decks" in spec
+        }
+
+    def error(self, message: str, *paths: KeyPath, key: bool = False) -> None:
+        loc = self.doc.key_loc(*paths) if key else self.doc.value_loc(*paths)
+        self.errors.append(loc.error(message))
+
+    def round_path(self, index: int, *keys: str) -> tuple[KeyPath, ...]:
+        """Where a round's key is written: in the round, else in `round_defaults`."""
+        entry = self.data["rounds"][index]
+        if keys and isinstance(entry, dict) and keys[0] in entry:
+            return (("rounds", index, *keys),)
+        return (("round_defaults", *keys), ("rounds", index))
+
+    # --- the checks ------------------------------------------------------------------
+
+    def bounds(self) -> None:
+        """Every min/max pair in order, and runs no longer than the ranks allow."""
+        for section in (("players",), ("melds", "set"), ("melds", "run")):
+            low = _get(self.data, *section, "min")
+            high = _get(self.data, *section, "max")
+            if low is not None and high is not None and low > high:
+                name = ".".join(section)
+                self.error(
+                    f"`{name}.min` ({low}) is greater than `{name}.max` ({high})",
+                    (*section, "min"),
+                )
+        run_min = _get(self.data, "melds", "run", "min")
+        if run_min is not None and run_min > MAX_RUN:
+            self.error(
+                f"`melds.run.min` is {run_min}, but a run has at most {MAX_RUN} cards "
+                "(an ace is never both ends of one run)",
+                ("melds", "run", "min"),
+            )
+
+    def rounds_content(self) -> None:
+        melding = _get(self.data, "going_out", "melding_during_play", default=True)
+        set_min = _get(self.data, "melds", "set", "min", default=3)
+        run_min = _get(self.data, "melds", "run", "min", default=3)
+        same_suit = _get(self.data, "contract", "runs_same_suit", default="forbidden")
+        for index, entry in enumerate(self.rounds):
+            number = index + 1
+            if entry is None:
+                continue
+            rejected = {("rounds", index), ("rounds", index, "cards"), ("round_defaults", "cards")}
+            if "cards" not in entry and not rejected & self.pruned:
+                self.error(
+                    f"round {number} has no `cards` (write it in the round or in `round_defaults`)",
+                    ("rounds", index),
+                )
+            for position, wild in enumerate(entry.get("wild", [])):
+                if wild is not None and rank_of(wild) is None:
+                    hint = (
+                        "jokers are wild by `jokers_wild`"
+                        if str(wild).strip().upper() in ("JK", "JOKER")
+                        else "use 2-10, A, J, Q or K"
+                    )
+                    paths = self.round_path(index, "wild")
+                    self.error(
+                        f"wild rank {wild!r} in round {number} does not exist: {hint}",
+                        *((*p, position) for p in paths if p[-1] == "wild"),
+                        *paths,
+                    )
+            sets = _get(entry, "contract", "sets", default=0)
+            runs = _get(entry, "contract", "runs", default=0)
+            if not sets + runs:
+                continue
+            where = self.round_path(index, "contract")
+            if not melding:
+                self.error(
+                    f"round {number} has a contract ({Contract(sets, runs).describe()}) but "
+                    "`going_out.melding_during_play` is false, so nothing can be laid down",
+                    *where,
+                )
+                continue
+            needed = sets * set_min + runs * run_min
+            cards = entry.get("cards")
+            if isinstance(cards, int) and needed > cards + 1:
+                self.error(
+                    f"round {number}'s contract needs at least {needed} cards "
+                    f"({sets} × {set_min} + {runs} × {run_min}) but a hand holds at most "
+                    f"{cards + 1} (the {cards} dealt plus one drawn)",
+                    *where,
+                )
+            if same_suit == "forbidden" and runs > SUIT_COUNT:
+                self.error(
+                    f"round {number}'s contract has {runs} runs but `contract.runs_same_suit`"
+                    f" is forbidden and there are only {SUIT_COUNT} suits",
+                    *where,
+                )
+
+    def decks(self) -> None:
+        """Decks cover every player count and hold the largest deal of each."""
+        specs = self.decks_specs
+        if not specs:
+            return
+        players_min = _get(self.data, "players", "min")
+        players_max = _get(self.data, "players", "max")
+        seen: dict[int, int] = {}
+        for index, spec in specs.items():
+            if spec["players"] in seen:
+                self.error(
+                    f"two `decks` entries start at {spec['players']} players "
+                    f"(entries {seen[spec['players']] + 1} and {index + 1})",
+                    ("decks", index, "players"),
+                )
+            seen.setdefault(spec["players"], index)
+        order = sorted(specs, key=lambda i: specs[i]["players"])
+        first = order[0]
+        if players_min is not None and specs[first]["players"] > players_min:
+            self.error(
+                f"no `decks` entry covers {players_min} players (`players.min`): the first "
+                f"entry starts at {specs[first]['players']} players",
+                ("decks", first, "players"),
+            )
+        sized = [
+            (i, e["cards"])
+            for i, e in enumerate(self.rounds)
+            if e is not None and isinstance(e.get("cards"), int)
+        ]
+        if players_min is None or players_max is None or not sized:
+            return
+        biggest_round, most = max(sized, key=lambda pair: (pair[1], -pair[0]))
+        if most <= 0:
+            return
+        # Each entry is in force from its `players` up to the next entry's (the first one
+        # also below its own start; of two entries with one start, the later one).  More
+        # players need more cards, so the short counts of a range are the top of it.
+        # Worked out per entry, not per count: `players.max` may be huge.
+        lowest = max(players_min, 1)
+        ranges: list[tuple[int, int, int]] = []  # (entry, first count, last count)
+        head = specs[first]["players"]
+        if lowest < head:
+            ranges.append((first, lowest, min(head - 1, players_max)))
+        for position, index in enumerate(order):
+            start = specs[index]["players"]
+            following = [specs[i]["players"] for i in order[position + 1 :]]
+            if following and following[0] == start:
+                continue
+            stop = following[0] - 1 if following else players_max
+            ranges.append((index, max(start, lowest), min(stop, players_max)))
+        short: dict[int, list[int]] = {}
+        for index, low, high in ranges:
+            spec = specs[index]
+            total = spec["decks"] * 52 + spec.get("jokers", 0)
+            first_short = max(low, (total - 2) // most + 1)
+            if first_short <= high:
+                was = short.get(index, [first_short, high])
+                short[index] = [min(was[0], first_short), max(was[-1], high)]
+        short = {i: ([a] if a == b else [a, b]) for i, (a, b) in short.items()}
+        for index, counts in short.items():
+            spec = specs[index]
+            jokers = spec.get("jokers", 0)
+            total = spec["decks"] * 52 + jokers
+            count = counts[-1]
+            cards = _plural(spec["decks"], "deck") + (
+                f" + {_plural(jokers, 'joker')}" if jokers else ""
+            )
+            who = f"{counts[0]} players" if len(counts) == 1 else f"{counts[0]}-{count} players"
+            self.error(
+                f"the deal does not fit the deck for {who}: {count} players × {most} cards "
+                f"(round {biggest_round + 1}) + 1 turned up + 1 for the stock need "
+                f"{count * most + 2} cards, but there are only {total} ({cards}); add a "
+                "`decks` entry or lower `players.max`",
+                ("decks", index),
+            )
+
+    def play_options(self) -> None:
+        """Options that need melding, jokers or a discard pile to mean anything."""
+        melding = _get(self.data, "going_out", "melding_during_play", default=True)
+        lay_off = _get(self.data, "lay_off", "when", default="never")
+        if not melding and lay_off != "never":
+            self.error(
+                f"`lay_off.when` is {lay_off}, but `going_out.melding_during_play` is false, "
+                "so there are no melds on the table to lay off onto",
+                ("lay_off", "when"),
+            )
+        if _get(self.data, "joker_swap", "enabled", default=False):
+            if not melding:
+                self.error(
+                    "`joker_swap.enabled` is true, but `going_out.melding_during_play` is "
+                    "false, so no joker is ever on the table to swap",
+                    ("joker_swap", "enabled"),
+                )
+            elif self.decks_specs and not any(
+                spec.get("jokers", 0) for spec in self.decks_specs.values()
+            ):
+                self.error(
+                    "`joker_swap.enabled` is true, but no `decks` entry has jokers",
+                    ("joker_swap", "enabled"),
+                )
+            elif not _get(self.data, "jokers_wild", default=True):
+                self.error(
+                    "`joker_swap.enabled` is true, but `jokers_wild` is false",
+                    ("joker_swap", "enabled"),
+                )
+        if _get(self.data, "buying", "enabled", default=False):
+            if _get(self.data, "draw", "discard", default="top") == "none":
+                self.error(
+                    "`buying.enabled` is true, but `draw.discard` is none: nobody may take "
+                    "the discard, so there is nothing to buy",
+                    ("buying", "enabled"),
+                )
+
+
+def semantic_errors(
+    doc: LocatedDoc, data: dict[str, Any], pruned: set[KeyPath] | None = None
+) -> list[LocatedError]:
+    """Every rule inconsistency in `data`, located through `doc`.
+
+    `data` is schema-valid except that values listed in `pruned` were removed for being
+    invalid (see `ruleset_schema.prune_invalid`); checks needing them are skipped.
+    """
+    checker = _Checker(doc, data, pruned or set())
+    checker.bounds()
+    checker.rounds_content()
+    checker.decks()
+    checker.play_options()
+    return checker.errors

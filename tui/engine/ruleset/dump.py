@@ -1,0 +1,223 @@
+"""Write a `Ruleset` back out as YAML: a self-contained copy, or a commented starter file.
+
+A ruleset made with ``extends`` keeps only its own text in `Ruleset.source`; records and
+replays that must not depend on other files use `standalone_yaml`, which loads back to the
+same rules.  `starter_yaml` writes the file `rummy rules new` gives a player to edit.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import yaml
+
+from ..cards import JOKER_RANK, RANK_NAMES
+from ..rules import Round, Ruleset
+from .build import DEFAULT_VALUES, VALUE_KEYS
+from .schema import rules_schema
+
+
+def _rank_out(rank: int) -> int | str:
+    """Ranks 2-10 as numbers, A/J/Q/K as letters, the way players write them."""
+    name = RANK_NAMES[rank]
+    return int(name) if name.isdigit() else name
+
+
+def _round_out(rnd: Round) -> dict[str, Any]:
+    out: dict[str, Any] = {"cards": rnd.cards}
+    if rnd.wild:
+        out["wild"] = [_rank_out(rank) for rank in rnd.wild]
+    if rnd.contract.required:
+        out["contract"] = {"sets": rnd.contract.sets, "runs": rnd.contract.runs}
+    if rnd.all_at_once:
+        out["all_at_once"] = True
+    if rnd.going_out_discard is not None:
+        out["going_out_discard"] = rnd.going_out_discard
+    return out
+
+
+def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
+    """Every key of the ruleset as YAML-shaped data (the inverse of loading)."""
+    r = ruleset
+    values = {
+        ("JK" if rank == JOKER_RANK else RANK_NAMES[rank]): points
+        for rank, points in sorted(r.scoring.values.items(), key=lambda kv: (kv[0] == 0, kv[0]))
+    }
+    return {
+        "name": r.name,
+        "description": r.description,
+        "players": {"min": r.players_min, "max": r.players_max},
+        "decks": [{"players": d.players, "decks": d.decks, "jokers": d.jokers} for d in r.decks],
+        "ranks": {"ace": r.ace, "wrap": r.wrap},
+        "jokers_wild": r.jokers_wild,
+        "dealer": r.dealer,
+        "rounds": [_round_out(rnd) for rnd in r.rounds],
+        "melds": {
+            "set": {
+                "min": r.melds.set.min,
+                "max": r.melds.set.max,
+                "distinct_suits": r.melds.set.distinct_suits,
+            },
+            "run": {"min": r.melds.run.min, "max": r.melds.run.max},
+            "min_natural": r.melds.min_natural,
+            "wilds_may_outnumber_naturals": r.melds.wilds_may_outnumber_naturals,
+        },
+        "contract": {
+            "runs_same_suit": r.contract.runs_same_suit,
+            "sets_same_rank": r.contract.sets_same_rank,
+        },
+        "draw": {
+            "discard": r.draw.discard,
+            "deep_must_meld": r.draw.deep_must_meld,
+            "no_immediate_rediscard": r.draw.no_immediate_rediscard,
+        },
+        "buying": {
+            "enabled": r.buying.enabled,
+            "penalty_cards": r.buying.penalty_cards,
+            "limit_per_deal": r.buying.limit_per_deal,
+        },
+        "lay_off": {"when": r.lay_off.when, "onto": r.lay_off.onto},
+        "joker_swap": {
+            "enabled": r.joker_swap.enabled,
+            "runs_only": r.joker_swap.runs_only,
+            "contract_on_earlier_turn": r.joker_swap.contract_on_earlier_turn,
+            "play_same_turn": r.joker_swap.play_same_turn,
+        },
+        "going_out": {
+            "melding_during_play": r.going_out.melding_during_play,
+            "discard": r.going_out.discard,
+            "final_turns": r.going_out.final_turns,
+            "bonus": r.going_out.bonus,
+        },
+        "stock": {"when_empty": r.stock.when_empty, "max_rebuilds": r.stock.max_rebuilds},
+        "scoring": {
+            "values": values,
+            "wild_unmelded": r.scoring.wild_unmelded,
+            "wild_value": r.scoring.wild_value,
+            "score_best_arrangement": r.scoring.score_best_arrangement,
+        },
+        "end": {
+            "point_limit": r.end.point_limit,
+            "max_rounds": r.end.max_rounds,
+            "winner": r.end.winner,
+        },
+    }
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style for sections, flow style for the small mappings inside lists."""
+
+
+def _flow(value: Any) -> str:
+    text = yaml.dump(value, Dumper=_Dumper, default_flow_style=True, sort_keys=False, width=10**6)
+    return text.strip().removesuffix("...").strip()
+
+
+def _lines(key: str, value: Any, schema: dict[str, Any], indent: str) -> list[str]:
+    """YAML lines for one key, with the allowed values of an enum as a trailing comment."""
+    props = schema.get("properties", {})
+    if isinstance(value, dict) and props and key != "values":
+        lines = [f"{indent}{key}:"]
+        for child, child_value in value.items():
+            lines += _lines(child, child_value, props.get(child, {}), indent + "  ")
+        return lines
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return [f"{indent}{key}:"] + [f"{indent}  - {_flow(item)}" for item in value]
+    line = f"{indent}{key}: {_flow(value)}"
+    options = [str(v) for v in schema.get("enum", []) if v is not None]
+    if options:
+        line = f"{line:<40} # {' | '.join(options)}"
+    return [line]
+
+
+def _comment(text: str, width: int = 90) -> list[str]:
+    return [f"# {line}" for line in textwrap.wrap(text, width - 2)]
+
+
+def standalone_yaml(ruleset: Ruleset) -> str:
+    """A self-contained YAML file with every key, loading back to an equal `Ruleset`."""
+    schema = rules_schema()["properties"]
+    lines = [
+        f"# {ruleset.name}: every rule written out (made from `{ruleset.key or 'a ruleset'}`).",
+        "",
+    ]
+    for key, value in ruleset_data(ruleset).items():
+        lines += _lines(key, value, schema.get(key, {}), "")
+    return "\n".join(lines) + "\n"
+
+
+SCHEMA_FILE_NAME = "ruleset.schema.json"
+
+_STARTER_DEFAULTS: dict[str, Any] = {
+    "players": {"min": 2, "max": 4},
+    "decks": [{"players": 2, "decks": 1, "jokers": 0}, {"players": 3, "decks": 2, "jokers": 0}],
+    "rounds": [{"cards": 7}, {"cards": 7}, {"cards": 7}],
+}
+
+
+def starter_yaml(name: str, base: Ruleset | None = None, base_ref: str = "") -> str:
+    """The commented file `rummy rules new` writes.
+
+    With a `base` it ``extends`` `base_ref` and shows every key of the base commented out,
+    ready to uncomment and change; without one it is a complete small game with every key
+    written, each explained.
+    """
+    schema = rules_schema()
+    props = schema["properties"]
+    lines = [f"# yaml-language-server: $schema=./{SCHEMA_FILE_NAME}"]
+    lines += _comment(
+        f"{name}: a rummy ruleset.  Check it with `rummy rules check <this file>`, read the "
+        "rules it makes with `rummy rules show <this file>`, and see every key explained with "
+        "`rummy rules schema`."
+    )
+    if base is not None:
+        lines += _comment(
+            f"It starts from `{base_ref}` ({base.name}): only the keys written here change "
+            "the game.  Every other key is shown commented out with the value it has now; "
+            "uncomment a key and change its value.  Lists (rounds, decks) replace the whole "
+            "inherited list; mappings change only the keys you write."
+        )
+        lines += ["", f"extends: {base_ref}", "", f"name: {_flow(name)}"]
+        description = f"{base.name} with house rules."
+        lines += [f"description: {_flow(description)}"]
+        data = ruleset_data(base)
+    else:
+        lines += ["", f"name: {_flow(name)}", "description: My own rummy game."]
+        data = _starter_data()
+    for key, value in data.items():
+        if key in ("name", "description"):
+            continue
+        lines.append("")
+        lines += _comment(props[key]["description"])
+        block = _lines(key, value, props[key], "")
+        lines += [f"# {line}" for line in block] if base is not None else block
+    return "\n".join(lines) + "\n"
+
+
+def _starter_data() -> dict[str, Any]:
+    """A small complete game: every key at its schema default."""
+    props = rules_schema()["properties"]
+    data: dict[str, Any] = {}
+    for key, schema in props.items():
+        if key in ("extends", "round_defaults"):
+            continue
+        if key in _STARTER_DEFAULTS:
+            data[key] = _STARTER_DEFAULTS[key]
+        elif "properties" in schema and key != "name":
+            data[key] = {
+                child: _default(child_schema)
+                for child, child_schema in schema["properties"].items()
+                if "default" in child_schema or "properties" in child_schema
+            }
+        elif "default" in schema:
+            data[key] = schema["default"]
+    standard = {name: DEFAULT_VALUES[rank] for name, rank in VALUE_KEYS.items()}
+    data["scoring"]["values"] = standard  # written out so players see what to change
+    return data
+
+
+def _default(schema: dict[str, Any]) -> Any:
+    if "properties" in schema and "default" not in schema:
+        return {k: _default(v) for k, v in schema["properties"].items() if "default" in v}
+    return schema.get("default")

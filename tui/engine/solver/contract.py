@@ -1,0 +1,632 @@
+"""Laying down a contract: the exact search behind `solver.find_contract`, and the check
+the engine runs on a player's own lay-down (`contract_melds_ok`).
+
+A contract is a fixed number of sets and runs laid down together, with rules tying them
+(sets of different ranks; runs of different suits, or of one suit only when apart).  The
+search picks that many *cores* of natural cards (a wild-rank card may act as a natural),
+then shares the wilds out: each core needs some and can take so many more.  It keeps the
+lay-down that melds the most points (the rest stays in hand), pruning a branch only when
+even its best case cannot beat the best lay-down found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import SUITS, Card
+from ..meld import Meld
+from ..meld_rules import MeldError, MeldParams, _positions_of, _validate, card_penalty, meld_params
+from ..rules import Ruleset
+
+Core = tuple  # (kind, faces (face ids), places, t, need, cap, value, key)
+
+
+def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
+    """Why these melds are not the round's contract (count, kinds, ranks, suits); None if
+    they are.  The melds themselves are assumed valid (see `make_meld`)."""
+    contract = rules.round(round_no).contract
+    if not contract.required:
+        return "this round has no contract to lay down"
+    sets = [m for m in melds if m.kind == "set"]
+    runs = [m for m in melds if m.kind == "run"]
+    if len(sets) != contract.sets or len(runs) != contract.runs:
+        return (f"the contract is {contract.describe()}; these melds are "
+                f"{_describe_counts(len(sets), len(runs))}")
+    if not rules.contract.sets_same_rank:
+        ranks = [m.rank for m in sets]
+        if len(set(ranks)) < len(ranks):
+            return "the sets of a contract must be of different ranks (contract.sets_same_rank)"
+    mode = rules.contract.runs_same_suit
+    if mode != "allowed":
+        params = meld_params(rules, round_no)
+        for i, a in enumerate(runs):
+            for b in runs[i + 1:]:
+                if a.suit != b.suit:
+                    continue
+                if mode == "forbidden":
+                    return ("the runs of a contract must be of different suits "
+                            "(contract.runs_same_suit)")
+                if not _apart(_run_places(a, params), _run_places(b, params), params.wrap):
+                    return ("runs of one suit in a contract must not overlap or touch "
+                            "(contract.runs_same_suit)")
+    return None
+
+
+def _describe_counts(sets: int, runs: int) -> str:
+    parts = [f"{sets} set{'s' if sets != 1 else ''}", f"{runs} run{'s' if runs != 1 else ''}"]
+    return " + ".join(parts)
+
+
+def _run_places(meld: Meld, params: MeldParams) -> set[int]:
+    places = {face[0] for face in meld.stands_for}
+    if params.wrap:
+        return {1 if q == 14 else q for q in places}
+    return places
+
+
+def _apart(a: set[int], b: set[int], wrap: bool) -> bool:
+    """Two runs' places neither share a place nor touch (K and A touch when runs wrap)."""
+    for q in a:
+        for r in b:
+            d = abs(q - r)
+            if wrap:
+                d = min(d, 13 - d)
+            if d <= 1:
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# the search
+
+
+def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
+                    must_include: Card | None = None, first_found: bool = False
+                    ) -> tuple[list[Meld], list[Card]] | None:
+    """(contract melds, cards left in hand) leaving the fewest points; None if no lay-down.
+
+    `must_include`: only lay-downs that meld this physical card count (a card taken from
+    deep in the discard pile).  `first_found`: any lay-down will do (a yes/no question)."""
+    contract = rules.round(round_no).contract
+    if not contract.required:
+        return None
+    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+
+
+class _Search:
+    def __init__(self, hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
+                 must_include: Card | None = None, first_found: bool = False):
+        self.rules = rules
+        self.first_found = first_found
+        self.round_no = round_no
+        self.p: MeldParams = meld_params(rules, round_no)
+        self.contract = rules.round(round_no).contract
+        self.whole_hand = whole_hand
+        self.same_rank = rules.contract.sets_same_rank
+        self.suit_mode = rules.contract.runs_same_suit
+        p = self.p
+        self.nat_min = max(1, p.min_natural)
+        self.hand = hand
+        # faces: distinct (rank, suit) with counts; which are wild; which can be natural
+        self.faces: list[tuple[int, str]] = []
+        self.count: list[int] = []
+        self.cards_of: list[list[Card]] = []
+        index: dict[tuple[int, str], int] = {}
+        for card in hand:
+            f = index.get(card.face)
+            if f is None:
+                f = index[card.face] = len(self.faces)
+                self.faces.append(card.face)
+                self.count.append(0)
+                self.cards_of.append([])
+            self.count[f] += 1
+            self.cards_of[f].append(card)
+        self.value = [card_penalty(Card(r, s), rules, round_no) for r, s in self.faces]
+        self.wild = [r in p.wild_ranks for r, s in self.faces]
+        self.dead = [r == 0 and not w for (r, s), w in zip(self.faces, self.wild, strict=True)]
+        self.total_wilds = sum(c for c, w in zip(self.count, self.wild, strict=True) if w)
+        self.total_value = sum(c * v for c, v in zip(self.count, self.value, strict=True))
+        self.allwild_ok = p.min_natural == 0 and p.outnumber
+        self.must: int | None = None
+        self.must_card = must_include
+        self.must_natural = False  # the card to meld must be in a core (it is no wild)
+        if must_include is not None:
+            self.must = index[must_include.face]
+            self.must_natural = not self.wild[self.must]
+            # cores take their physical cards from the end of the list: this one first
+            copies = self.cards_of[self.must]
+            copies.sort(key=lambda c: c.uid == must_include.uid)
+
+    # -- candidate cores ----------------------------------------------------------------
+
+    def set_cores(self) -> list[Core]:
+        p = self.p
+        out: list[Core] = []
+        for rank in range(1, 14):
+            fs = [f for f, (r, _) in enumerate(self.faces)
+                  if r == rank and not self.dead[f] and not (self.faces[f][0] == 0)]
+            if not fs:
+                continue
+            limits = [1 if p.distinct_suits else self.count[f] for f in fs]
+            for combo in _multisets(fs, limits):
+                t = len(combo)
+                if t < self.nat_min or t > p.set_max:
+                    continue
+                need = max(0, p.set_min - t)
+                cap = p.set_max - t
+                if not p.outnumber:
+                    cap = min(cap, t)
+                if need > cap or need > self.total_wilds:
+                    continue
+                value = sum(self.value[f] for f in combo)
+                out.append(("set", tuple(combo), (), t, need, cap, value, rank))
+        if self.allwild_ok and p.set_min <= min(p.set_max, self.total_wilds):
+            out.append(("set", (), (), 0, p.set_min, p.set_max, 0, None))
+        return out
+
+    def run_cores(self) -> list[Core]:
+        p = self.p
+        out: list[Core] = []
+        if p.run_min > p.run_max:
+            return out
+        for suit in SUITS:
+            fs = [f for f, (r, s) in enumerate(self.faces)
+                  if s == suit and r != 0 and not self.dead[f]]
+            if not fs:
+                continue
+            # each face once per run; aces take each place they may
+            options: list[tuple[int, int]] = []  # (place, face)
+            for f in fs:
+                for q in _positions_of(self.faces[f][0], p):
+                    options.append((q, f))
+            options.sort()
+            for chosen in _run_subsets(options, p, self.total_wilds):
+                faces = tuple(f for _, f in chosen)
+                if len(set(faces)) < len(faces):
+                    continue
+                places = tuple(q for q, _ in chosen)
+                t = len(chosen)
+                if t < self.nat_min:
+                    continue
+                span = _span(places, p.wrap)
+                if span > p.run_max:
+                    continue
+                length = max(span, p.run_min)
+                need = length - t
+                cap = p.run_max - t
+                if not p.outnumber:
+                    cap = min(cap, t)
+                if need > cap or need > self.total_wilds:
+                    continue
+                value = sum(self.value[f] for f in faces)
+                out.append(("run", faces, places, t, need, cap, value, suit))
+        if self.allwild_ok and p.run_min <= min(p.run_max, self.total_wilds):
+            out.append(("run", (), (), 0, p.run_min, p.run_max, 0, None))
+        return out
+
+    # -- search -------------------------------------------------------------------------
+
+    def run(self) -> tuple[list[Meld], list[Card]] | None:
+        if self.whole_hand and any(d and c for d, c in zip(self.dead, self.count, strict=True)):
+            return None
+        runs = sorted(self.run_cores(), key=lambda c: -c[6])
+        sets = sorted(self.set_cores(), key=lambda c: -c[6])
+        picks = [("run", runs, self.contract.runs), ("set", sets, self.contract.sets)]
+        wild_values = sorted((v for f, v in enumerate(self.value) if self.wild[f]
+                              for _ in range(self.count[f])), reverse=True)
+        self.best_value = self.total_value - 1 if self.whole_hand else -1
+        self.best: tuple | None = None
+        self.wild_total = sum(wild_values)
+        # suffix maxima of core values for the bound
+        self.suffix_max = {}
+        for kind, cands, _ in picks:
+            best_from = [0] * (len(cands) + 1)
+            for i in range(len(cands) - 1, -1, -1):
+                best_from[i] = max(best_from[i + 1], cands[i][6])
+            self.suffix_max[kind] = best_from
+        # with a natural card that must be melded: whether any core from here on holds it
+        self.must_from = {}
+        for kind, cands, _ in picks:
+            holds = [False] * (len(cands) + 1)
+            for i in range(len(cands) - 1, -1, -1):
+                holds[i] = holds[i + 1] or self.must in cands[i][1]
+            self.must_from[kind] = holds
+        counts = list(self.count)
+        self._dfs(picks, 0, 0, 0, [], counts, 0)
+        if self.best is None:
+            return None
+        return self._build(*self.best)
+
+    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list, counts: list[int],
+             value: int) -> None:
+        kind, cands, wanted = picks[stage] if stage < len(picks) else (None, None, 0)
+        if stage == len(picks):
+            self._leaf(chosen, counts, value)
+            return
+        if taken == wanted:
+            self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
+            return
+        if self.must_natural and not self._melds_must(chosen) and not (
+                self.must_from[kind][start]
+                or any(w and self.must_from[k][0] for k, _, w in picks[stage + 1:])):
+            return  # no core left to choose could meld the card that must be melded
+        # optimistic bound: the best cores still possible, and every wild melded
+        left_here = wanted - taken
+        later_best = sum(later[2] * self.suffix_max[later[0]][0] for later in picks[stage + 1:])
+        bound = value + self.wild_total + left_here * self.suffix_max[kind][start] + later_best
+        bound = min(bound, value + sum(
+            c * v for c, v in zip(counts, self.value, strict=True)))
+        if bound <= self.best_value:
+            return
+        for i in range(start, len(cands)):
+            core = cands[i]
+            if value + self.wild_total + left_here * core[6] + later_best <= self.best_value:
+                break  # cores are sorted by value: no later one does better
+            if not self._fits(core, chosen, counts):
+                continue
+            for f in core[1]:
+                counts[f] -= 1
+            chosen.append(core)
+            self._dfs(picks, stage, i, taken + 1, chosen, counts, value + core[6])
+            chosen.pop()
+            for f in core[1]:
+                counts[f] += 1
+
+    def _fits(self, core: Core, chosen: list, counts: list[int]) -> bool:
+        need: dict[int, int] = {}
+        for f in core[1]:
+            need[f] = need.get(f, 0) + 1
+        if any(counts[f] < k for f, k in need.items()):
+            return False
+        kind, key = core[0], core[7]
+        if key is None:
+            return True
+        for other in chosen:
+            if other[0] != kind or other[7] != key:
+                continue
+            if kind == "set" and not self.same_rank:
+                return False
+            if kind == "run" and self.suit_mode == "forbidden":
+                return False
+            if kind == "run" and self.suit_mode == "separate" and not _apart(
+                    set(core[2]), set(other[2]), self.p.wrap):
+                return False
+        return True
+
+    def _melds_must(self, chosen: list) -> bool:
+        """Whether a chosen core holds the card that must be melded."""
+        return any(self.must in core[1] for core in chosen)
+
+    def _leaf(self, chosen: list, counts: list[int], value: int) -> None:
+        if self.must_natural and not self._melds_must(chosen):
+            return
+        if self.whole_hand and any(c and not w for c, w in zip(counts, self.wild, strict=True)):
+            return
+        pool = sorted((self.value[f] for f, c in enumerate(counts) if self.wild[f] and c
+                       for _ in range(c)), reverse=True)
+        # all-wild melds take a rank / suit no other contract meld of their kind uses
+        used_ranks = {c[7] for c in chosen if c[0] == "set" and c[7] is not None}
+        used_suits = {c[7] for c in chosen if c[0] == "run" and c[7] is not None}
+        free_sets = sum(1 for c in chosen if c[0] == "set" and c[7] is None)
+        free_runs = sum(1 for c in chosen if c[0] == "run" and c[7] is None)
+        if free_sets and not self.same_rank and free_sets > 13 - len(used_ranks):
+            return
+        if free_runs and self.suit_mode != "allowed" and free_runs > 4 - len(used_suits):
+            return
+        masks, groups = self._wild_options(chosen)
+        if masks is None:
+            return
+        reach = [1]
+        for m in masks:
+            reach.append(_sumset(reach[-1], m))
+        total = reach[-1]
+        if self.whole_hand:
+            if not total >> len(pool) & 1:
+                return
+            x = len(pool)
+        else:
+            x = _top_bit(total & ((1 << (len(pool) + 1)) - 1))
+            if x < 0:
+                return
+        if self.must is not None and x < 1 and not self._melds_must(chosen):
+            return  # the wild that must be melded is not: no wild is
+        got = value + sum(pool[:x])
+        if got > self.best_value:
+            self.best_value = got
+            self.best = (list(chosen), list(counts), masks, reach, groups, x)
+            if self.first_found:
+                self.best_value = 1 << 62  # nothing can beat it: the search winds down
+
+    def _wild_options(self, chosen: list):
+        """Per core (or per group of same-suit runs that must stay apart): the bitmask of
+        wild counts it can take.  (None, None) if a group cannot be laid out."""
+        p = self.p
+        masks: list[int] = []
+        groups: list[tuple[str, list[int]]] = []
+        by_suit: dict[str, list[int]] = {}
+        for i, core in enumerate(chosen):
+            if core[0] == "run" and self.suit_mode == "separate" and core[7] is not None:
+                by_suit.setdefault(core[7], []).append(i)
+        grouped = {i for members in by_suit.values() if len(members) > 1 for i in members}
+        for i, core in enumerate(chosen):
+            if i in grouped:
+                continue
+            need, cap = core[4], min(core[5], self.total_wilds)
+            masks.append(((1 << (cap + 1)) - 1) ^ ((1 << need) - 1))
+            groups.append(("core", [i]))
+        for members in by_suit.values():
+            if len(members) < 2:
+                continue
+            got = _separate_layouts([chosen[i] for i in members], p)
+            if not got:
+                return None, None
+            masks.append(got)
+            groups.append(("group", members))
+        return masks, groups
+
+    # -- build ----------------------------------------------------------------------------
+
+    def _build(self, chosen, counts, masks, reach, groups, x) -> tuple[list[Meld], list[Card]]:
+        p = self.p
+        # wild counts per group, from the last group back
+        per_group = [0] * len(masks)
+        remaining = x
+        for g in range(len(masks) - 1, -1, -1):
+            for w in range(remaining, -1, -1):
+                if masks[g] >> w & 1 and reach[g] >> (remaining - w) & 1:
+                    per_group[g] = w
+                    remaining -= w
+                    break
+        # physical cards: naturals per face, then the wilds most valuable first
+        stock = [list(cards) for cards in self.cards_of]
+        core_cards: list[list[Card]] = []
+        for core in chosen:
+            core_cards.append([stock[f].pop() for f in core[1]])
+        pool_cards = sorted((c for f, cs in enumerate(stock) if self.wild[f] for c in cs),
+                            key=lambda c: -card_penalty(c, self.rules, self.round_no))
+        must = self.must_card
+        if must is not None and must in pool_cards and not any(c.uid == must.uid
+                                                                for cs in core_cards for c in cs):
+            pool_cards.sort(key=lambda c: c.uid != must.uid)  # meld it among the wilds
+        melded_wilds = pool_cards[:x]
+        rest = [c for f, cs in enumerate(stock) if not self.wild[f] for c in cs]
+        rest += pool_cards[x:]
+        used_ranks = {c[7] for c in chosen if c[0] == "set" and c[7] is not None}
+        used_suits = {c[7] for c in chosen if c[0] == "run" and c[7] is not None}
+        melds: list[Meld] = [None] * len(chosen)  # type: ignore[list-item]
+        for (what, members), w in zip(groups, per_group, strict=True):
+            if what == "core":
+                i = members[0]
+                wilds = melded_wilds[:w]
+                del melded_wilds[:w]
+                melds[i] = self._meld(chosen[i], core_cards[i], wilds, None, used_ranks,
+                                      used_suits)
+            else:
+                layouts = _separate_layout_for([chosen[i] for i in members], p, w)
+                for i, (lo, hi) in zip(members, layouts, strict=True):
+                    k = (hi - lo + 1) - chosen[i][3]
+                    wilds = melded_wilds[:k]
+                    del melded_wilds[:k]
+                    melds[i] = self._meld(chosen[i], core_cards[i], wilds, (lo, hi),
+                                          used_ranks, used_suits)
+        return melds, rest
+
+    def _meld(self, core: Core, naturals: list[Card], wilds: list[Card],
+              span: tuple[int, int] | None, used_ranks: set, used_suits: set) -> Meld:
+        kind = core[0]
+        p = self.p
+        fixed: list = []
+        if kind == "set":
+            rank = core[7]
+            if rank is None:
+                rank = next(r for r in range(13, 0, -1) if r not in used_ranks)
+                used_ranks.add(rank)
+            fixed = [(rank, c.suit) for c in naturals]
+            fixed += [None if core[7] is not None else (rank, "") for _ in wilds]
+            if p.distinct_suits and core[7] is None:
+                fixed = [(rank, s) for s, _ in zip(SUITS, wilds, strict=False)]
+        else:
+            suit = core[7]
+            places = list(core[2])
+            if suit is None:
+                suit = next(s for s in reversed(SUITS) if s not in used_suits)
+                used_suits.add(suit)
+                lo = p.min_pos
+                fixed = [((lo + k - 1) % 13 + 1 if p.wrap else lo + k, suit)
+                         for k in range(len(wilds))]
+            else:
+                fixed = [(q, c.suit) for q, c in zip(places, naturals, strict=True)]
+                if span is None:
+                    fixed += [None] * len(wilds)
+                else:
+                    lo, hi = span
+                    taken = {q if not p.wrap else (q - 1) % 13 + 1 for q in places}
+                    free = [q for q in (_wrap_range(lo, hi) if p.wrap else range(lo, hi + 1))
+                            if q not in taken]
+                    fixed += [(q, suit) for q in free]
+        cards = list(naturals) + list(wilds)
+        try:
+            return _validate(cards, fixed, p, kind, "")
+        except MeldError as exc:  # pragma: no cover - the search only builds legal melds
+            raise AssertionError(f"contract search built an illegal meld: {exc}") from exc
+
+
+def _wrap_range(lo: int, hi: int) -> list[int]:
+    """Places lo..hi going round (hi may be below lo)."""
+    out = [lo]
+    q = lo
+    while q != hi:
+        q = q % 13 + 1
+        out.append(q)
+    return out
+
+
+def _multisets(faces: list[int], limits: list[int]):
+    """Every non-empty multiset of faces within per-face limits, as tuples."""
+    def rec(i: int, acc: tuple[int, ...]):
+        if i == len(faces):
+            if acc:
+                yield acc
+            return
+        for k in range(limits[i] + 1):
+            yield from rec(i + 1, acc + (faces[i],) * k)
+    yield from rec(0, ())
+
+
+def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int):
+    """Subsets of (place, face) pairs with distinct places that a run could hold with at
+    most `budget` wilds in its gaps."""
+    n = len(options)
+    if p.wrap:
+        # small: every subset, filtered by span afterwards
+        def rec_all(i: int, acc: tuple, places: frozenset):
+            if i == n:
+                if acc and _span(tuple(q for q, _ in acc), True) - len(acc) <= budget:
+                    yield acc
+                return
+            yield from rec_all(i + 1, acc, places)
+            q = options[i][0]
+            if q not in places:
+                yield from rec_all(i + 1, acc + (options[i],), places | {q})
+        yield from rec_all(0, (), frozenset())
+        return
+
+    def rec(i: int, acc: tuple):
+        if acc:
+            yield acc
+        for j in range(i, n):
+            q = options[j][0]
+            if acc:
+                last = acc[-1][0]
+                if q <= last:
+                    continue
+                first = acc[0][0]
+                if q - first + 1 > p.run_max or (q - first + 1) - (len(acc) + 1) > budget:
+                    break
+            yield from rec(j + 1, acc + (options[j],))
+    yield from rec(0, ())
+
+
+def _span(places: tuple[int, ...], wrap: bool) -> int:
+    if not places:
+        return 0
+    if not wrap:
+        return max(places) - min(places) + 1
+    ring = sorted({(q - 1) % 13 + 1 for q in places})
+    if len(ring) == 1:
+        return 1
+    widest = max((ring[(k + 1) % len(ring)] + (13 if k == len(ring) - 1 else 0)) - ring[k]
+                 for k in range(len(ring)))
+    return 13 - widest + 1
+
+
+def _sumset(a: int, b: int) -> int:
+    out = 0
+    k = 0
+    while b:
+        if b & 1:
+            out |= a << k
+        b >>= 1
+        k += 1
+    return out
+
+
+def _top_bit(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping=None):
+    """Every (lo, hi) a run core can occupy within [lo_bound, hi_bound]."""
+    places = [mapping(q) for q in core[2]] if mapping else list(core[2])
+    if any(q is None for q in places):
+        return []
+    lo_c, hi_c, t = min(places), max(places), core[3]
+    out = []
+    for lo in range(lo_bound, lo_c + 1):
+        for hi in range(hi_c, hi_bound + 1):
+            length = hi - lo + 1
+            wilds = length - t
+            if length < p.run_min or length > p.run_max:
+                continue
+            if wilds < 0 or (not p.outnumber and wilds > t):
+                continue
+            if lo == 1 and hi == 14:
+                continue
+            out.append((lo, hi, wilds))
+    return out
+
+
+def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
+                    mapping=None):
+    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts."""
+    places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
+    if any(None in ps for ps in places_of):
+        return 0, None
+    order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
+    # state: high end of the last run -> {total wilds: layout list}
+    states: dict[int, dict[int, list]] = {lo_bound - 2: {0: []}}
+    for i in order:
+        opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
+        new: dict[int, dict[int, list]] = {}
+        for last, totals in states.items():
+            for lo, hi, w in opts:
+                if lo <= last + 1:
+                    continue
+                bucket = new.setdefault(hi, {})
+                for tot, layout in totals.items():
+                    if tot + w not in bucket:
+                        bucket[tot + w] = layout + [(i, lo, hi)]
+        states = new
+        if not states:
+            return 0, None
+    reach: dict[int, list] = {}
+    for totals in states.values():
+        for tot, layout in totals.items():
+            reach.setdefault(tot, layout)
+    mask = 0
+    for tot in reach:
+        mask |= 1 << tot
+    return mask, reach
+
+
+def _separate_layouts(cores: list[Core], p: MeldParams) -> int:
+    """Bitmask of wild totals with which same-suit runs can be laid out apart."""
+    mask = 0
+    for _, m, _ in _layout_variants(cores, p):
+        mask |= m
+    return mask
+
+
+def _layout_variants(cores: list[Core], p: MeldParams):
+    if not p.wrap:
+        m, reach = _linear_layouts(cores, p, p.min_pos, p.max_pos)
+        if m:
+            yield None, m, reach
+        return
+    # runs that wrap: some place stays empty between them; cut the circle there
+    for cut in range(1, 14):
+        def mapping(q: int, cut: int = cut) -> int | None:
+            q = (q - 1) % 13 + 1
+            if q == cut:
+                return None
+            return (q - cut - 1) % 13 + 1
+        m, reach = _linear_layouts(cores, p, 1, 12, mapping)
+        if m:
+            yield cut, m, reach
+
+
+def _separate_layout_for(cores: list[Core], p: MeldParams, total: int) -> list[tuple[int, int]]:
+    """(lo, hi) per run (in the given order) using exactly `total` wilds."""
+    for cut, m, reach in _layout_variants(cores, p):
+        if not m >> total & 1:
+            continue
+        layout = reach[total]
+        out: dict[int, tuple[int, int]] = {}
+        for i, lo, hi in layout:
+            if cut is None:
+                out[i] = (lo, hi)
+            else:
+                out[i] = ((lo + cut - 1) % 13 + 1, (hi + cut - 1) % 13 + 1)
+        return [out[i] for i in range(len(cores))]
+    raise AssertionError("no layout with that many wilds")  # pragma: no cover
+
