@@ -70,9 +70,10 @@ def goto_deal(game: Game, number: int) -> None:
         game.next_round()
 
 
-def fast_bot(level: str, seed: int = 0, budget: float = 0.05) -> Bot:
-    """A bot of `level`; one that searches gets a short budget, so tests stay quick."""
+def fast_bot(level: str, seed: int = 0, steps: int = 12) -> Bot:
+    """A bot of `level`; one that searches gets a step budget (`steps` playouts a decision,
+    not a time), so tests stay quick and play the same on any machine."""
     bot = make_bot(level, seed)
-    if hasattr(bot, "budget"):
-        bot.budget = budget
+    if hasattr(bot, "steps"):
+        bot.steps = steps
     return bot
