@@ -71,9 +71,11 @@ def goto_deal(game: Game, number: int) -> None:
 
 
 def fast_bot(level: str, seed: int = 0, steps: int = 12) -> Bot:
-    """A bot of `level`; one that searches gets a step budget (`steps` playouts a decision,
-    not a time), so tests stay quick and play the same on any machine."""
+    """A bot of `level`; one that searches gets a step budget (`steps` units of work a
+    decision) and no time budget, so tests stay quick and play the same on any machine."""
     bot = make_bot(level, seed)
     if hasattr(bot, "steps"):
         bot.steps = steps
+    if hasattr(bot, "budget"):
+        bot.budget = None
     return bot

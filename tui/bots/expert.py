@@ -89,11 +89,11 @@ class SearchReport:
 class ExpertBot(HardBot):
     level = "expert"
 
-    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET,
+    def __init__(self, seed: int = 0, budget: float | None = DEFAULT_BUDGET,
                  steps: int | None = None) -> None:
         super().__init__(seed)
         self.budget = budget  # CPU seconds per decision, a cap
-        self.steps = steps  # or, for tests, imagined-deal playouts per decision
+        self.steps = steps  # and/or playouts per decision (tests, hints: see `budget`)
         self._whole = Budget(budget, steps)
         self.last: SearchReport = SearchReport()
         self.last_knowledge: Knowledge | None = None
@@ -204,9 +204,8 @@ class ExpertBot(HardBot):
             if not self._prune(opts, report.deals):
                 break
         self.last = report
-        best = min((o for o in opts[1:] if o.diffs), key=lambda o: o.mean, default=None)
-        if best is not None and report.deals >= MIN_DEALS and \
-                best.mean < -max(MIN_GAIN, Z * best.stderr):
+        best = verdict(opts, report.deals)
+        if best is not None:
             report.chosen = best
             gain = -best.mean
             return Decision(best.action, f"in {report.deals} imagined deals it scores "
@@ -232,6 +231,19 @@ class ExpertBot(HardBot):
                 return False
             alive = True
         return alive
+
+
+def verdict(opts: list[Option], deals: int) -> Option | None:
+    """The option to play instead of the policy move (`opts[0]`), or None: the one with
+    the best mean difference, if it beats the policy move by more than `Z` standard errors
+    and `MIN_GAIN` points after at least `MIN_DEALS` deals."""
+    if deals < MIN_DEALS:
+        return None
+    best = min((o for o in opts[1:] if len(o.diffs) >= MIN_DEALS), key=lambda o: o.mean,
+               default=None)
+    if best is not None and best.mean < -max(MIN_GAIN, Z * best.stderr):
+        return best
+    return None
 
 
 def _confirmed(policy: Decision, deals: int) -> Decision:

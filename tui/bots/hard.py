@@ -66,10 +66,10 @@ CANDIDATES = 5
 class HardBot(MediumBot):
     level = "hard"
 
-    def __init__(self, seed: int = 0, exact_steps: int = EXACT_STEPS) -> None:
+    def __init__(self, seed: int = 0, steps: int = EXACT_STEPS) -> None:
         super().__init__(seed)
-        self.exact_steps = exact_steps
-        self._clock = Budget(None, exact_steps)
+        self.steps: int | None = steps  # exact re-evaluations per decision
+        self._clock = Budget(None, steps)
         self._seed = 0
 
     def decide(self, view: SeatView) -> Decision:
@@ -78,7 +78,7 @@ class HardBot(MediumBot):
         return super().decide(view)
 
     def _start_clock(self) -> Budget:
-        return Budget(None, self.exact_steps).start()
+        return Budget(None, self.steps).start()
 
     def _time_left(self) -> bool:
         return self._clock.more()

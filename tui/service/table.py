@@ -23,7 +23,11 @@ from tui.engine.save import SaveError, game_from_json, game_to_json
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome, record_finished_game
 
-HINT_LEVEL = "hard"
+HINT_LEVEL = "expert"
+# The hint's thought: a fixed number of playouts (the same hint for the same position),
+# never more than a second of CPU.
+HINT_STEPS = 60
+HINT_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,8 @@ class Table:
             advisor = make_bot(HINT_LEVEL, self.seed)
         except ValueError:
             advisor = make_bot("random", self.seed)
+        if hasattr(advisor, "budget"):  # a searching advisor: the hint's own budget
+            advisor.steps, advisor.budget = HINT_STEPS, HINT_SECONDS
         return advisor.explain(view)
 
     # ---------------------------------------------------------------- undo
