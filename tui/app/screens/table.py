@@ -154,10 +154,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False)
+                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log")
+                yield GameLog(id="log", focusable=False)
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -813,5 +813,5 @@ class TableScreen(Screen[None]):
             self.action_lay_off(message.meld_id)
 
     @on(KeyHintClicked)
-    def _hint_clicked(self, message: KeyHintClicked) -> None:
-        self.run_action(message.action)
+    async def _hint_clicked(self, message: KeyHintClicked) -> None:
+        await self.run_action(message.action)
