@@ -64,3 +64,45 @@ async def test_clicking_a_key_in_the_key_bar_runs_it(tmp_path) -> None:
         await pilot.click(KeyBar, offset=(spot[1] + 1, spot[0]))
         await pilot.pause()
         assert view(app).phase == "play" and len(view(app).hand) == len(before.hand) + 1
+
+
+async def _start_from_menu(pilot, app: RummyApp, seed: str) -> None:  # noqa: ANN001
+    from textual.widgets import Input, Select
+
+    from tui.app.screens.new_game import NewGameScreen
+
+    await pilot.press("n")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+    app.screen.query_one("#ruleset", Select).value = "three_thirteen"
+    await pilot.pause()
+    app.screen.query_one("#players", Select).value = 2
+    app.screen.query_one("#seed", Input).value = seed
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+
+
+async def test_a_new_game_asks_before_replacing_the_game_in_progress(tmp_path) -> None:
+    from tui.app.screens.menu import MenuScreen
+    from tui.app.screens.pickers import ConfirmScreen
+
+    env = make_env(tmp_path, None)
+    app = RummyApp(env)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await _start_from_menu(pilot, app, "5")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        first_seed = table_screen(app).table.seed
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        saved = env.save_path.read_text()
+        await _start_from_menu(pilot, app, "6")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # keep it
+        await pilot.pause()
+        assert not isinstance(app.screen, TableScreen)
+        assert env.save_path.read_text() == saved
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")  # abandon it
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert table_screen(app).table.seed == 6 != first_seed

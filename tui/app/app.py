@@ -84,7 +84,31 @@ class RummyApp(App[None]):
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                    seed: int | None) -> None:
-        """Seat the player and the chosen opponents at a new table and open it."""
+        """Seat the player and the chosen opponents at a new table and open it; with a game
+        in progress, ask first."""
+        if not self.has_game_in_progress():
+            self._start_new_game(rules, opponents, seed)
+            return
+        from .screens.pickers import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._abandon_game_in_progress()
+                self._start_new_game(rules, opponents, seed)
+
+        self.push_screen(ConfirmScreen(
+            "Abandon the game in progress?",
+            f"Starting {rules.name} ends the game you have not finished.",
+            "Abandon it and start the new game", "Keep it (back)"), answered)
+
+    def _abandon_game_in_progress(self) -> None:
+        """Forget the unfinished game (its saved copy)."""
+        self.env.table = None
+        if self.env.save_path is not None:
+            self.env.save_path.unlink(missing_ok=True)
+
+    def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                        seed: int | None) -> None:
         from tui.service.table import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]

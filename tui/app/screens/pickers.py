@@ -42,3 +42,35 @@ class PickScreen(ModalScreen[int | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be taken back (abandoning a game):
+    `y` or Enter on "yes" confirms; `n`, Esc or Enter on "no" keep things as they are."""
+
+    BINDINGS = [Binding("escape,n", "answer(False)", "No"),
+                Binding("y", "answer(True)", "Yes")]
+
+    def __init__(self, question: str, detail: str, yes: str, no: str) -> None:
+        super().__init__(classes="picker")
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            yield Label(self.detail)
+            yield OptionList(Option(f"n  {self.no}", id="no"), Option(f"y  {self.yes}", id="yes"))
+            yield Label("y yes · n / Esc no", classes="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
