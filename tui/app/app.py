@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
@@ -38,6 +39,14 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: they carry names, rule names, file names and
+        error messages, which are data and must never be read as markup (a name holding
+        `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
+        accepted for Textual's callers and ignored."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:

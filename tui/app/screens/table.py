@@ -329,7 +329,7 @@ class TableScreen(Screen[None]):
             text.append_text(status)
         return text
 
-    def _hand_title(self, view: SeatView) -> str:
+    def _hand_title(self, view: SeatView) -> Text:
         marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
         me = view.me
         parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
@@ -338,7 +338,7 @@ class TableScreen(Screen[None]):
             parts.append(f"{me.total} pts")
         if self._penalty:
             parts.append(self._penalty)
-        return " · ".join(parts)
+        return Text(" · ".join(parts))  # a player's name is data, never markup
 
     def _hand_subtitle(self, view: SeatView) -> str:
         bits = []
