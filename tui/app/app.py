@@ -21,7 +21,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 
 class RummyApp(App[None]):
@@ -123,7 +123,7 @@ class RummyApp(App[None]):
             return
         self.open_table(table, self.env.seat)
 
-    def open_table(self, table: Table, seat: int) -> None:
+    def open_table(self, table: TableService, seat: int) -> None:
         from .screens.table import TableScreen, TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
