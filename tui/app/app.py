@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
@@ -20,7 +21,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 
 class RummyApp(App[None]):
@@ -38,6 +39,14 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: they carry names, rule names, file names and
+        error messages, which are data and must never be read as markup (a name holding
+        `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
+        accepted for Textual's callers and ignored."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -138,7 +147,7 @@ class RummyApp(App[None]):
             return
         self.open_table(table, self.env.seat)
 
-    def open_table(self, table: Table, seat: int) -> None:
+    def open_table(self, table: TableService, seat: int) -> None:
         from .screens.table import TableScreen, TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):

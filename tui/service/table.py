@@ -22,6 +22,7 @@ from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome, record_finished_game
+from tui.service.interface import no_subscription
 
 HINT_LEVEL = "hard"
 
@@ -170,6 +171,10 @@ class Table:
                 self._subscribers.remove(callback)
 
         return unsubscribe
+
+    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
+        """Nothing to listen to: this table refuses at once, by raising from `act`."""
+        return no_subscription
 
     def _changed(self) -> None:
         for callback in list(self._subscribers):
