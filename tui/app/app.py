@@ -20,7 +20,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 
 class RummyApp(App[None]):
@@ -114,7 +114,7 @@ class RummyApp(App[None]):
             return
         self.open_table(table, self.env.seat)
 
-    def open_table(self, table: Table, seat: int) -> None:
+    def open_table(self, table: TableService, seat: int) -> None:
         from .screens.table import TableScreen
         from .table_session import TableSession
 

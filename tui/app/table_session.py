@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
     from .widgets.chat import ChatSource
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class TableSession:
     """One player's seat at one table, and where the game is saved after each action."""
 
-    table: Table
+    table: TableService
     seat: int = 0
     save_path: Path | None = None
     drive_bots: bool = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -45,6 +45,7 @@ from ..cardart import CardStyle, chips
 from ..describe import name_of, prompt, round_label
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
+    ActionRefused,
     CardClicked,
     DiscardClicked,
     KeyHintClicked,
@@ -62,9 +63,6 @@ from ..widgets.opponent import OpponentPane
 from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
-
-if TYPE_CHECKING:
-    pass
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
@@ -108,6 +106,7 @@ class TableScreen(Screen[None]):
         self.hand = HandModel()
         self.view_now: SeatView = self.table.view(self.seat)
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_refusals: Callable[[], None] | None = None
         self._round_seen = -1
         self._log_seen = len(self.view_now.log)
         self._fresh_from = self._log_seen
@@ -163,14 +162,16 @@ class TableScreen(Screen[None]):
         self.query_one("#me").border_title = "Your hand"
         self.query_one("#me").display = self.seat >= 0  # spectators have no hand
         self._unsubscribe = self.table.subscribe(self._on_table_change)
+        self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._unsubscribe_refusals = None
 
     def on_screen_resume(self) -> None:
         self._restart_bot_timer()
@@ -200,6 +201,15 @@ class TableScreen(Screen[None]):
         if not self._refresh_pending:
             self._refresh_pending = True
             self.post_message(TableChanged())
+
+    def _on_refused(self, exc: IllegalAction) -> None:
+        self.post_message(ActionRefused(str(exc), exc.rule))
+
+    @on(ActionRefused)
+    def _action_refused(self, message: ActionRefused) -> None:
+        rule = f"\nRule: {message.rule}" if message.rule else ""
+        self.notify(f"{message.reason}{rule}", title="Not allowed", severity="warning",
+                    timeout=6)
 
     @on(TableChanged)
     def _table_changed(self) -> None:
@@ -288,12 +298,7 @@ class TableScreen(Screen[None]):
         return {1: 14} if rules.ace == "high" else {}
 
     def _levels(self) -> dict[int, str]:
-        seats = getattr(self.table, "seats", None) or []
-        out = {}
-        for i, spec in enumerate(seats):
-            bot = getattr(spec, "bot", None)
-            out[i] = str(bot) if bot else "person"
-        return out
+        return {i: spec.bot or "person" for i, spec in enumerate(self.table.seats)}
 
     def _targets(self, view: SeatView) -> set[int]:
         if not self.hand.selected or not view.my_turn:
@@ -424,7 +429,7 @@ class TableScreen(Screen[None]):
 
     def _announce_record(self) -> None:
         """Say where the finished game went in the records (or why it could not)."""
-        outcome = getattr(self.table, "record_outcome", None)
+        outcome = self.table.record_outcome
         if outcome is None:
             return
         if outcome.message:
@@ -722,7 +727,7 @@ class TableScreen(Screen[None]):
             self.notify("Wait a moment: a computer player is moving.", title="Not yet")
             return
         if not self.table.can_undo(self.seat):
-            humans = getattr(self.table, "humans", lambda: [self.seat])()
+            humans = self.table.humans()
             why = ("undo is only possible when you play against computer players alone"
                    if len(humans) > 1 else "there is nothing of yours to undo yet")
             self.notify(f"Cannot undo: {why}.\nRule: undo", title="Not allowed",
