@@ -141,10 +141,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False)
+                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log")
+                yield GameLog(id="log", focusable=False)
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -322,7 +322,7 @@ class TableScreen(Screen[None]):
             text.append_text(status)
         return text
 
-    def _hand_title(self, view: SeatView) -> str:
+    def _hand_title(self, view: SeatView) -> Text:
         marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
         me = view.me
         parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
@@ -331,7 +331,7 @@ class TableScreen(Screen[None]):
             parts.append(f"{me.total} pts")
         if self._penalty:
             parts.append(self._penalty)
-        return " · ".join(parts)
+        return Text(" · ".join(parts))  # a player's name is data, never markup
 
     def _hand_subtitle(self, view: SeatView) -> str:
         bits = []
@@ -530,20 +530,24 @@ class TableScreen(Screen[None]):
         self.play(intents.draw_stock)
 
     def action_take_discard(self) -> None:
+        """Where the rules allow deep draws, `t` always asks how deep (the top card first,
+        so `t` Enter takes it); elsewhere it takes the top card at once."""
         view = self.view_now
-        deep = [a for a in intents.legal_of(view, TakeDiscard) if a.depth > 0]
-        if not deep:
+        if view.rules.draw.discard != "deep":
             self.play(lambda v: intents.take_discard(v, 0))
+            return
+        depths = sorted(a.depth for a in intents.legal_of(view, TakeDiscard))
+        if not depths:
+            self.play(lambda v: intents.take_discard(v, 0))  # explains why not
             return
         style = self.card_style()
         pile = list(view.discard)
-        choices: list[tuple[int, Text | str, bool]] = []
-        legal_depths = {a.depth for a in intents.legal_of(view, TakeDiscard)}
-        for depth in range(len(pile)):
+        choices: list[tuple[int, Text | str]] = []
+        for depth in depths:
             taken = pile[len(pile) - 1 - depth:]
             label = Text(f"{'top card' if depth == 0 else f'{depth + 1} cards'}: ")
             label.append_text(chips(taken, style))
-            choices.append((depth, label, depth in legal_depths))
+            choices.append((depth, label))
         self.app.push_screen(PickScreen("Take from the discard pile", choices),
                              self._take_at_depth)
 
@@ -594,19 +598,21 @@ class TableScreen(Screen[None]):
             [self.hand.cursor_card] if self.hand.cursor_card else [])
         view = self.view_now
         if meld_id is None:
-            faces = {c.face for c in cards}
-            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
-                     if {c.face for c in a.cards} <= faces}
             if not view.table:
                 self.notify("There are no melds on the table to lay off onto.",
                             title="Nothing to lay off onto")
                 return
-            if len(legal) == 1 and len(view.table) == 1:
-                meld_id = next(iter(legal))
-            else:
+            faces = {c.face for c in cards}
+            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
+                     if {c.face for c in a.cards} <= faces}
+            if not legal:
+                self.play(lambda v: intents.lay_off(v, view.table[0].id, cards))  # says why
+                return
+            if len(legal) > 1:
                 self._pick_meld("Lay off onto which meld?", legal,
                                 lambda mid: self.action_lay_off(mid))
                 return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.lay_off(v, meld_id, cards)):
             self.hand.clear_selection()
 
@@ -614,32 +620,34 @@ class TableScreen(Screen[None]):
         card = self._single_card()
         view = self.view_now
         if meld_id is None:
-            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
-                     if card is not None and a.card is not None and a.card.face == card.face}
-            with_jokers = [m for m in view.table if m.wild_cards()]
-            if not with_jokers:
+            if not any(m.wild_cards() for m in view.table):
                 self.notify("No meld on the table holds a joker you could swap.",
                             title="Nothing to swap")
                 return
-            self._pick_meld("Swap the joker in which meld?", legal,
-                            lambda mid: self.action_swap(mid),
-                            only=[m.id for m in with_jokers])
-            return
+            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
+                     if card is not None and a.card is not None and a.card.face == card.face}
+            if not legal:
+                target = next(m.id for m in view.table if m.wild_cards())
+                self.play(lambda v: intents.swap_joker(v, target, card))  # says why
+                return
+            if len(legal) > 1:
+                self._pick_meld("Swap the joker in which meld?", legal,
+                                lambda mid: self.action_swap(mid))
+                return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.swap_joker(v, meld_id, card)):
             self.hand.clear_selection()
 
-    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None],
-                   only: Sequence[int] | None = None) -> None:
+    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None]) -> None:
+        """Ask which of the `legal` melds (and only those) to play onto."""
         view = self.view_now
         style = self.card_style()
-        choices: list[tuple[int, Text | str, bool]] = []
+        choices: list[tuple[int, Text | str]] = []
         for meld in view.table:
-            if only is not None and meld.id not in only:
-                continue
-            label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
-            label.append_text(meld_text(meld, style, 60))
-            choices.append((meld.id, label, True))
-        choices.sort(key=lambda c: c[0] not in legal)
+            if meld.id in legal:
+                label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
+                label.append_text(meld_text(meld, style, 60))
+                choices.append((meld.id, label))
 
         def chosen(meld_id: int | None) -> None:
             if meld_id is not None:
@@ -812,5 +820,5 @@ class TableScreen(Screen[None]):
             self.action_lay_off(message.meld_id)
 
     @on(KeyHintClicked)
-    def _hint_clicked(self, message: KeyHintClicked) -> None:
-        self.run_action(message.action)
+    async def _hint_clicked(self, message: KeyHintClicked) -> None:
+        await self.run_action(message.action)
