@@ -142,7 +142,7 @@ class Game:
         return 14 if card.rank == 1 and self.rules.ace == "high" else card.rank
 
     def _deal(self, number: int) -> RoundState:
-        self._rules_round = (number - 1) % len(self.rules.rounds) + 1
+        self._rules_round = self.rules.schedule_round(number)
         rnd = self.round_rules
         stock = list(self.shoe)
         self.rng.shuffle(stock)
@@ -173,7 +173,7 @@ class Game:
         self.round = state
         self._say(
             self.dealer,
-            f"Round {number}: {self.names[self.dealer]} deals {rnd.cards} cards each; "
+            f"Deal {number}: {self.names[self.dealer]} deals {rnd.cards} cards each; "
             f"{discard[-1]} turned up.",
             "deal",
             discard[-1:],
@@ -928,7 +928,7 @@ class Game:
         self.results.append(RoundResult(st.number, tuple(points), st.went_out, tuple(melds),
                                         tuple(deadwood)))
         summary = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(points))
-        self._say(-1, f"Round {st.number} scored: {summary}.", "score")
+        self._say(-1, f"Deal {st.number} scored: {summary}.", "score")
         st.phase = "round_over"
         limit = self.rules.end.point_limit
         if self.last_round() or (limit is not None and max(self.totals) >= limit):
@@ -973,7 +973,8 @@ class Game:
         return SeatView.of(
             seat=seat,
             rules=self.rules,
-            round_number=st.number,
+            deal=st.number,
+            schedule_round=rn,
             round=self.rules.rounds[rn - 1],
             phase=st.phase,
             turn=st.turn,
