@@ -191,7 +191,7 @@ def test_going_out_without_a_discard():
 
 
 def test_the_solver_caches_are_bounded(monkeypatch):
-    from tui.engine import solver_context
+    from tui.engine.solver import context as solver_context
 
     monkeypatch.setattr(solver_context, "CACHE_ENTRIES", 0)
     monkeypatch.setattr(solver_context, "_solves", 0)

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from solver_hands import cards, check_partition, deals
 from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
 
-from tui.engine import solver_core
 from tui.engine.meld_rules import make_meld
+from tui.engine.solver import core as solver_core
 from tui.engine.solver.api import best_arrangement
 from tui.engine.solver.core import context, solve
 from tui.engine.solver.fast import solve_few_wilds

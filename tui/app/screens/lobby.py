@@ -220,7 +220,7 @@ class LobbyScreen(Screen[None]):
             body.update(Text("Create a table (c): choose the rules, the number of seats and "
                              "the bots that fill the seats nobody takes."))
             return
-        detail.border_title = f"Table {summary.id} · {summary.title}"
+        detail.border_title = Text(f"Table {summary.id} · {summary.title}")
         text = Text()
         for index, (name, what) in enumerate(summary.seats, 1):
             if index > 1:

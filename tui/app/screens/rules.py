@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,9 +36,10 @@ class RulesScreen(Screen[None]):
         return [i for i in list_rulesets(self.user_dir, self.confine)
                 if not i.shadowed and (i.error is None or not i.bundled)]
 
-    def _label(self, info) -> str:  # noqa: ANN001
-        return ("★ " if not info.bundled else "") + info.name + (
-            " (has mistakes)" if info.error else "")
+    def _label(self, info) -> Text:  # noqa: ANN001
+        """A ruleset's name is data (from a file): plain text, never markup."""
+        return Text(("★ " if not info.bundled else "") + info.name + (
+            " (has mistakes)" if info.error else ""))
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="row"):
@@ -72,7 +74,7 @@ class RulesScreen(Screen[None]):
             text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
         except RulesetError as exc:
             text = f"This file has mistakes; press e to fix them.\n\n{exc}"
-        body.update(text)
+        body.update(Text(text))
 
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:

@@ -97,9 +97,10 @@ class RulesEditorScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        folder = self.path.parent
+        # A remote player's folder is somewhere on the server: its path is not theirs to see.
+        where = "  in your rules folder" if self.confine else f"  in {self.path.parent}"
         title = Content.assemble(("Editing ", "bold"), (self.path.name, "bold $accent"),
-                                 (f"  in {folder}", "dim"))
+                                 (where, "dim"))
         self.query_one("#editor-title", Static).update(title)
         self._show(self.result)
         self.editor.focus()

@@ -77,7 +77,7 @@ class RoundSummaryScreen(Screen[None]):
             if result is not None:
                 who = (f"{name_of(view, result.went_out)} went out."
                        if result.went_out >= 0 else "Nobody went out.")
-                yield Static(who, classes="summary-sub")
+                yield Static(Text(who), classes="summary-sub")
                 yield Static(hands_table(view, self.card_style), classes="hands")
             sheet = ScoreSheet(classes="sheet")
             sheet.border_title = "Score sheet"

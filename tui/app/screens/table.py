@@ -47,6 +47,7 @@ from ..cardart import CardStyle, chips
 from ..describe import deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
+    ActionRefused,
     CardClicked,
     DiscardClicked,
     KeyHintClicked,
@@ -65,7 +66,7 @@ from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
 if TYPE_CHECKING:
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
@@ -75,7 +76,7 @@ TALL = 34  # from this height on, the hand is drawn with tall cards
 class TableSession:
     """One player's seat at one table, and where the game is saved after each action."""
 
-    table: Table
+    table: TableService
     seat: int = 0
     save_path: Path | None = None
     drive_bots: bool = True
@@ -120,6 +121,7 @@ class TableScreen(Screen[None]):
         self.hand = HandModel()
         self.view_now: SeatView = self.table.view(self.seat)
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_refusals: Callable[[], None] | None = None
         self._deal_seen = -1
         self._log_seen = len(self.view_now.log)
         self._fresh_from = self._log_seen
@@ -154,10 +156,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False)
+                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log")
+                yield GameLog(id="log", focusable=False)
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -175,14 +177,16 @@ class TableScreen(Screen[None]):
         self.query_one("#me").border_title = "Your hand"
         self.query_one("#me").display = self.seat >= 0  # spectators have no hand
         self._unsubscribe = self.table.subscribe(self._on_table_change)
+        self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._unsubscribe_refusals = None
 
     def on_screen_resume(self) -> None:
         self._restart_bot_timer()
@@ -212,6 +216,15 @@ class TableScreen(Screen[None]):
         if not self._refresh_pending:
             self._refresh_pending = True
             self.post_message(TableChanged())
+
+    def _on_refused(self, exc: IllegalAction) -> None:
+        self.post_message(ActionRefused(str(exc), exc.rule))
+
+    @on(ActionRefused)
+    def _action_refused(self, message: ActionRefused) -> None:
+        rule = f"\nRule: {message.rule}" if message.rule else ""
+        self.notify(f"{message.reason}{rule}", title="Not allowed", severity="warning",
+                    timeout=6)
 
     @on(TableChanged)
     def _table_changed(self) -> None:
@@ -297,12 +310,7 @@ class TableScreen(Screen[None]):
         return {1: 14} if rules.ace == "high" else {}
 
     def _levels(self) -> dict[int, str]:
-        seats = getattr(self.table, "seats", None) or []
-        out = {}
-        for i, spec in enumerate(seats):
-            bot = getattr(spec, "bot", None)
-            out[i] = str(bot) if bot else "person"
-        return out
+        return {i: spec.bot or "person" for i, spec in enumerate(self.table.seats)}
 
     def _targets(self, view: SeatView) -> set[int]:
         if not self.hand.selected or not view.my_turn:
@@ -326,7 +334,7 @@ class TableScreen(Screen[None]):
             text.append_text(status)
         return text
 
-    def _hand_title(self, view: SeatView) -> str:
+    def _hand_title(self, view: SeatView) -> Text:
         marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
         me = view.me
         parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
@@ -335,7 +343,7 @@ class TableScreen(Screen[None]):
             parts.append(f"{me.total} pts")
         if self._penalty:
             parts.append(self._penalty)
-        return " · ".join(parts)
+        return Text(" · ".join(parts))  # a player's name is data, never markup
 
     def _hand_subtitle(self, view: SeatView) -> str:
         bits = []
@@ -433,7 +441,7 @@ class TableScreen(Screen[None]):
 
     def _announce_record(self) -> None:
         """Say where the finished game went in the records (or why it could not)."""
-        outcome = getattr(self.table, "record_outcome", None)
+        outcome = self.table.record_outcome
         if outcome is None:
             return
         if outcome.message:
@@ -534,20 +542,24 @@ class TableScreen(Screen[None]):
         self.play(intents.draw_stock)
 
     def action_take_discard(self) -> None:
+        """Where the rules allow deep draws, `t` always asks how deep (the top card first,
+        so `t` Enter takes it); elsewhere it takes the top card at once."""
         view = self.view_now
-        deep = [a for a in intents.legal_of(view, TakeDiscard) if a.depth > 0]
-        if not deep:
+        if view.rules.draw.discard != "deep":
             self.play(lambda v: intents.take_discard(v, 0))
+            return
+        depths = sorted(a.depth for a in intents.legal_of(view, TakeDiscard))
+        if not depths:
+            self.play(lambda v: intents.take_discard(v, 0))  # explains why not
             return
         style = self.card_style()
         pile = list(view.discard)
-        choices: list[tuple[int, Text | str, bool]] = []
-        legal_depths = {a.depth for a in intents.legal_of(view, TakeDiscard)}
-        for depth in range(len(pile)):
+        choices: list[tuple[int, Text | str]] = []
+        for depth in depths:
             taken = pile[len(pile) - 1 - depth:]
             label = Text(f"{'top card' if depth == 0 else f'{depth + 1} cards'}: ")
             label.append_text(chips(taken, style))
-            choices.append((depth, label, depth in legal_depths))
+            choices.append((depth, label))
         self.app.push_screen(PickScreen("Take from the discard pile", choices),
                              self._take_at_depth)
 
@@ -598,19 +610,21 @@ class TableScreen(Screen[None]):
             [self.hand.cursor_card] if self.hand.cursor_card else [])
         view = self.view_now
         if meld_id is None:
-            faces = {c.face for c in cards}
-            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
-                     if {c.face for c in a.cards} <= faces}
             if not view.table:
                 self.notify("There are no melds on the table to lay off onto.",
                             title="Nothing to lay off onto")
                 return
-            if len(legal) == 1 and len(view.table) == 1:
-                meld_id = next(iter(legal))
-            else:
+            faces = {c.face for c in cards}
+            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
+                     if {c.face for c in a.cards} <= faces}
+            if not legal:
+                self.play(lambda v: intents.lay_off(v, view.table[0].id, cards))  # says why
+                return
+            if len(legal) > 1:
                 self._pick_meld("Lay off onto which meld?", legal,
                                 lambda mid: self.action_lay_off(mid))
                 return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.lay_off(v, meld_id, cards)):
             self.hand.clear_selection()
 
@@ -618,32 +632,34 @@ class TableScreen(Screen[None]):
         card = self._single_card()
         view = self.view_now
         if meld_id is None:
-            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
-                     if card is not None and a.card is not None and a.card.face == card.face}
-            with_jokers = [m for m in view.table if m.wild_cards()]
-            if not with_jokers:
+            if not any(m.wild_cards() for m in view.table):
                 self.notify("No meld on the table holds a joker you could swap.",
                             title="Nothing to swap")
                 return
-            self._pick_meld("Swap the joker in which meld?", legal,
-                            lambda mid: self.action_swap(mid),
-                            only=[m.id for m in with_jokers])
-            return
+            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
+                     if card is not None and a.card is not None and a.card.face == card.face}
+            if not legal:
+                target = next(m.id for m in view.table if m.wild_cards())
+                self.play(lambda v: intents.swap_joker(v, target, card))  # says why
+                return
+            if len(legal) > 1:
+                self._pick_meld("Swap the joker in which meld?", legal,
+                                lambda mid: self.action_swap(mid))
+                return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.swap_joker(v, meld_id, card)):
             self.hand.clear_selection()
 
-    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None],
-                   only: Sequence[int] | None = None) -> None:
+    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None]) -> None:
+        """Ask which of the `legal` melds (and only those) to play onto."""
         view = self.view_now
         style = self.card_style()
-        choices: list[tuple[int, Text | str, bool]] = []
+        choices: list[tuple[int, Text | str]] = []
         for meld in view.table:
-            if only is not None and meld.id not in only:
-                continue
-            label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
-            label.append_text(meld_text(meld, style, 60))
-            choices.append((meld.id, label, True))
-        choices.sort(key=lambda c: c[0] not in legal)
+            if meld.id in legal:
+                label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
+                label.append_text(meld_text(meld, style, 60))
+                choices.append((meld.id, label))
 
         def chosen(meld_id: int | None) -> None:
             if meld_id is not None:
@@ -729,7 +745,7 @@ class TableScreen(Screen[None]):
             self.notify("Wait a moment: a computer player is moving.", title="Not yet")
             return
         if not self.table.can_undo(self.seat):
-            humans = getattr(self.table, "humans", lambda: [self.seat])()
+            humans = self.table.humans()
             why = ("undo is only possible when you play against computer players alone"
                    if len(humans) > 1 else "there is nothing of yours to undo yet")
             self.notify(f"Cannot undo: {why}.\nRule: undo", title="Not allowed",
@@ -808,5 +824,5 @@ class TableScreen(Screen[None]):
             self.action_lay_off(message.meld_id)
 
     @on(KeyHintClicked)
-    def _hint_clicked(self, message: KeyHintClicked) -> None:
-        self.run_action(message.action)
+    async def _hint_clicked(self, message: KeyHintClicked) -> None:
+        await self.run_action(message.action)
