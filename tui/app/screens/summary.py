@@ -22,7 +22,7 @@ from ..widgets.chart import TotalsChart
 from ..widgets.scoresheet import ScoreSheet, running_totals
 
 if TYPE_CHECKING:
-    from .table import TableSession
+    from ..table_session import TableSession
 
 
 def hands_table(view: SeatView, style: CardStyle) -> RichTable:
@@ -54,7 +54,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     return table
 
 
-class RoundSummaryScreen(Screen[None]):
+class RoundSummaryScreen(Screen[bool]):
     """Shown when a deal ends; Enter deals the next one."""
 
     BINDINGS = [
@@ -95,14 +95,14 @@ class RoundSummaryScreen(Screen[None]):
         table = self.session.table
         if table.view(self.session.seat).phase == "round_over":
             table.next_round()
-        self.dismiss()
+        self.dismiss(False)
 
     def action_leave(self) -> None:
-        self.dismiss()
-        self.app.pop_screen()
+        """Dismissed with True: the table under it leaves too."""
+        self.dismiss(True)
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(Screen[bool]):
     """Standings, winners and a chart of the running totals."""
 
     BINDINGS = [
@@ -172,8 +172,5 @@ class GameOverScreen(Screen[None]):
         return table
 
     def action_leave(self) -> None:
-        from .table import TableScreen
-
-        self.dismiss()
-        if isinstance(self.app.screen, TableScreen):
-            self.app.pop_screen()
+        """Dismissed with True: the table under it leaves too."""
+        self.dismiss(True)

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -55,7 +53,8 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
-from ..widgets.chat import ChatBox, ChatSource
+from ..table_session import TableSession
+from ..widgets.chat import ChatBox
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
@@ -65,22 +64,8 @@ from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
-if TYPE_CHECKING:
-    from tui.service.interface import TableService
-
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
-
-
-@dataclass
-class TableSession:
-    """One player's seat at one table, and where the game is saved after each action."""
-
-    table: TableService
-    seat: int = 0
-    save_path: Path | None = None
-    drive_bots: bool = True
-    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
 
 
 class TableScreen(Screen[None]):
@@ -779,14 +764,20 @@ class TableScreen(Screen[None]):
             from .summary import RoundSummaryScreen
 
             if not isinstance(self.app.screen, RoundSummaryScreen):
-                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()))
+                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()),
+                                     self._after_summary)
         elif view.phase == "game_over":
             from .summary import GameOverScreen
 
             if not isinstance(self.app.screen, GameOverScreen):
-                self.app.push_screen(GameOverScreen(view, self.card_style()))
+                self.app.push_screen(GameOverScreen(view, self.card_style()),
+                                     self._after_summary)
         else:
             self.notify("The deal is still being played.", title="Not yet", timeout=3)
+
+    def _after_summary(self, leave: bool | None) -> None:
+        if leave:
+            self.action_leave()
 
     def action_leave(self) -> None:
         self.app.pop_screen()
