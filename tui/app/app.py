@@ -148,7 +148,8 @@ class RummyApp(App[None]):
         self.open_table(table, self.env.seat)
 
     def open_table(self, table: TableService, seat: int) -> None:
-        from .screens.table import TableScreen, TableSession
+        from .screens.table import TableScreen
+        from .table_session import TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()

@@ -12,7 +12,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from tui.bots import Bot, make_bot
@@ -22,15 +22,9 @@ from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome, record_finished_game
-from tui.service.interface import no_subscription
+from tui.service.interface import SeatSpec, no_subscription
 
 HINT_LEVEL = "hard"
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    name: str
-    bot: str | None = None  # None: a person
 
 
 class Table:

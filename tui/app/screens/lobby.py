@@ -25,6 +25,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -275,7 +277,8 @@ class LobbyScreen(Screen[None]):
             self.app.pop_screen()
 
     def _open_table(self) -> None:
-        from .table import TableScreen, TableSession
+        from ..table_session import TableSession
+        from .table import TableScreen
 
         handle = self.guest.handle
         if handle is None or handle.shared.table is None:
@@ -356,7 +359,12 @@ class LobbyScreen(Screen[None]):
     def action_rules(self) -> None:
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(), self._play_rules)
+
+    def _play_rules(self, play: PlayRules | None) -> None:
+        """"Play this" from the rules editor: open a table with those rules and sit at it."""
+        if play is not None:
+            self.host_table(play.key, play.seats(), QUICK_OPPONENT_LEVEL, play.rules)
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen

@@ -10,8 +10,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
+from ..results import PlayRules
 
-class RulesScreen(Screen[None]):
+
+class RulesScreen(Screen[PlayRules | None]):
+    """Dismissed with `PlayRules` when the player chose "Play this" in the editor."""
+
     DEFAULT_CSS = """
     RulesScreen .row Button { margin-left: 2; }
     """
@@ -117,9 +121,13 @@ class RulesScreen(Screen[None]):
             return
         self.app.push_screen(editor, self._edited)
 
-    def _edited(self, key: str | None) -> None:
-        """Back from the editor: list the files again (a new one, a fixed one)."""
-        current = key or self.query_one("#rules-choice", Select).value
+    def _edited(self, result: str | PlayRules | None) -> None:
+        """Back from the editor: pass a "Play this" on to whoever opened the rules, or list
+        the files again (a new one, a fixed one)."""
+        if isinstance(result, PlayRules):
+            self.dismiss(result)
+            return
+        current = result or self.query_one("#rules-choice", Select).value
         self.infos = self._rulesets()
         choice = self.query_one("#rules-choice", Select)
         choice.set_options([(self._label(i), i.key) for i in self.infos])

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -44,7 +42,7 @@ from tui.engine.view import SeatView
 
 from .. import intents
 from ..cardart import CardStyle, card_words, chips
-from ..describe import buys_left, name_of, prompt, round_label
+from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
     ActionRefused,
@@ -55,7 +53,8 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
-from ..widgets.chat import ChatBox, ChatSource
+from ..table_session import TableSession
+from ..widgets.chat import ChatBox
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
@@ -65,23 +64,9 @@ from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
-if TYPE_CHECKING:
-    from tui.service.interface import TableService
-
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
-
-
-@dataclass
-class TableSession:
-    """One player's seat at one table, and where the game is saved after each action."""
-
-    table: TableService
-    seat: int = 0
-    save_path: Path | None = None
-    drive_bots: bool = True
-    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
 
 
 class TableScreen(Screen[None]):
@@ -123,7 +108,7 @@ class TableScreen(Screen[None]):
         self.view_now: SeatView = self.table.view(self.seat)
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
-        self._round_seen = -1
+        self._deal_seen = -1
         self._log_seen = len(self.view_now.log)
         self._fresh_from = self._log_seen
         self._summary_for: tuple[int, str] | None = None
@@ -249,8 +234,8 @@ class TableScreen(Screen[None]):
         previous = self.view_now
         self.view_now = view
         style = self.card_style()
-        if view.round_number != self._round_seen:
-            self._round_seen = view.round_number
+        if view.deal != self._deal_seen:
+            self._deal_seen = view.deal
             self.hand.reset()
             self.hand.sync(view.hand)
             self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
@@ -262,9 +247,6 @@ class TableScreen(Screen[None]):
             self._fresh_from = len(view.log)
         self._flash_actors(previous, view)
         self._log_seen = len(view.log)
-
-        def is_wild(card: Card) -> bool:
-            return view.rules.is_wild(card.rank, view.round_number)
 
         self.query_one("#roundbar", Static).update(self._roundbar_text(view))
         targets = self._targets(view)
@@ -287,22 +269,22 @@ class TableScreen(Screen[None]):
         self.query_one(DiscardPile).show(view.discard, view.discard_count,
                                          view.rules.draw.discard == "deep",
                                          my_turn and intents.can(view, TakeDiscard),
-                                         style, is_wild)
+                                         style, view.is_wild)
         mine = [m for m in view.table if m.owner == self.seat]
         my_melds = self.query_one("#my-melds", MeldList)
         my_melds.display = bool(mine)
         my_melds.show(mine, style, targets)
         self.query_one("#prompt", Static).update(self._prompt_line(view, style))
         words = self.card_words()
-        start = next((i for i, e in enumerate(view.log) if e.round == view.round_number),
-                     len(view.log))
-        self.query_one("#recent", GameLog).show(view.log[start:], self.seat,
+        this_deal = view.deal_events()
+        start = len(view.log) - len(this_deal)
+        self.query_one("#recent", GameLog).show(this_deal, self.seat,
                                                 max(0, self._fresh_from - start), words)
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
         me.border_subtitle = self._hand_subtitle(view)
-        self.query_one(HandView).show(self.hand, style, is_wild)
+        self.query_one(HandView).show(self.hand, style, view.is_wild)
         names = [name_of(view, s) for s in range(len(view.players))]
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", self.seat,
@@ -329,7 +311,7 @@ class TableScreen(Screen[None]):
 
     # ------------------------------------------------------------------ text pieces
     def _roundbar_text(self, view: SeatView) -> Text:
-        text = Text(" " + round_label(view), Style(bold=True))
+        text = Text(" " + deal_label(view), Style(bold=True))
         if view.final_turns:
             text.append("   last turns", Style(color="#f1c40f", bold=True))
         if view.phase in ("draw", "play", "buy"):
@@ -441,7 +423,7 @@ class TableScreen(Screen[None]):
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
             return
-        key = (view.round_number, view.phase)
+        key = (view.deal, view.phase)
         if self._summary_for == key:
             return
         self._summary_for = key
@@ -482,7 +464,7 @@ class TableScreen(Screen[None]):
     def _update_penalty(self) -> None:
         """Recompute the hand's best penalty in a worker, only when the hand changed."""
         view = self.view_now
-        key = (view.round_number, tuple(sorted(c.uid for c in view.hand)))
+        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
         if key == self._penalty_key:
             return
         self._penalty_key = key
@@ -512,7 +494,7 @@ class TableScreen(Screen[None]):
             from tui.engine.solver.api import best_arrangement
         except ImportError:
             return None
-        return best_arrangement(list(hand), view.rules, view.round_number)
+        return best_arrangement(list(hand), view.rules, view.schedule_round)
 
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
         view = self.view_now
@@ -681,9 +663,7 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ arranging the hand
     def _redraw_hand(self) -> None:
         view = self.view_now
-        self.query_one(HandView).show(
-            self.hand, self.card_style(),
-            lambda card: view.rules.is_wild(card.rank, view.round_number))
+        self.query_one(HandView).show(self.hand, self.card_style(), view.is_wild)
         me = self.query_one("#me")
         me.border_subtitle = self._hand_subtitle(view)
         targets = self._targets(view)
@@ -826,14 +806,20 @@ class TableScreen(Screen[None]):
             from .summary import RoundSummaryScreen
 
             if not isinstance(self.app.screen, RoundSummaryScreen):
-                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()))
+                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()),
+                                     self._after_summary)
         elif view.phase == "game_over":
             from .summary import GameOverScreen
 
             if not isinstance(self.app.screen, GameOverScreen):
-                self.app.push_screen(GameOverScreen(view, self.card_style()))
+                self.app.push_screen(GameOverScreen(view, self.card_style()),
+                                     self._after_summary)
         else:
             self.notify("The deal is still being played.", title="Not yet", timeout=3)
+
+    def _after_summary(self, leave: bool | None) -> None:
+        if leave:
+            self.action_leave()
 
     def action_leave(self) -> None:
         self.app.pop_screen()

@@ -57,14 +57,14 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
              headers: bool = True, words: Callable[[str], str] | None = None) -> Text:
     out = Text()
     start = max(0, len(events) - limit)
-    last_round = None
+    last_deal = None
     for index in range(start, len(events)):
         event = events[index]
-        if headers and event.round != last_round and event.round:
+        if headers and event.deal != last_deal and event.deal:
             if out:
                 out.append("\n")
-            out.append(f"— round {event.round} —", Style(dim=True))
-            last_round = event.round
+            out.append(f"— deal {event.deal} —", Style(dim=True))
+            last_deal = event.deal
         if out:
             out.append("\n")
         colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"
