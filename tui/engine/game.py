@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .actions import Action, IllegalAction
 from .cards import JOKER_RANK, Card, build_shoe
-from .deal import Deal, schedule_position
+from .deal import Deal
 from .rules import Round, Ruleset
 from .scoring import score_deal, winners
 from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
@@ -43,7 +43,7 @@ class Game:
         self.log: list[Event] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
-        self._round_number = 0
+        self._deal_number = 0
         self.dealer = self._choose_dealer()
         self.round: Deal = self._deal(1)
 
@@ -54,11 +54,11 @@ class Game:
         return len(self.names)
 
     def _say(self, seat: int, text: str, kind: str = "", cards: Sequence[Card] = ()) -> None:
-        self.log.append(Event(seat, text, kind, self._round_number, tuple(cards)))
+        self.log.append(Event(seat, text, kind, self._deal_number, tuple(cards)))
 
     def _deal(self, number: int) -> Deal:
         """Shuffle the shoe and deal deal `number` round the table from the dealer's left."""
-        rnd = self.rules.rounds[schedule_position(self.rules, number) - 1]
+        rnd = self.rules.round(self.rules.schedule_round(number))
         stock = list(self.shoe)
         self.rng.shuffle(stock)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
@@ -73,13 +73,13 @@ class Game:
                     discard: list[Card], first: int) -> Deal:
         deal = Deal(self.rules, self.names, self.rng, self.log, number, hands, stock, discard,
                     first, self._deal_over)
-        self._round_number = number
+        self._deal_number = number
         self.round = deal
         self._say(
             self.dealer,
-            f"Round {number}: {self.names[self.dealer]} deals {deal.round_rules.cards} cards "
+            f"Deal {number}: {self.names[self.dealer]} deals {deal.round_rules.cards} cards "
             f"each; {discard[-1]} turned up." if discard else
-            f"Round {number}: {self.names[self.dealer]} deals.",
+            f"Deal {number}: {self.names[self.dealer]} deals.",
             "deal",
             discard[-1:],
         )
@@ -157,7 +157,7 @@ class Game:
         self.scores.append(result.points)
         self.results.append(result)
         summary = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(result.points))
-        self._say(-1, f"Round {st.number} scored: {summary}.", "score")
+        self._say(-1, f"Deal {st.number} scored: {summary}.", "score")
         st.phase = "round_over"
         limit = self.rules.end.point_limit
         if self.last_round() or (limit is not None and max(self.totals) >= limit):
@@ -200,7 +200,8 @@ class Game:
         return SeatView.of(
             seat=seat,
             rules=self.rules,
-            round_number=st.number,
+            deal=st.number,
+            schedule_round=rn,
             round=self.rules.rounds[rn - 1],
             phase=st.phase,
             turn=st.turn,

@@ -35,7 +35,7 @@ class Frame:
     steps: int  # how many steps the game has in all
     action: Action | None  # the action of this step; None for a deal (and the start)
     events: tuple[Event, ...]  # the log lines this step wrote
-    round_number: int
+    deal: int
     phase: Phase
     actor: int  # seat to act now (-1 between rounds and at the end)
     dealer: int
@@ -211,7 +211,7 @@ class Replay:
             steps=self.steps,
             action=self._steps[i - 1] if i else None,
             events=tuple(g.log[first:self._log_len[i]]),
-            round_number=st.number,
+            deal=st.number,
             phase=st.phase,
             actor=g.actor,
             dealer=g.dealer,

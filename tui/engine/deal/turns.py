@@ -18,12 +18,6 @@ from ..rules import Round, Ruleset
 from ..view import Event, Phase
 
 
-def schedule_position(rules: Ruleset, number: int) -> int:
-    """The round of the ruleset's schedule (wilds, contract) that deal `number` plays:
-    a schedule shorter than the game repeats from its start."""
-    return (number - 1) % len(rules.rounds) + 1
-
-
 class DealState:
     """Everything about one deal in progress; a new deal is a new object."""
 
@@ -36,7 +30,7 @@ class DealState:
         self.rng = rng  # the game's: a rebuilt stock is shuffled from the same stream
         self.log = log
         self.number = number
-        self.rules_round = schedule_position(rules, number)
+        self.rules_round = rules.schedule_round(number)
         self.round_rules: Round = rules.rounds[self.rules_round - 1]
         self._on_over = on_over
         self.stock = stock  # top of the stock is the last card
