@@ -38,7 +38,7 @@ from tui.engine.view import SeatView
 from .budget import Budget
 from .evaluate import Evaluator
 from .hard import EXACT_STEPS, HardBot
-from .medium import _discard_action
+from .medium import discard_action
 from .memory import Knowledge, read_knowledge
 from .opponents import OpponentModel, World
 from .playout import Deal
@@ -149,7 +149,7 @@ class ExpertBot(HardBot):
                 picks.append(c)
         out = [Option(act, f"discard {card}", _discarding(view.seat, card))]
         for c in picks:
-            out.append(Option(_discard_action(view, c), f"discard {c}",
+            out.append(Option(discard_action(view, c), f"discard {c}",
                               _discarding(view.seat, c)))
         return out
 
