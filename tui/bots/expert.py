@@ -42,7 +42,7 @@ from .medium import discard_action
 from .memory import Knowledge, read_knowledge
 from .opponents import OpponentModel, World
 from .playout import Deal
-from .tactics import Decision, discard_choices, evaluator_for, options, play_mode
+from .tactics import Decision, evaluator_for, options, play_mode
 
 DEFAULT_BUDGET = 0.2  # CPU seconds per decision
 Z = 2.0  # standard errors an option must win by
@@ -51,7 +51,7 @@ MIN_DEALS = 6  # imagined deals before the policy move may be left
 DROP_Z = 1.5  # an option this many s.e. worse than the policy move is dropped
 CANDIDATES = 4  # discards measured besides the policy move
 DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
-CONTRACT_HORIZON = 3  # turns a seat, contract games
+CONTRACT_HORIZON = 1  # turns a seat, contract games
 
 
 @dataclass
@@ -134,7 +134,7 @@ class ExpertBot(HardBot):
             pair = [Option(top, f"take {view.top_discard}", _drawing(view.seat, True)),
                     Option(stock, "draw from the stock", _drawing(view.seat, False))]
             return pair if act.kind == "take_discard" else pair[::-1]
-        allowed = discard_choices(view)
+        allowed = list(view.discardable)
         card = getattr(act, "card", None)
         hand = list(view.hand)
         if play_mode(view) == "declare" or not ev.contract.required:
@@ -171,6 +171,10 @@ class ExpertBot(HardBot):
         self._opts = opts
         clock = self._whole
         world_cost = 0.0  # CPU seconds the last imagined deal took, all options played
+
+        def in_time() -> bool:  # the clock, checked between the turns of a playout
+            return clock.fits(0.0)
+
         while clock.fits(world_cost) and clock.more():
             started = clock.spent()
             world = model.imagine(rng)
@@ -188,7 +192,8 @@ class ExpertBot(HardBot):
                     deal.out = out_seat
                     deal.final_left = _final_turns_left(view.seat, out_seat, players)
                 opt.play(deal)
-                deal.run(horizon)
+                if not deal.run(horizon, in_time):
+                    break
                 pts = deal.points()
                 others = [p for s, p in enumerate(pts) if s != view.seat]
                 scores.append(pts[view.seat] - (sum(others) / len(others) if others else 0))

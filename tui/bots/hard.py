@@ -35,13 +35,13 @@ from __future__ import annotations
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
+from .budget import Budget
 from .contract_play import (
     discard_after_contract,
     discard_before_contract,
     draw_after_contract,
     draw_before_contract,
 )
-from .budget import Budget
 from .evaluate import Evaluator, without_card
 from .lookahead import Feeder, Lookahead
 from .medium import MediumBot, connections, discard_action, keeps_text

@@ -12,6 +12,12 @@ in the `Evaluator`, so a playout costs about one solve per turn):
   soon as the counting says it is made, and then lay off what fits (contract games);
 * discard the heaviest card left out of the best arrangement (or of the contract).
 
+In contract games, where counting a contract is dear (a 3-run contract costs
+milliseconds a hand), only the searching seat (`me`) plays by that rule; the others play
+`easy`'s: take the top discard when it goes with a card in hand, throw the heaviest card
+that goes with nothing, and lay off what fits once their contract is down.  Their points
+at the horizon are the cards they hold.
+
 Playouts only measure options against each other; the real game, with its every rule,
 is still the engine's, and every action the bot sends comes from `view.legal`.
 """
@@ -19,13 +25,14 @@ is still the engine's, and every action the bot sends comes from `view.legal`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tui.engine.cards import Card
 from tui.engine.meld import Meld
 
 from .evaluate import Evaluator
+from .medium import connections
 from .opponents import World
 
 STEP_POINTS = 10  # contract games, at the horizon: a card missing from a contract
@@ -40,6 +47,7 @@ class Deal:
     stock: list[Card]
     pile: list[Card]
     turn: int
+    me: int = -1  # the searching seat: the only one whose contract is counted
     down: list[bool] = field(default_factory=list)
     table: list[Meld] = field(default_factory=list)
     out: int = -1  # seat that went out
@@ -50,7 +58,7 @@ class Deal:
     def start(cls, ev: Evaluator, world: World, pile: Sequence[Card], turn: int,
               down: Sequence[bool], table: Sequence[Meld]) -> Deal:
         return cls(ev, [list(h) for h in world.hands], list(world.stock), list(pile), turn,
-                   list(down), list(table))
+                   turn, list(down), list(table))
 
     # ---------------------------------------------------------------- rules in brief
 
@@ -98,6 +106,8 @@ class Deal:
             return ev.after_best_discard(hand + [top]) < ev.penalty(hand)
         if self.down[seat]:
             return not ev.stuck([top], self.table)
+        if seat != self.me:
+            return connections(top, hand, ev) > 0
         return ev.contract_need(hand + [top]).missing < ev.contract_need(hand).missing
 
     def finish_turn(self, seat: int, discard: Card | None = None) -> None:
@@ -163,6 +173,8 @@ class Deal:
             _, dead = ev.arrange(hand)
         elif self.down[seat]:
             dead = ev.stuck(hand, self.table)
+        elif seat != self.me:
+            dead = [c for c in hand if connections(c, hand, ev) == 0] or hand
         else:
             dead = ev.useless(hand)
         pool = [c for c in dead if not ev.is_wild(c)] or dead
@@ -175,6 +187,8 @@ class Deal:
         leave the hand), then lay-offs of whatever fits the table."""
         ev = self.ev
         hand = self.hands[seat]
+        if not self.down[seat] and seat != self.me:
+            return
         if not self.down[seat]:
             need = ev.contract_need(hand)
             if need.missing:
@@ -205,15 +219,19 @@ class Deal:
 
     # ---------------------------------------------------------------- the whole thing
 
-    def run(self, horizon: int) -> None:
-        """Play on, every seat by the quick rule, for at most `horizon` turns."""
+    def run(self, horizon: int, in_time: Callable[[], bool] = lambda: True) -> bool:
+        """Play on, every seat by the quick rule, for at most `horizon` turns; False if
+        `in_time()` said stop before the end (the playout is then not finished)."""
         for _ in range(horizon):
             if self.over:
-                return
+                return True
+            if not in_time():
+                return False
             seat = self.turn
             if not self.draw(seat, self.wants_top(seat)):
-                return
+                return True
             self.finish_turn(seat)
+        return True
 
     def points(self) -> list[float]:
         """What every seat scores if the deal ended now; unfinished contract hands also
@@ -230,7 +248,7 @@ class Deal:
                     out.append(float(sum(ev.value(c) for c in hand)))
             else:
                 pts = float(sum(ev.value(c) for c in hand))
-                if not self.down[seat] and not self.over:
+                if seat == self.me and not self.down[seat] and not self.over:
                     pts += STEP_POINTS * ev.contract_need(hand).missing
                 out.append(pts)
         return out
