@@ -14,7 +14,6 @@ from pathlib import Path
 
 from tui.file_lock import FileLock
 
-
 TAKEN_MESSAGE = ("Another rummy window is using your saved game, so games in this window are "
                  "not saved. Close the other window to save here.")
 
