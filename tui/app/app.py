@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
@@ -23,7 +24,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 
 class RummyApp(App[None]):
@@ -43,6 +44,14 @@ class RummyApp(App[None]):
         self.settings = settings
         self._told_slot_taken = False
         self.save_slot = SaveSlot(self.env.save_path) if self.env.save_path else None
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: they carry names, rule names, file names and
+        error messages, which are data and must never be read as markup (a name holding
+        `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
+        accepted for Textual's callers and ignored."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -67,7 +76,7 @@ class RummyApp(App[None]):
             self.theme = self.settings.theme
 
     def _start_requested(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         request = self.env.request
         assert request is not None
@@ -89,8 +98,12 @@ class RummyApp(App[None]):
                          four_colour=self.settings.colours == "four")
 
     def has_game_in_progress(self) -> bool:
-        return self.env.table is not None or (
-            self.save_slot is not None and self.save_slot.has_game())
+        """A game this window can continue: a shared table, or a saved game in the save slot
+        (one that another window holds is that window's game, not this one's)."""
+        if self.env.table is not None:
+            return True
+        slot = self.save_slot
+        return slot is not None and slot.has_game() and slot.claim()
 
     def claimed_save_path(self) -> Path | None:
         """Where this window saves its game: the save slot, if no other window holds it
@@ -107,7 +120,32 @@ class RummyApp(App[None]):
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                    seed: int | None) -> None:
-        """Seat the player and the chosen opponents at a new table and open it."""
+        """Seat the player and the chosen opponents at a new table and open it; with a game
+        in progress, ask first."""
+        if not self.has_game_in_progress():
+            self._start_new_game(rules, opponents, seed)
+            return
+        from .screens.pickers import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._abandon_game_in_progress()
+                self._start_new_game(rules, opponents, seed)
+
+        self.push_screen(ConfirmScreen(
+            "Abandon the game in progress?",
+            f"Starting {rules.name} ends the game you have not finished.",
+            "Abandon it and start the new game", "Keep it (back)"), answered)
+
+    def _abandon_game_in_progress(self) -> None:
+        """Forget the unfinished game (its saved copy)."""
+        self.env.table = None
+        path = self.claimed_save_path()
+        if path is not None:
+            path.unlink(missing_ok=True)
+
+    def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                        seed: int | None) -> None:
         from tui.service.table import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]
@@ -149,8 +187,9 @@ class RummyApp(App[None]):
 
         self.push_screen(NewGameScreen())
 
-    def open_table(self, table: Table, seat: int) -> None:
-        from .screens.table import TableScreen, TableSession
+    def open_table(self, table: TableService, seat: int) -> None:
+        from .screens.table import TableScreen
+        from .table_session import TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()

@@ -17,9 +17,7 @@ from typing import Any
 from ..atomic import write_atomic
 from .actions import IllegalAction, action_from_json
 from .game import Game
-from .ruleset.dump import standalone_yaml
-from .ruleset.errors import RulesetError
-from .ruleset.loader import load_ruleset_text
+from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
 
 FORMAT = "rummy-tui-game"
 VERSION = 1
@@ -62,7 +60,17 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024  # far beyond any real game; a bigger file is 
 
 
 def game_from_json(data: Any) -> Game:
-    """Rebuild a game by replaying its actions; `SaveError` if anything does not fit.
+    """Rebuild a game by replaying its actions; `SaveError` if anything does not fit,
+    including a state that differs from the one the save was made in."""
+    game = replay_moves(data)
+    if fingerprint(game) != data.get("fingerprint"):
+        raise SaveError("the save file does not match the game its moves replay to")
+    return game
+
+
+def replay_moves(data: Any) -> Game:
+    """Play a saved game's moves through its rules; `SaveError` if they do not replay.
+    Whether the result is the state that was saved is `game_from_json`'s check.
 
     Every value is checked for its type and range before it is used, so a damaged or
     hand-edited file is refused in one line and never half-loaded."""
@@ -82,7 +90,6 @@ def game_from_json(data: Any) -> Game:
     seed = whole_number(data, "seed", -MAX_SEED, MAX_SEED)
     last_round = whole_number(data, "round", 1, MAX_SEED)
     actions = _field(data, "actions", list)
-    expected = _field(data, "fingerprint", str)
     try:
         rules = load_ruleset_text(standalone, file=f"<saved {key}>", key=key)
         rules = replace(rules, source=source)
@@ -102,8 +109,6 @@ def game_from_json(data: Any) -> Game:
     except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
             RecursionError) as exc:
         raise _damaged(_short(exc)) from exc
-    if fingerprint(game) != expected:
-        raise SaveError("the save file does not match the game its moves replay to")
     return game
 
 
