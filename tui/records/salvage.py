@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .base import record_uid
+from .rows import RECORD_COLUMNS, ROW_DAMAGE, lenient_text, record_from_row
 from .schema import ruleset_display_name
-from .store import RECORD_COLUMNS, ROW_DAMAGE, lenient_text, record_from_row
 
 if TYPE_CHECKING:
     from .record import GameRecord

@@ -19,14 +19,23 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from tui.file_lock import locked
 
-from .base import RecordError, SeatRecord, as_utc
+from .base import RecordError
+from .rows import (
+    RECORD_COLUMNS,
+    ROW_DAMAGE,
+    GameSummary,
+    lenient_text,
+    one_line,
+    record_from_row,
+    summary_from_row,
+)
+from .salvage import readable_records
 from .schema import SCHEMA_VERSION, NewerSchema, migrate
 
 if TYPE_CHECKING:
@@ -62,25 +71,6 @@ class RecordNotFound(KeyError):
 
     def __str__(self) -> str:
         return f"there is no recorded game #{self.args[0]}"
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One recorded game without its moves: enough for lists and statistics."""
-
-    id: int
-    ruleset_key: str
-    ruleset_name: str
-    seats: tuple[SeatRecord, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    rounds: int
-    started_at: datetime
-    finished_at: datetime
-
-    @property
-    def duration(self) -> float:
-        return max(0.0, (self.finished_at - self.started_at).total_seconds())
 
 
 def _cannot_write(exc: sqlite3.DatabaseError) -> bool:
@@ -317,8 +307,6 @@ class RecordStore:
     def _salvage(self, source: Path) -> None:
         """Copy every game that can still be read from the damaged file `source` into the
         fresh one, under its old number where that is free."""
-        from .salvage import readable_records
-
         found, lost = readable_records(source)
         kept = 0
         for record in found:
@@ -434,7 +422,7 @@ class RecordStore:
         damaged = []
         for row in games:
             try:
-                out.append(_summary_from_row(row, seats.get(row[0], [])))
+                out.append(summary_from_row(row, seats.get(row[0], [])))
             except ROW_DAMAGE as exc:
                 damaged.append((row[0], exc))
         self._report_damaged(damaged)
@@ -472,7 +460,7 @@ class RecordStore:
             return record_from_row(row)
         except ROW_DAMAGE as exc:
             raise RecordError(f"recorded game #{record_id} is damaged and cannot be read "
-                              f"({_one_line(exc)})") from exc
+                              f"({one_line(exc)})") from exc
 
     def latest_id(self) -> int | None:
         """The number of the game that finished last (None with no records)."""
@@ -483,99 +471,3 @@ class RecordStore:
             row = conn.execute(
                 "SELECT id FROM games ORDER BY finished_at DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
-
-
-# What reading a damaged row can raise: bad JSON, wrong types, impossible dates.
-ROW_DAMAGE = (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError,
-              OSError, RecursionError)
-RECORD_COLUMNS = ("id, uid, ruleset_key, ruleset_name, ruleset_text, seed, players, scores,"
-                  " winners, started_at, finished_at, actions, fingerprint")
-
-
-def lenient_text(raw: bytes) -> str:
-    """Text columns as text even when their bytes are not UTF-8 (a damaged row is then
-    refused by the checks, not by the database driver, and the other rows still read)."""
-    return raw.decode("utf-8", errors="replace")
-
-
-def _one_line(exc: BaseException, limit: int = 100) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _json_list(text: object) -> list[Any]:
-    if not isinstance(text, str):
-        raise TypeError("not JSON text")
-    return _list(json.loads(text))
-
-
-def _list(value: object) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError("not a list")
-    return value
-
-
-def _int(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{value!r} is not a whole number")
-    return value
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
-    return value
-
-
-def _time(value: object) -> datetime:
-    return as_utc(_text(value))
-
-
-def _seat(entry: object) -> SeatRecord:
-    if not isinstance(entry, dict):
-        raise TypeError("a seat is not a mapping")
-    bot = entry.get("bot")
-    return SeatRecord(_text(entry["name"]), None if bot is None else _text(bot))
-
-
-def _summary_from_row(row: tuple[Any, ...],
-                      seats: list[tuple[str, str | None, int]]) -> GameSummary:
-    gid, key, rname, scores, winners, started, finished = row
-    if not seats:
-        raise ValueError("no players")
-    return GameSummary(
-        id=_int(gid), ruleset_key=_text(key), ruleset_name=_text(rname or key),
-        seats=tuple(SeatRecord(_text(n), None if b is None else _text(b)) for n, b, _ in seats),
-        totals=tuple(_int(t) for _, _, t in seats),
-        winners=tuple(_int(w) for w in _json_list(winners)),
-        rounds=len(_json_list(scores)),
-        started_at=_time(started),
-        finished_at=_time(finished),
-    )
-
-
-def record_from_row(row: tuple[Any, ...]) -> GameRecord:
-    """A whole record from its row (`RECORD_COLUMNS`); raises one of `ROW_DAMAGE` for a row
-    that does not hold a readable game."""
-    from .record import GameRecord
-
-    (gid, uid, key, rname, text, seed, players, scores, winners, started, finished,
-     actions, fp) = row
-    moves = _json_list(actions)
-    if not all(isinstance(a, dict) for a in moves):
-        raise TypeError("a move is not a mapping")
-    seats = tuple(_seat(p) for p in _json_list(players))
-    points = tuple(tuple(_int(x) for x in _list(p)) for p in _json_list(scores))
-    if any(len(p) != len(seats) for p in points):
-        raise ValueError("the scores do not match the seats")
-    return GameRecord(
-        uid=_text(uid), ruleset_key=_text(key), ruleset_name=_text(rname or key),
-        ruleset_text=_text(text), seed=_int(seed),
-        seats=seats,
-        scores=points,
-        winners=tuple(_int(w) for w in _json_list(winners)),
-        started_at=_time(started),
-        finished_at=_time(finished),
-        actions=tuple(moves),
-        fingerprint=None if fp is None else _text(fp), id=_int(gid),
-    )
