@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from tui.engine.actions import Action, LayDown, LayOff, MeldSpec, SwapJoker
 from tui.engine.cards import Card, format_cards
 from tui.engine.meld import Meld
-from tui.engine.solver.api import best_arrangement
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 
 from .base import Bot, describe_action

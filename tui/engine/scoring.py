@@ -12,7 +12,7 @@ from .cards import Card
 from .deal import Deal
 from .meld_rules import card_penalty
 from .rules import Ruleset
-from .solver.api import best_arrangement
+from .solver import best_arrangement
 from .view import RoundResult
 
 

@@ -491,7 +491,7 @@ class TableScreen(Screen[None]):
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
         try:
-            from tui.engine.solver.api import best_arrangement
+            from tui.engine.solver import best_arrangement
         except ImportError:
             return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..actions import Action, Buy, DrawStock, IllegalAction, PassBuy, TakeDiscard
 from ..cards import Card, format_cards
-from ..solver.api import find_contract
+from ..solver import find_contract
 from .melding import Melding
 
 
