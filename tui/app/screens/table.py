@@ -81,6 +81,8 @@ class TableSession:
     save_path: Path | None = None
     drive_bots: bool = True
     chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
+    rejoin_code: str | None = None
+    """A keyless SSH player's code to take this seat back from a new session (shown)."""
 
 
 class TableScreen(Screen[None]):
@@ -357,6 +359,8 @@ class TableScreen(Screen[None]):
             bits.append(f"{len(self.hand.groups)} meld(s) grouped")
         if self.hand.sort_mode:
             bits.append(f"by {self.hand.sort_mode}")
+        if self.session.rejoin_code:
+            bits.append(f"rejoin code {self.session.rejoin_code}")
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:
