@@ -67,7 +67,7 @@ class RummyApp(App[None]):
             self.theme = self.settings.theme
 
     def _start_requested(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         request = self.env.request
         assert request is not None
@@ -93,7 +93,31 @@ class RummyApp(App[None]):
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                    seed: int | None) -> None:
-        """Seat the player and the chosen opponents at a new table and open it."""
+        """Seat the player and the chosen opponents at a new table and open it; with a game
+        in progress, ask first."""
+        if not self.has_game_in_progress():
+            self._start_new_game(rules, opponents, seed)
+            return
+        from .screens.pickers import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._abandon_game_in_progress()
+                self._start_new_game(rules, opponents, seed)
+
+        self.push_screen(ConfirmScreen(
+            "Abandon the game in progress?",
+            f"Starting {rules.name} ends the game you have not finished.",
+            "Abandon it and start the new game", "Keep it (back)"), answered)
+
+    def _abandon_game_in_progress(self) -> None:
+        """Forget the unfinished game (its saved copy)."""
+        self.env.table = None
+        if self.env.save_path is not None:
+            self.env.save_path.unlink(missing_ok=True)
+
+    def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                        seed: int | None) -> None:
         from tui.service.table import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]
@@ -124,7 +148,8 @@ class RummyApp(App[None]):
         self.open_table(table, self.env.seat)
 
     def open_table(self, table: TableService, seat: int) -> None:
-        from .screens.table import TableScreen, TableSession
+        from .screens.table import TableScreen
+        from .table_session import TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()

@@ -15,6 +15,7 @@ process); such a refusal is reported to the `refusals` listeners instead of rais
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -23,9 +24,16 @@ if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
     from tui.engine.view import SeatView
     from tui.records import RecordOutcome
-    from tui.service.table import SeatSpec
 
-__all__ = ["TableService", "no_subscription"]
+__all__ = ["SeatSpec", "TableService", "no_subscription"]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a person (`bot` None) or a bot of that level."""
+
+    name: str
+    bot: str | None = None
 
 
 def no_subscription() -> None:
