@@ -112,7 +112,7 @@ async def test_enter_opens_the_replay_and_arrows_step_through_it(store: RecordSt
         await pilot.press("left")  # already at the start: stays
         assert screen.replay.position == 0
         await pilot.press("pagedown")
-        assert screen.frame.round_number == 2 and screen.frame.action is None
+        assert screen.frame.deal == 2 and screen.frame.action is None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RecordsScreen)

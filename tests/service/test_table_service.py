@@ -125,11 +125,11 @@ def test_undo_never_reaches_back_into_a_scored_deal(tmp_path: Path, reload: bool
         table._bots = bots_table(seed=4)._bots
     while table.bot_to_move() is not None:
         table.step_bot()
-    assert table.view(0).round_number == 2 and table.view(0).phase == "draw"
+    assert table.view(0).deal == 2 and table.view(0).phase == "draw"
     assert not table.can_undo(0)
     with pytest.raises(IllegalAction):
         table.undo(0)
     table.act(0, DrawStock(0))
     assert table.can_undo(0)
     table.undo(0)
-    assert table.view(0).round_number == 2 and table.view(0).phase == "draw"
+    assert table.view(0).deal == 2 and table.view(0).phase == "draw"

@@ -67,7 +67,7 @@ class RummyApp(App[None]):
             self.theme = self.settings.theme
 
     def _start_requested(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         request = self.env.request
         assert request is not None

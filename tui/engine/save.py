@@ -16,9 +16,7 @@ from typing import Any
 
 from .actions import IllegalAction, action_from_json
 from .game import Game
-from .ruleset.dump import standalone_yaml
-from .ruleset.errors import RulesetError
-from .ruleset.loader import load_ruleset_text
+from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
 
 FORMAT = "rummy-tui-game"
 VERSION = 1

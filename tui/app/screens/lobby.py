@@ -440,7 +440,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
@@ -468,8 +468,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
-        from tui.engine.ruleset.errors import RulesetError
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         rules_row = self.query_one("#choose-rules", ChoiceRow)
         if not rules_row.choices:

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, chips
-from ..describe import name_of, round_label
+from ..describe import deal_label, name_of
 from ..widgets.chart import TotalsChart
 from ..widgets.scoresheet import ScoreSheet, running_totals
 
@@ -30,7 +30,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     result = view.results[-1]
 
     def wild(cards: tuple[Any, ...]) -> list[Any]:
-        return [c for c in cards if view.rules.is_wild(c.rank, result.round)]
+        return [c for c in cards if view.is_wild(c)]
 
     table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,
                       header_style="bold")
@@ -72,7 +72,7 @@ class RoundSummaryScreen(Screen[bool]):
         view = self.view_now
         result = view.results[-1] if view.results else None
         with VerticalScroll(classes="summary-body"):
-            title = Text(round_label(view) + " — over", Style(bold=True))
+            title = Text(deal_label(view) + " — over", Style(bold=True))
             yield Static(title, classes="summary-title")
             if result is not None:
                 who = (f"{name_of(view, result.went_out)} went out."
