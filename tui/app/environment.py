@@ -86,9 +86,6 @@ class AppEnvironment:
             request=request,
         )
 
-    def has_saved_game(self) -> bool:
-        return self.save_path is not None and self.save_path.exists()
-
     def rulesets_folder(self) -> Path:
         """Where this player's own rulesets are listed from and written to."""
         from tui.paths import user_rulesets_dir
