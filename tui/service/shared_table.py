@@ -34,8 +34,8 @@ from tui.engine.view import SeatView
 from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
 from tui.service.identity import Identity, new_rejoin_code, same_code
-from tui.service.interface import no_subscription
-from tui.service.table import SeatSpec, Table
+from tui.service.interface import SeatSpec, no_subscription
+from tui.service.table import Table
 
 log = logging.getLogger(__name__)
 

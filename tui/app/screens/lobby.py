@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
@@ -208,7 +209,7 @@ class LobbyScreen(Screen[None]):
             return None
         row = tables.cursor_row
         try:
-            key = tables.coordinate_to_cell_key((row, 0)).row_key.value
+            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
         except Exception:  # noqa: BLE001 - no row under the cursor
             return None
         return int(key) if key is not None else None
