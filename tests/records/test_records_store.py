@@ -71,7 +71,8 @@ def test_the_database_is_in_wal_mode_with_the_current_schema(home: Path) -> None
 
 
 def test_a_table_is_recorded_with_its_seats(home: Path) -> None:
-    from tui.service.table import SeatSpec, Table
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
 
     game = finished_game(seed=4)
     table = Table(game.rules, [SeatSpec("Ada"), SeatSpec("Ben", "random")], game=game)

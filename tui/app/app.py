@@ -146,7 +146,7 @@ class RummyApp(App[None]):
 
     def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                         seed: int | None) -> None:
-        from tui.service.table import SeatSpec
+        from tui.service.interface import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]
         seats += [SeatSpec(name, level) for name, level in opponents]

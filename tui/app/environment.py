@@ -16,9 +16,9 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.interface import TableService
+    from tui.service.interface import SeatSpec, TableService
     from tui.service.lobby import Guest
-    from tui.service.table import SeatSpec, Table
+    from tui.service.table import Table
 
 SAVE_FILE = "current_game.json"
 

@@ -119,7 +119,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     Returns the version it was at; raises `NewerSchema` (changing nothing) for a database
     from the future.
     """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
     for step in range(version, SCHEMA_VERSION):

@@ -332,7 +332,7 @@ class RecordStore:
             conn = self._connect()
             try:
                 conn.execute("PRAGMA schema_version").fetchone()
-                return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+                return bool(conn.execute("PRAGMA quick_check").fetchone()[0] != "ok")
             finally:
                 conn.close()
         except sqlite3.DatabaseError as exc:
@@ -376,7 +376,8 @@ class RecordStore:
              json.dumps(list(record.actions), separators=(",", ":")),
              record.fingerprint),
         )
-        game_id = int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT always sets it
+        game_id = cur.lastrowid
         totals = record.totals
         conn.executemany(
             "INSERT INTO seats (game_id, seat, name, bot, total, won)"
@@ -425,7 +426,7 @@ class RecordStore:
                     "SELECT game_id, name, bot, total FROM seats ORDER BY game_id, seat"):
                 seats.setdefault(gid, []).append((name, bot, total))
         out = []
-        damaged = []
+        damaged: list[tuple[object, BaseException]] = []
         for row in games:
             try:
                 out.append(summary_from_row(row, seats.get(row[0], [])))

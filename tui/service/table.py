@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from tui.atomic import write_atomic
-from tui.bots import LEVELS, Bot, make_bot
+from tui.bots import LEVELS, Player, make_bot
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
@@ -41,7 +42,7 @@ class Table:
         self.seed = random.randrange(2**31) if seed is None else seed
         self.game = game or Game(rules, [s.name for s in seats], self.seed)
         self.seed = self.game.seed
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[int, Player] = {}
         for seat, spec in enumerate(self.seats):
             if spec.bot:
                 self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
@@ -179,7 +180,7 @@ class Table:
 
     # ---------------------------------------------------------------- saving
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {"seats": [asdict(s) for s in self.seats], "started_at": self.started_at,
                 "game": game_to_json(self.game)}
 
