@@ -472,13 +472,10 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="solve")
     def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        if not hand:
-            text = ""
-        else:
-            arrangement = self._arrange(hand, view)
-            if arrangement is None:
-                return
-            text = f"penalty now {arrangement.penalty}"
+        from tui.engine.scoring import hand_points
+
+        text = f"penalty now {hand_points(hand, view.rules, view.schedule_round)}" if hand \
+            else ""
         if get_current_worker().is_cancelled:
             return
         self.app.call_from_thread(self._set_penalty, text)
