@@ -349,26 +349,31 @@ class TableScreen(Screen[None]):
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:
+        """The keys of this moment, the turn's moves first; `rank` says which go first
+        when the bar is short of room (`?` then lists every key)."""
+        ascii_keys = self.card_style().ascii
+        enter, space, move = ("Enter", "Spc", "<>") if ascii_keys else ("⏎", "␣", "⇧←→")
         hints: list[Hint] = []
-        chat = [Hint("/", "Chat", "chat")] if self.session.chat is not None else []
+        chat = [Hint("/", "Chat", "chat", rank=3)] if self.session.chat is not None else []
         if self.seat < 0:  # a spectator only watches
             if view.phase in ("round_over", "game_over"):
-                hints.append(Hint("⏎", "Summary", "continue"))
-            return hints + chat + [Hint("c", "Scores", "scores"), Hint("?", "Help", "help"),
-                                   Hint("q", "Leave", "leave")]
+                hints.append(Hint(enter, "Summary", "continue"))
+            return hints + chat + [Hint("c", "Scores", "scores", rank=2),
+                                   Hint("?", "Help", "help", rank=1),
+                                   Hint("q", "Leave", "leave", rank=1)]
         mine = view.my_turn
         rules = view.rules
         if view.phase in ("round_over", "game_over"):
-            hints.append(Hint("⏎", "Summary", "continue"))
+            hints.append(Hint(enter, "Summary", "continue"))
         elif mine and view.phase == "buy":
             hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
         elif mine and view.phase == "draw":
             hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))
             if rules.draw.discard != "none":
-                hints.append(Hint("t", "Take discard", "take_discard",
+                hints.append(Hint("t", "Take", "take_discard",
                                   intents.can(view, TakeDiscard)))
         elif mine and view.phase == "play":
-            hints.append(Hint("␣", "Select", "select"))
+            hints.append(Hint(space, "Select", "select"))
             if rules.going_out.melding_during_play:
                 me = view.me
                 down = view.round.contract.required and me is not None and me.contract_down
@@ -382,15 +387,15 @@ class TableScreen(Screen[None]):
             else:
                 hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
             hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
-        hints.append(Hint("a", "Arrange", "arrange"))
+        hints.append(Hint("a", "Arrange", "arrange", rank=4))
         if not (mine and view.phase == "play"):
-            hints.append(Hint("⇧←→", "Move", "shift(1)"))
-        hints.append(Hint("h", "Hint", "hint", mine))
+            hints.append(Hint(move, "Move", "shift(1)", rank=5))
+        hints.append(Hint("h", "Hint", "hint", mine, rank=2))
         if self.table.can_undo(self.seat):
-            hints.append(Hint("u", "Undo", "undo"))
+            hints.append(Hint("u", "Undo", "undo", rank=2))
         if self.has_class("-narrow"):
-            hints.append(Hint("c", "Scores", "scores"))
-        hints += chat + [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
+            hints.append(Hint("c", "Scores", "scores", rank=3))
+        hints += chat + [Hint("?", "Help", "help", rank=1), Hint("q", "Menu", "leave", rank=1)]
         return hints
 
     # ------------------------------------------------------------------ after changes

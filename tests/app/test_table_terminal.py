@@ -1,0 +1,61 @@
+"""Terminal conventions at the table: a one-line key bar at 80 columns, summaries that fit
+80×24, a clear message below the smallest usable window, ASCII mode, the command palette."""
+
+from __future__ import annotations
+
+import pytest
+from app_driver import HUMAN, make_env, table_screen, wait_until
+
+from tui.app.app import RummyApp
+from tui.app.screens.table import TableScreen
+from tui.app.widgets.keybar import KeyBar, fitting
+from tui.engine.actions import Discard, DrawStock, GoOut, LayDown, PassBuy
+from tui.engine.ruleset.loader import list_rulesets
+
+BUNDLED = [info.key for info in list_rulesets() if info.bundled and info.error is None]
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+
+
+def _my_move(view):  # noqa: ANN001, ANN202
+    for kind in (GoOut, LayDown, PassBuy, DrawStock, Discard):
+        found = [a for a in view.legal if isinstance(a, kind)]
+        if found:
+            return found[0]
+    return view.legal[0]
+
+
+@pytest.mark.parametrize("rules", BUNDLED)
+async def test_the_key_bar_is_one_line_at_80_columns_with_every_move_of_the_turn(
+        tmp_path, rules: str) -> None:  # noqa: ANN001
+    app = RummyApp(make_env(tmp_path, rules, players=4 if rules != "three_thirteen" else 3,
+                            seed=2, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+        table = screen.table
+        seen = set()
+        for _ in range(60):
+            view = table.view(HUMAN)
+            if view.phase not in ("draw", "play", "buy"):
+                break
+            if table.bot_to_move() is not None:
+                table.step_bot()
+            else:
+                await pilot.pause()
+                bar = screen.query_one(KeyBar)
+                assert bar.region.height == 1 and bar.region.bottom == 24
+                shown = fitting(bar.hints, 80)
+                assert sum(h.width for h in shown) <= 80
+                wanted = {h.action for h in bar.hints if h.rank == 0} | {"help", "leave"}
+                assert wanted <= {h.action for h in shown}, (view.phase, bar.hints)
+                seen.add(view.phase)
+                if view.phase == "play":
+                    await pilot.press("space")  # a selection changes the hints too
+                    await pilot.pause()
+                    assert screen.query_one(KeyBar).region.height == 1
+                table.act(HUMAN, _my_move(view))
+        assert {"draw", "play"} <= seen
