@@ -59,3 +59,32 @@ async def test_the_key_bar_is_one_line_at_80_columns_with_every_move_of_the_turn
                     assert screen.query_one(KeyBar).region.height == 1
                 table.act(HUMAN, _my_move(view))
         assert {"draw", "play"} <= seen
+
+
+async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_path) -> None:
+    from textual.widgets import Static
+
+    from tui.app.widgets.hand import HandView
+
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause(0.1)
+        message = screen.query_one("#too-small", Static)
+        assert message.region.width > 0
+        assert "at least 70×20" in str(message.render()) and "40×12" in str(message.render())
+        assert screen.query_one("#me").styles.display == "none"  # no half-drawn hand
+        before = screen.table.view(HUMAN)
+        await pilot.press("s")  # nothing is played blind
+        await pilot.pause()
+        assert screen.table.view(HUMAN).hand == before.hand
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert message.styles.display == "none" and screen.query_one(HandView).region.width > 0
+        await pilot.press("s")
+        await pilot.pause()
+        assert len(screen.table.view(HUMAN).hand) == len(before.hand) + 1

@@ -65,6 +65,7 @@ from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
+MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
 
@@ -123,6 +124,13 @@ class TableScreen(Screen[None]):
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
         self._bot_timer = None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A window too small to show the table plays nothing blind: only leaving, help
+        and quitting still work."""
+        if self.has_class("-too-small") and action not in ("leave", "help", "quit"):
+            return False
+        return True
+
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
         """Notifications carry engine and bot text: never read it as markup.  The same
@@ -155,6 +163,7 @@ class TableScreen(Screen[None]):
         if self.session.chat is not None:
             yield ChatBox(self.session.chat, id="chat")
         yield KeyBar(id="keys")
+        yield Static(id="too-small")
 
     def _opponent_seats(self) -> list[int]:
         count = len(self.view_now.players)
@@ -164,7 +173,8 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#me").border_title = "Your hand"
-        self.query_one("#me").display = self.seat >= 0  # spectators have no hand
+        if self.seat < 0:  # spectators have no hand
+            self.query_one("#me").display = False
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
@@ -191,6 +201,12 @@ class TableScreen(Screen[None]):
         self._apply_size(event.size.width, event.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play "
+                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept.")
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
         try:
