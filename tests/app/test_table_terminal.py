@@ -88,3 +88,71 @@ async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_p
         await pilot.press("s")
         await pilot.pause()
         assert len(screen.table.view(HUMAN).hand) == len(before.hand) + 1
+
+
+class _Frozen:
+    """A table that always shows one moment (a summary reads only `view`)."""
+
+    def __init__(self, view) -> None:  # noqa: ANN001
+        self._view = view
+
+    def view(self, seat: int):  # noqa: ANN201
+        return self._view
+
+
+def _whole_game(rules_key: str, players: int, seed: int) -> list:
+    """Every deal's end of one game (bots and a first-legal-move person), as views."""
+    from tui.engine.ruleset.loader import load_ruleset
+    from tui.service.table import SeatSpec, Table
+
+    seats = [SeatSpec("Tess")] + [SeatSpec(f"Bot{i}", "random") for i in range(players - 1)]
+    table = Table(load_ruleset(rules_key), seats, seed, record=False)
+    ends = []
+    for _ in range(100000):
+        view = table.view(HUMAN)
+        if view.phase in ("round_over", "game_over"):
+            ends.append(view)
+            if view.phase == "game_over":
+                return ends
+            table.next_round()
+        elif table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            table.act(HUMAN, _my_move(view))
+    raise AssertionError("the game did not end")
+
+
+async def _fits(pilot, screen) -> None:  # noqa: ANN001
+    from textual.widgets import TabbedContent, TabPane
+
+    tabs = screen.query_one(TabbedContent)
+    for pane in screen.query(TabPane):
+        tabs.active = pane.id
+        await pilot.pause()
+        assert pane.region.bottom <= 23, pane.id  # above the footer
+        assert pane.max_scroll_y == 0 and pane.max_scroll_x == 0, (pane.id, pane.virtual_size)
+    title = screen.query_one(".summary-title")
+    assert title.region.height == 1
+
+
+@pytest.mark.parametrize("rules", BUNDLED)
+async def test_every_summary_fits_80x24(tmp_path, rules: str) -> None:  # noqa: ANN001
+    from tui.app.cardart import CardStyle
+    from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
+    from tui.app.table_session import TableSession
+    from tui.engine.ruleset.loader import load_ruleset
+
+    players = min(load_ruleset(rules).players_max, 6)
+    ends = _whole_game(rules, players, seed=3)
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for view in ends:
+            if view.phase == "round_over":
+                screen = RoundSummaryScreen(TableSession(_Frozen(view), HUMAN), CardStyle())
+            else:
+                screen = GameOverScreen(view, CardStyle())
+            await app.push_screen(screen)
+            await pilot.pause()
+            await _fits(pilot, screen)
+            app.pop_screen()
+            await pilot.pause()
