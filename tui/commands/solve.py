@@ -79,7 +79,7 @@ def _check_round(rules: Ruleset, round_no: int) -> None:
                          f"{len(rules.rounds)}")
 
 
-def _parse_hand(tokens: list[str], rules: Ruleset) -> list:
+def _parse_hand(tokens: list[str], rules: Ruleset) -> list[Any]:
     hand = []
     for uid, token in enumerate(tokens):
         try:
@@ -99,7 +99,7 @@ def _parse_hand(tokens: list[str], rules: Ruleset) -> list:
     return hand
 
 
-def solve_hand(hand: list, rules: Ruleset, round_no: int) -> dict[str, Any]:
+def solve_hand(hand: list[Any], rules: Ruleset, round_no: int) -> dict[str, Any]:
     """The JSON answer for one hand (see the module notes for the fields)."""
     from tui.engine.solver import best_arrangement, find_contract, going_out
 

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from .cards import ACE, KING, RANK_NAMES, SUITS, Card
 from .meld import Face, Meld, face_name
@@ -239,7 +240,7 @@ def _blame(exc: MeldError, cards: list[Card], fixed: list[Face | None], params: 
     return exc
 
 
-def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple:
+def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple[Any, ...]:
     """Which reading to try first; the first one's error is the one reported."""
     naturals = [c for c in cards if c.rank not in params.wild_ranks]
     if len({c.rank for c in naturals}) > 1:

@@ -6,7 +6,7 @@ Each part is a tab of its own, so a summary fits 80×24 however many deals have 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.style import Style
@@ -33,7 +33,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     """Every hand of the last deal: its melds, the cards that scored, and the points."""
     result = view.results[-1]
 
-    def wild(cards: tuple) -> list:
+    def wild(cards: tuple[Any, ...]) -> list[Any]:
         return [c for c in cards if view.is_wild(c)]
 
     # no fixed ratios: the melds and the cards left share the width as their cards need

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -122,7 +123,7 @@ class TableScreen(Screen[None]):
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
-        self._bot_timer = None
+        self._bot_timer: Timer | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A window too small to show the table plays nothing blind: only leaving, help
@@ -362,6 +363,8 @@ class TableScreen(Screen[None]):
             bits.append(f"{len(self.hand.groups)} meld(s) grouped")
         if self.hand.sort_mode:
             bits.append(f"by {self.hand.sort_mode}")
+        if self.session.rejoin_code:
+            bits.append(f"rejoin code {self.session.rejoin_code}")
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:

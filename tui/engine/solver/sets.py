@@ -3,6 +3,8 @@ wilds left over can still do, and turning cores plus wilds into melds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import JOKER_RANK, SUITS, Card
 from ..meld import Meld
 from ..meld_rules import run_positions_of, validate_meld
@@ -18,7 +20,7 @@ def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ..
         return hit
     p = ctx.p
     n = len(cards)
-    seen: set = set()
+    seen: set[Any] = set()
     out = []
 
     least = ctx.set_threshold(budget)
@@ -152,7 +154,7 @@ def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ..
 
 
 def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
-                  stuck: tuple[int, ...]) -> tuple[list, bool]:
+                 stuck: tuple[int, ...]) -> tuple[list[Any], bool]:
     """Set options of one rank in this hand, without those that provably lose: a card no
     run can hold joins the set when a set is made (single-core rules), and making no set
     loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
@@ -172,8 +174,8 @@ def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     return out
 
 
-def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: list[Card],
-           wild_choice: tuple, melds: bool = True) -> Plan:
+def finish(ctx: Context, cost: int, cores: list[Any], deadwood: list[Card], pool: list[Card],
+           wild_choice: tuple[Any, ...], melds: bool = True) -> Plan:
     """Share the pool out and build the melds.  `cores` are (kind, naturals, run places,
     need, slack); `wild_choice` the leftover table's entry (melds of wilds alone, their
     size, jokers and other wilds melded)."""
@@ -279,7 +281,7 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
     # wrap-around runs and melds of wilds alone: let the validator lay them out
-    fixed: list = []
+    fixed: list[Any] = []
     for k, card in enumerate(naturals):
         if kind == "set":
             fixed.append((card.rank, card.suit))
