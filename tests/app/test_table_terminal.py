@@ -135,6 +135,7 @@ async def _fits(pilot, screen) -> None:  # noqa: ANN001
     assert title.region.height == 1
 
 
+@pytest.mark.slow  # a whole game per ruleset
 @pytest.mark.parametrize("rules", BUNDLED)
 async def test_every_summary_fits_80x24(tmp_path, rules: str) -> None:  # noqa: ANN001
     from tui.app.cardart import CardStyle
