@@ -382,6 +382,7 @@ async def start_server(
     keepalive_interval: float = 30,
     login_timeout: float = 60,
     on_session_end: Callable[[SessionInfo], None] | None = None,
+    reuse_port: bool = False,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -392,7 +393,9 @@ async def start_server(
     works; with neither, anyone who can reach the address plays under their SSH user
     name. `idle_timeout` (seconds, None for never) ends sessions without input.
     `on_session_end(info)` runs after each session ended (quit, drop, crash, timeout).
-    Raises `ServeError` for unusable settings.
+    `reuse_port` listens with `SO_REUSEPORT`, so several worker processes can share the
+    port (the kernel spreads connections over them). Raises `ServeError` for unusable
+    settings.
     """
     if max_sessions < 1:
         raise ServeError("--max-sessions must be at least 1")
@@ -428,6 +431,7 @@ async def start_server(
             keepalive_count_max=4,
             login_timeout=login_timeout,
             server_version="rummy-tui",
+            reuse_port=reuse_port or None,
         )
     except OSError as error:
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None

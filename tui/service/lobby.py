@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tui.engine.rules import Ruleset
+from tui.service.interface import ChatService, Place, TableService, no_subscription
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
@@ -198,7 +199,9 @@ class Lobby:
 
 
 class Guest:
-    """One session in the lobby: at most one table at a time, seated or watching."""
+    """One session in the lobby: at most one table at a time, seated or watching.
+
+    Plays the `tui.service.interface.LobbyClient` protocol the lobby screen uses."""
 
     def __init__(self, lobby: Lobby, name: str) -> None:
         self.lobby = lobby
@@ -214,6 +217,38 @@ class Guest:
         unsubscribe = self.lobby.subscribe(callback)
         self._unsubscribers.append(unsubscribe)
         return unsubscribe
+
+    def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Nothing to listen to: the lobby in this process refuses at once, by raising."""
+        return no_subscription
+
+    def summaries(self) -> list[TableSummary]:
+        return self.lobby.summaries()
+
+    def people(self) -> int:
+        return len(self.lobby.guests)
+
+    def place(self) -> Place | None:
+        handle = self.handle
+        if handle is None:
+            return None
+        shared = handle.shared
+        status = shared.status if handle.active else "closed"
+        return Place(shared.id, handle.seat, status, shared.table is not None, handle.id)
+
+    def waiting_table(self) -> int | None:
+        shared = self.lobby.waiting_seat(self.name)
+        return shared.id if shared is not None else None
+
+    def table(self) -> TableService | None:
+        handle = self.handle
+        if handle is None or not handle.active or handle.shared.table is None:
+            return None
+        return handle.table()
+
+    def chat(self) -> ChatService | None:
+        handle = self.handle
+        return handle.chat if handle is not None and handle.active else None
 
     @property
     def shared(self) -> SharedTable | None:

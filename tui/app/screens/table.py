@@ -55,7 +55,7 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
-from ..widgets.chat import ChatBox, ChatSource
+from ..widgets.chat import ChatBox
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
@@ -66,7 +66,7 @@ from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
 if TYPE_CHECKING:
-    from tui.service.interface import TableService
+    from tui.service.interface import ChatService, TableService
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
@@ -80,7 +80,7 @@ class TableSession:
     seat: int = 0
     save_path: Path | None = None
     drive_bots: bool = True
-    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
+    chat: ChatService | None = None  # a shared table's chat, shown as a chat line
 
 
 class TableScreen(Screen[None]):
