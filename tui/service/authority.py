@@ -378,7 +378,14 @@ class GameService:
                       writer: asyncio.StreamWriter) -> None:
         link = WorkerLink(self, reader, writer)
         self.links.append(link)
-        await link.run()
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await link.run()
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
 
     def worker_ready(self, link: WorkerLink) -> None:
         link.lobby_changed()
@@ -409,3 +416,5 @@ class GameService:
             self._server = None
         for link in list(self.links):
             link.close()
+        if self._tasks:  # the links' readers see the end of their streams
+            await asyncio.wait(list(self._tasks), timeout=5)
