@@ -34,7 +34,7 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         first = view(app)
-        assert first.round_number == 1
+        assert first.deal == 1
         ended = await play_round_by_keys(pilot, app)
         assert ended.phase in ("round_over", "game_over")
         assert len(ended.results) == 1
@@ -42,7 +42,7 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
         assert isinstance(summary, RoundSummaryScreen)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        assert view(app).round_number == 2
+        assert view(app).deal == 2
         assert view(app).scores == ended.scores
 
 

@@ -47,12 +47,6 @@ def hand_key(cards: Iterable[Card]) -> HandKey:
     return tuple(sorted(c.face for c in cards))
 
 
-def schedule_round(rules: Ruleset, round_number: int) -> int:
-    """The round of the ruleset's schedule a deal plays by (schedules repeat under a
-    point limit)."""
-    return (round_number - 1) % len(rules.rounds) + 1
-
-
 @dataclass(frozen=True)
 class ContractNeed:
     """How far a hand is from its contract: cards still missing (wilds already counted),

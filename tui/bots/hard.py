@@ -47,7 +47,6 @@ from .medium import MediumBot, _discard_action, connections, keeps_text
 from .memory import read_knowledge
 from .tactics import (
     Decision,
-    discard_choices,
     discards_after_taking,
     may_lay_off_now,
     options,
@@ -139,14 +138,14 @@ class HardBot(MediumBot):
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         mode = play_mode(view)
         if mode == "contract":
-            allowed = discard_choices(view)
+            allowed = list(view.discardable)
             if allowed:
                 if may_lay_off_now(view):
                     return discard_after_contract(view, ev, allowed)
                 return discard_before_contract(view, ev, allowed)
         if mode != "declare":
             return super().discard(view, ev)
-        allowed = discard_choices(view)
+        allowed = list(view.discardable)
         if not allowed:
             return Decision(view.legal[0], "the only kind of move left")
         hand = list(view.hand)

@@ -23,7 +23,6 @@ from .evaluate import Evaluator, _without
 from .tactics import (
     Decision,
     TacticalBot,
-    discard_choices,
     may_lay_off_now,
     meld_phrase,
     options,
@@ -115,7 +114,7 @@ class MediumBot(TacticalBot):
     # ------------------------------------------------------------------ discard
 
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
-        allowed = discard_choices(view)
+        allowed = list(view.discardable)
         if not allowed:
             return Decision(view.legal[0], "the only kind of move left")
         hand = list(view.hand)

@@ -28,9 +28,8 @@ from tui.engine.rules import Ruleset
 from tui.engine.view import Event, SeatView
 from tui.records import RecordOutcome
 from tui.service.chat import ChatError, ChatMessage, clean_text
-from tui.service.interface import Place
+from tui.service.interface import Place, SeatSpec
 from tui.service.lobby import TableSummary
-from tui.service.table import SeatSpec
 from tui.service.wire import (
     MAX_LINE,
     WireError,

@@ -26,9 +26,17 @@ if TYPE_CHECKING:
     from tui.records import RecordOutcome
     from tui.service.chat import ChatMessage
     from tui.service.lobby import TableSummary
-    from tui.service.table import SeatSpec
 
-__all__ = ["ChatService", "LobbyClient", "Place", "TableService", "no_subscription"]
+__all__ = ["ChatService", "LobbyClient", "Place", "SeatSpec", "TableService",
+           "no_subscription"]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a person (`bot` None) or a bot of that level."""
+
+    name: str
+    bot: str | None = None
 
 
 def no_subscription() -> None:

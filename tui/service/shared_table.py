@@ -30,8 +30,8 @@ from tui.engine.rules import Ruleset
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
-from tui.service.interface import no_subscription
-from tui.service.table import SeatSpec, Table
+from tui.service.interface import SeatSpec, no_subscription
+from tui.service.table import Table
 
 log = logging.getLogger(__name__)
 

@@ -237,13 +237,13 @@ def _meld_from_wire(value: Any) -> Meld:
 
 
 def event_to_wire(event: Event) -> list[Any]:
-    return [event.seat, event.text, event.kind, event.round, cards_to_wire(event.cards)]
+    return [event.seat, event.text, event.kind, event.deal, cards_to_wire(event.cards)]
 
 
 def event_from_wire(value: Any) -> Event:
     seat, text, kind, number, cards = value
     return Event(_int(seat, "event seat", -1, 16), _str(text, "event text", 1000),
-                 _str(kind, "event kind", 40), _int(number, "event round", 0, 1000),
+                 _str(kind, "event kind", 40), _int(number, "event deal", 0, 1000),
                  cards_from_wire(cards))
 
 
@@ -251,14 +251,14 @@ def view_to_wire(view: SeatView, log_from: int) -> dict[str, Any]:
     """`view` as JSON, with only the log lines from `log_from` on (the worker keeps the
     earlier ones: the log only grows)."""
     return {
-        "seat": view.seat, "rr": view.rules.rounds.index(view.round),
-        "n": view.round_number, "phase": view.phase, "turn": view.turn,
+        "seat": view.seat, "sr": view.schedule_round,
+        "n": view.deal, "phase": view.phase, "turn": view.turn,
         "dealer": view.dealer, "players": [list(p) for p in view.players],
         "hand": cards_to_wire(view.hand), "stock": view.stock_count,
         "discard": cards_to_wire(view.discard), "discards": view.discard_count,
         "table": [_meld_to_wire(m) for m in view.table],
         "scores": [list(s) for s in view.scores],
-        "results": [[r.round, list(r.points), r.went_out,
+        "results": [[r.deal, list(r.points), r.went_out,
                      [[cards_to_wire(m) for m in melds] for melds in r.melds],
                      [cards_to_wire(d) for d in r.deadwood]] for r in view.results],
         "log_from": log_from, "log": [event_to_wire(e) for e in view.log[log_from:]],
@@ -280,8 +280,9 @@ def view_from_wire(data: Mapping[str, Any], rules: Ruleset, log: list[Event]) ->
         offer = data["offer"]
         return SeatView.of(
             seat=_int(data["seat"], "seat", -1, 16), rules=rules,
-            round_number=_int(data["n"], "round", 1, 1000),
-            round=rules.rounds[_int(data["rr"], "schedule round", 0, len(rules.rounds) - 1)],
+            deal=_int(data["n"], "deal", 1, 1000),
+            schedule_round=(row := _int(data["sr"], "schedule round", 1, len(rules.rounds))),
+            round=rules.rounds[row - 1],
             phase=data["phase"], turn=_int(data["turn"], "turn", -1, 16),
             dealer=_int(data["dealer"], "dealer", -1, 16),
             players=tuple(PlayerInfo(*p) for p in data["players"]),

@@ -27,6 +27,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -239,7 +241,7 @@ class LobbyScreen(Screen[None]):
             body.update(Text("Create a table (c): choose the rules, the number of seats and "
                              "the bots that fill the seats nobody takes."))
             return
-        detail.border_title = f"Table {summary.id} · {summary.title}"
+        detail.border_title = Text(f"Table {summary.id} · {summary.title}")
         text = Text()
         for index, (name, what) in enumerate(summary.seats, 1):
             if index > 1:
@@ -293,7 +295,8 @@ class LobbyScreen(Screen[None]):
             self.app.pop_screen()
 
     def _open_table(self) -> None:
-        from .table import TableScreen, TableSession
+        from ..table_session import TableSession
+        from .table import TableScreen
 
         table, place = self.guest.table(), self.guest.place()
         if table is None or place is None:
@@ -374,7 +377,12 @@ class LobbyScreen(Screen[None]):
     def action_rules(self) -> None:
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(), self._play_rules)
+
+    def _play_rules(self, play: PlayRules | None) -> None:
+        """"Play this" from the rules editor: open a table with those rules and sit at it."""
+        if play is not None:
+            self.host_table(play.key, play.seats(), QUICK_OPPONENT_LEVEL, play.rules)
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen

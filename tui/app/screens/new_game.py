@@ -3,12 +3,15 @@ opponent's name and level, and an optional seed for a repeatable deal."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from tui.service.names import clean_name
 
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 MAX_SHOWN_PLAYERS = 8
@@ -46,7 +49,7 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Rules", classes="field")
                 yield Select(
-                    [((("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
+                    [(Text(("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
                     value=self.infos[0].key if self.infos else Select.BLANK,
                     allow_blank=False, compact=True, id="ruleset")
             yield Static(id="ruleset-about")
@@ -67,7 +70,7 @@ class NewGameScreen(Screen[None]):
                 yield Label("Seed", classes="field")
                 yield Input(placeholder="random", compact=True, id="seed", type="integer")
             if self.broken:
-                yield Static("\n".join(f"{i.key}: {i.error}" for i in self.broken),
+                yield Static(Text("\n".join(f"{i.key}: {i.error}" for i in self.broken)),
                              id="broken-rulesets")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", compact=True, id="start")
@@ -90,7 +93,7 @@ class NewGameScreen(Screen[None]):
         info = self._info()
         if info is None:
             return
-        self.query_one("#ruleset-about", Static).update(info.description)
+        self.query_one("#ruleset-about", Static).update(Text(info.description))
         rules = self._rules()
         players = self.query_one("#players", Select)
         low, high = rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS)
@@ -139,7 +142,7 @@ class NewGameScreen(Screen[None]):
             return
         opponents = []
         for i in range(players - 1):
-            name = self.query_one(f"#opp-name-{i}", Input).value.strip() or OPPONENT_NAMES[i]
+            name = clean_name(self.query_one(f"#opp-name-{i}", Input).value, OPPONENT_NAMES[i])
             level = self.query_one(f"#opp-level-{i}", Select).value
             opponents.append((name, str(level)))
         self.app.start_game(self._rules(), opponents, seed)  # type: ignore[attr-defined]

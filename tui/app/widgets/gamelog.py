@@ -16,14 +16,19 @@ SEAT_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6"
 
 
 class GameLog(VerticalScroll):
+    """At the table the log never takes focus (`focusable=False`): the hand keeps Home,
+    End and the arrows wherever the log has scrolled to; the mouse wheel still scrolls it.
+    In a dialog of its own it may take focus and scroll by keys."""
+
     DEFAULT_CSS = """
     GameLog { height: 1fr; }
     GameLog > Static { width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None, limit: int = 200,
-                 headers: bool = True) -> None:
+                 headers: bool = True, focusable: bool = True) -> None:
         super().__init__(id=id)
+        self.can_focus = focusable
         self._body = Static()
         self._shown: tuple[Event, ...] = ()
         self._fresh_from = -1
@@ -48,14 +53,14 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
              headers: bool = True) -> Text:
     out = Text()
     start = max(0, len(events) - limit)
-    last_round = None
+    last_deal = None
     for index in range(start, len(events)):
         event = events[index]
-        if headers and event.round != last_round and event.round:
+        if headers and event.deal != last_deal and event.deal:
             if out:
                 out.append("\n")
-            out.append(f"— round {event.round} —", Style(dim=True))
-            last_round = event.round
+            out.append(f"— deal {event.deal} —", Style(dim=True))
+            last_deal = event.deal
         if out:
             out.append("\n")
         colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"

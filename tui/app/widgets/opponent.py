@@ -37,8 +37,8 @@ class OpponentPane(Vertical):
              melds: Sequence[Meld], contract_required: bool, card_style: CardStyle,
              targets: set[int]) -> None:
         marker = "> " if card_style.ascii else "▶ "
-        self.border_title = (marker if turn else "") + player.name + (
-            f" ({level})" if level else "")
+        self.border_title = Text((marker if turn else "") + player.name + (
+            f" ({level})" if level else ""))
         tags = ["dealer"] if player.is_dealer else []
         if contract_required and player.contract_down:
             tags.append("✓ contract" if not card_style.ascii else "contract down")
