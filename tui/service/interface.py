@@ -25,10 +25,12 @@ if TYPE_CHECKING:
     from tui.engine.view import SeatView
     from tui.records import RecordOutcome
     from tui.service.chat import ChatMessage
-    from tui.service.lobby import TableSummary
 
-__all__ = ["ChatService", "LobbyClient", "Place", "SeatSpec", "TableService",
-           "no_subscription"]
+__all__ = ["ChatService", "LobbyClient", "Place", "SeatSpec", "Status", "TableService",
+           "TableSummary", "no_subscription"]
+
+Status = Literal["waiting", "playing", "finished", "closed"]
+"""Where a lobby table is in its life."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ class Place:
     table: int
     seat: int
     """-1 for a spectator."""
-    status: Literal["waiting", "playing", "finished", "closed"]
+    status: Status
     dealt: bool
     """The game has started: there is a table to open."""
     ticket: int
@@ -155,6 +157,28 @@ class Place:
     @property
     def spectator(self) -> bool:
         return self.seat < 0
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """One line of the lobby's list of tables (a snapshot)."""
+
+    id: int
+    rules_key: str
+    title: str
+    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
+    status: Status
+    spectators: int
+    host: str
+    fill_level: str
+
+    @property
+    def taken(self) -> int:
+        return sum(what != "open" for _, what in self.seats)
+
+    @property
+    def people(self) -> int:
+        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
 
 
 @runtime_checkable

@@ -11,16 +11,20 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tui.engine.rules import Ruleset
-from tui.service.interface import ChatService, Place, TableService, no_subscription
+from tui.service.interface import (
+    ChatService,
+    Place,
+    TableService,
+    TableSummary,
+    no_subscription,
+)
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
     SeatHandle,
     SharedTable,
-    Status,
     same_name,
 )
 
@@ -46,28 +50,6 @@ def bot_levels() -> list[str]:
     from tui.bots import available_levels
 
     return available_levels() or ["random"]
-
-
-@dataclass(frozen=True)
-class TableSummary:
-    """One line of the lobby's list of tables (a snapshot)."""
-
-    id: int
-    rules_key: str
-    title: str
-    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
-    status: Status
-    spectators: int
-    host: str
-    fill_level: str
-
-    @property
-    def taken(self) -> int:
-        return sum(what != "open" for _, what in self.seats)
-
-    @property
-    def people(self) -> int:
-        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
 
 
 class Lobby:
