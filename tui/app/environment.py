@@ -16,8 +16,14 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
+<<<<<<< HEAD
     from tui.service.interface import LobbyClient, TableService
     from tui.service.table import SeatSpec, Table
+=======
+    from tui.service.interface import SeatSpec, TableService
+    from tui.service.lobby import Guest
+    from tui.service.table import Table
+>>>>>>> main
 
 SAVE_FILE = "current_game.json"
 
@@ -84,9 +90,6 @@ class AppEnvironment:
             save_path=user_data_dir() / SAVE_FILE,
             request=request,
         )
-
-    def has_saved_game(self) -> bool:
-        return self.save_path is not None and self.save_path.exists()
 
     def rulesets_folder(self) -> Path:
         """Where this player's own rulesets are listed from and written to."""

@@ -208,7 +208,7 @@ def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
         pass
 
 
-class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class _PlayerSession(asyncssh.SSHServerSession):
     """asyncssh's view of one session channel; hands over to `Session` once started."""
 
     def __init__(self, server: Server, owner: _PlayerConnection, username: str) -> None:
@@ -220,7 +220,7 @@ class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._kind = ""
         self._session: Session | None = None
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
 
     def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
@@ -253,7 +253,7 @@ class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         else:
             self._session = self._server._new_session(chan, self._username)
 
-    def data_received(self, data: bytes, datatype: Any) -> None:  # type: ignore[override]
+    def data_received(self, data: bytes, datatype: Any) -> None:
         if self._session is not None:
             self._session.data_received(data)
 

@@ -87,11 +87,11 @@ def counter_factory(info: SessionInfo) -> CounterApp:
     return CounterApp(info)
 
 
-class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+class _ClientSession(asyncssh.SSHClientSession):
     def __init__(self, client: TerminalClient) -> None:
         self._client = client
 
-    def data_received(self, data: bytes, datatype: Any) -> None:  # type: ignore[override]
+    def data_received(self, data: bytes, datatype: Any) -> None:
         self._client._received(data, datatype)
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from tui.atomic import write_atomic
+
 from .record import GameRecord, RecordError
 from .store import RecordStore
 
@@ -26,10 +28,7 @@ def export_record(record: GameRecord, path: Path) -> Path:
     if path.is_dir():
         path = path / export_name(record)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, json.dumps(record.to_json(), indent=1))
     except OSError as exc:
         raise RecordError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return path

@@ -75,7 +75,7 @@ class GameRecord:
                   started_at: datetime | float | str,
                   finished_at: datetime | float | str | None = None) -> GameRecord:
         """The record of a game that has ended (`ValueError` for one still in play)."""
-        from tui.engine.ruleset.dump import standalone_yaml
+        from tui.engine.ruleset import standalone_yaml
 
         if game.phase != "game_over":
             raise ValueError("only a finished game can be recorded")

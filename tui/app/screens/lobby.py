@@ -21,6 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label, Static
@@ -219,7 +220,7 @@ class LobbyScreen(Screen[None]):
             return None
         row = tables.cursor_row
         try:
-            key = tables.coordinate_to_cell_key((row, 0)).row_key.value
+            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
         except Exception:  # noqa: BLE001 - no row under the cursor
             return None
         return int(key) if key is not None else None
@@ -457,7 +458,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
@@ -485,8 +486,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
-        from tui.engine.ruleset.errors import RulesetError
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         rules_row = self.query_one("#choose-rules", ChoiceRow)
         if not rules_row.choices:

@@ -3,7 +3,7 @@ of the game (standings and a chart of running totals)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.table import Table as RichTable
@@ -29,7 +29,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     """Every hand of the last deal: its melds, the cards that scored, and the points."""
     result = view.results[-1]
 
-    def wild(cards: tuple) -> list:
+    def wild(cards: tuple[Any, ...]) -> list[Any]:
         return [c for c in cards if view.is_wild(c)]
 
     table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -41,8 +42,8 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .. import intents
-from ..cardart import CardStyle, chips
-from ..describe import deal_label, name_of, prompt
+from ..cardart import CardStyle, card_words, chips
+from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
     ActionRefused,
@@ -66,6 +67,7 @@ from .pickers import PickScreen
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
+HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
 
 
 class TableScreen(Screen[None]):
@@ -117,7 +119,10 @@ class TableScreen(Screen[None]):
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
-        self._bot_timer = None
+        self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
+        self._hint_timer: Any = None
+        self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
+        self._bot_timer: Timer | None = None
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -252,7 +257,8 @@ class TableScreen(Screen[None]):
             pane.show(player, levels.get(pane.seat, ""), view.phase,
                       view.turn == pane.seat and view.phase in ("draw", "play", "buy"),
                       [m for m in view.table if m.owner == pane.seat],
-                      view.round.contract.required, style, targets)
+                      view.round.contract.required, style, targets,
+                      buys=buys_left(view, pane.seat))
         my_turn = view.my_turn
         self.query_one(StockPile).show(view.stock_count,
                                        my_turn and intents.can(view, DrawStock), style)
@@ -269,12 +275,12 @@ class TableScreen(Screen[None]):
         my_melds = self.query_one("#my-melds", MeldList)
         my_melds.display = bool(mine)
         my_melds.show(mine, style, targets)
-        self.query_one("#prompt", Static).update(Text(prompt(view, style),
-                                                      Style(bold=my_turn)))
+        self.query_one("#prompt", Static).update(self._prompt_line(view, style))
+        words = self.card_words()
         this_deal = view.deal_events()
         start = len(view.log) - len(this_deal)
         self.query_one("#recent", GameLog).show(this_deal, self.seat,
-                                                max(0, self._fresh_from - start))
+                                                max(0, self._fresh_from - start), words)
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
@@ -284,7 +290,7 @@ class TableScreen(Screen[None]):
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", self.seat,
                                         style.ascii)
-        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from)
+        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from, words)
         self.query_one(KeyBar).show(self._hints(view))
         self._autosave(view)
         self._update_penalty()
@@ -326,6 +332,8 @@ class TableScreen(Screen[None]):
                  f"{len(view.hand)} cards"]
         if me is not None:
             parts.append(f"{me.total} pts")
+        if buys_left(view, self.seat):
+            parts.append(buys_left(view, self.seat))
         if self._penalty:
             parts.append(self._penalty)
         return Text(" · ".join(parts))  # a player's name is data, never markup
@@ -484,7 +492,7 @@ class TableScreen(Screen[None]):
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
         try:
-            from tui.engine.solver.api import best_arrangement
+            from tui.engine.solver import best_arrangement
         except ImportError:
             return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)
@@ -503,13 +511,14 @@ class TableScreen(Screen[None]):
         try:
             action = build(view)
         except intents.NeedChoice as exc:
-            self.notify(str(exc), title="Choose first")
+            self.notify(self.card_words()(str(exc)), title="Choose first")
             return False
         try:
             self.table.act(self.seat, action)
         except IllegalAction as exc:
             rule = f"\nRule: {exc.rule}" if exc.rule else ""
-            self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
+            self.notify(self.card_words()(f"{exc}{rule}"), title="Not allowed",
+                        severity="warning", timeout=6)
             return False
         except Exception as exc:  # noqa: BLE001 - a bug must not close the player's table
             self.log.error(f"{action!r} failed: {exc!r}")
@@ -722,8 +731,42 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def _fetch_hint(self) -> None:
+        moves = len(self.table.view(self.seat).log)
         text = self.table.hint(self.seat)
-        self.app.call_from_thread(self.notify, text, title="Hint", timeout=10)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_hint, text, moves)
+
+    def _show_hint(self, text: str, moves: int) -> None:
+        """A hint takes the prompt's line (never a box over the table) until the next move
+        or for `HINT_SECONDS`, whichever comes first; a new hint replaces it."""
+        self._hint = (self.card_words()(text), moves)
+        if self._hint_timer is not None:
+            self._hint_timer.stop()
+        self._hint_timer = self.set_timer(HINT_SECONDS, self._drop_hint)
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _drop_hint(self) -> None:
+        self._hint = None
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _prompt_line(self, view: SeatView, style: CardStyle) -> Text:
+        """The hint while it is fresh (no move since it was given), else the prompt."""
+        if self._hint is not None and self._hint[1] == len(view.log):
+            return Text(f"Hint: {self._hint[0]}", Style(bold=True, italic=True))
+        self._hint = None
+        return Text(prompt(view, style), Style(bold=view.my_turn))
+
+    def card_words(self) -> Callable[[str], str]:
+        """Writes the cards in a line of text as the table shows them (player names are
+        left alone); the same function while the card style and names stay the same."""
+        style = self.card_style()
+        names = tuple(p.name for p in self.view_now.players)
+        key = (style, names)
+        if self._words is None or self._words[0] != key:
+            self._words = (key, lambda text: card_words(text, style, names))
+        return self._words[1]
 
     def action_undo(self) -> None:
         if self._bot_busy:

@@ -7,6 +7,7 @@ holds them all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -36,7 +37,7 @@ class RulesetError(Exception):
         return "\n".join(str(error) for error in self.errors)
 
 
-def _order(errors: list[LocatedError]):  # noqa: ANN202 - a sort key function
+def _order(errors: list[LocatedError]) -> Callable[[LocatedError], tuple[str, int, int, int]]:
     """Sort by file position, keeping the order found for errors on one spot."""
     first_seen = {error: index for index, error in reversed(list(enumerate(errors)))}
     return lambda error: (error.file, error.line, error.column, first_seen[error])

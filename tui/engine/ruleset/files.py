@@ -12,6 +12,7 @@ import json
 import re
 from pathlib import Path
 
+from ...atomic import write_atomic
 from ..rules import Ruleset
 from .dump import SCHEMA_FILE_NAME, starter_yaml
 from .loader import bundled_rulesets_dir, find_ruleset, load_ruleset
@@ -85,7 +86,7 @@ def new_ruleset_file(
         extends = _extends_ref(base_path, folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / SCHEMA_FILE_NAME).write_text(schema_json(), encoding="utf-8")
+        write_atomic(folder / SCHEMA_FILE_NAME, schema_json())
         with target.open("x", encoding="utf-8") as handle:
             handle.write(starter_yaml(title or title_for(name), base, extends))
     except FileExistsError:  # made by someone else since the check above
