@@ -16,14 +16,8 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-<<<<<<< HEAD
-    from tui.service.interface import LobbyClient, TableService
-    from tui.service.table import SeatSpec, Table
-=======
-    from tui.service.interface import SeatSpec, TableService
-    from tui.service.lobby import Guest
+    from tui.service.interface import LobbyClient, SeatSpec, TableService
     from tui.service.table import Table
->>>>>>> main
 
 SAVE_FILE = "current_game.json"
 
