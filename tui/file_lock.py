@@ -10,7 +10,7 @@ crashed app never leaves the slot taken.
 from __future__ import annotations
 
 import contextlib
-import os
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,7 +77,7 @@ def locked(path: Path, timeout: float) -> Iterator[bool]:
         lock.release()
 
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
     def _try_lock(handle: IO[bytes]) -> bool:

@@ -85,8 +85,8 @@ def safe_standard_streams() -> Iterator[None]:
     """Within the block, `print` to stdout or stderr cannot drive the terminal or fail on
     an unencodable character (the streams are put back afterwards)."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout = SafeOutput(out)  # type: ignore[assignment]
-    sys.stderr = SafeOutput(err)  # type: ignore[assignment]
+    sys.stdout = SafeOutput(out)
+    sys.stderr = SafeOutput(err)
     try:
         yield
     finally:

@@ -90,14 +90,15 @@ async def _table_of_two(service: GameService, path: Path, bots: int = 0):
     """ann on worker 1, bob on worker 2, at one dealt three_thirteen table."""
     one = await ScriptedWorker.connect(path, 1)
     two = await ScriptedWorker.connect(path, 2)
-    await (one.reply(one.ask({"t": "enter", "s": 1, "name": "ann", "key": ""})))
-    await (two.reply(two.ask({"t": "enter", "s": 1, "name": "bob", "key": ""})))
+    await one.reply(one.ask({"t": "enter", "s": 1, "name": "ann", "key": "SHA256:ann"}))
+    await two.reply(two.ask({"t": "enter", "s": 1, "name": "bob", "key": "SHA256:bob"}))
     created = await one.reply(one.ask({"t": "create", "s": 1, "rules_key": "three_thirteen",
                                        "seats": 2 + bots, "fill": "random",
                                        "rules_text": None}))
     assert created["ok"], created
     [shared] = service.lobby.tables
-    assert (await two.reply(two.ask({"t": "join", "s": 1, "table": shared.id})))["ok"]
+    assert (await two.reply(two.ask({"t": "join", "s": 1, "table": shared.id,
+                                     "code": ""})))["ok"]
     if bots:
         assert (await one.reply(one.ask({"t": "start", "s": 1})))["ok"]
     await until(lambda: 1 in one.views and 1 in two.views)
@@ -138,7 +139,7 @@ async def test_malformed_and_forged_messages_are_refused_and_change_nothing(
         encode({"t": "act", "s": 1, "q": 95, "action": {
             "kind": "discard", "seat": 1 - mover,
             "card": [hand_of_other[0].rank, hand_of_other[0].suit, hand_of_other[0].uid]}}),
-        encode({"t": "join", "s": 1, "q": 96, "table": 999}),
+        encode({"t": "join", "s": 1, "q": 96, "table": 999, "code": ""}),
         encode({"t": "enter", "s": 1, "q": 97, "name": "mallory", "key": ""}),
     ]
     for line in bad:
@@ -171,10 +172,12 @@ async def test_a_worker_that_dies_takes_only_its_sessions_and_the_seat_comes_bac
     await until(lambda: any(m["t"] == "chat" and "still here" in json.dumps(m)
                             for m in two.received[seen:]))
     # ann reconnects: her new session lands on worker 2; she is offered her seat back.
-    assert (await two.reply(two.ask({"t": "enter", "s": 2, "name": "ann", "key": ""})))["ok"]
+    back = two.ask({"t": "enter", "s": 2, "name": "ann", "key": "SHA256:ann"})
+    assert (await two.reply(back))["ok"]
     await until(lambda: any(m["t"] == "place" and m["s"] == 2 and m["waiting"] == shared.id
                             for m in two.received))
-    assert (await two.reply(two.ask({"t": "join", "s": 2, "table": shared.id})))["ok"]
+    assert (await two.reply(two.ask({"t": "join", "s": 2, "table": shared.id,
+                                     "code": ""})))["ok"]
     await until(lambda: 2 in two.views)
     assert shared.seats[0].present and two.views[2]["view"]["seat"] == 0
     # and a new worker may join the running service at any time.

@@ -117,9 +117,12 @@ class ServiceLink:
         self.send({**message, "q": number})
 
     def open_session(self, sid: int, name: str, key: str = "",
-                     turned_away: Callable[[str], None] = lambda why: None) -> RemoteGuest:
-        """A player arrived on this worker: they enter the service's lobby."""
-        guest = RemoteGuest(self, sid, name)
+                     turned_away: Callable[[str], None] = lambda why: None,
+                     replaced: Callable[[], None] = lambda: None) -> RemoteGuest:
+        """A player arrived on this worker: they enter the service's lobby (as the key
+        the SSH front proved, "" for none).  `turned_away(why)` if the service refuses
+        them; `replaced()` if they sit down again from a newer session."""
+        guest = RemoteGuest(self, sid, name, replaced)
         self.guests[sid] = guest
 
         def answered(reply: dict[str, Any]) -> None:
@@ -225,13 +228,16 @@ class ServiceLink:
 class RemoteGuest:
     """One session's place in the service's lobby (a `LobbyClient`)."""
 
-    def __init__(self, link: ServiceLink, sid: int, name: str) -> None:
+    def __init__(self, link: ServiceLink, sid: int, name: str,
+                 replaced: Callable[[], None] = lambda: None) -> None:
         self.link = link
         self.sid = sid
         self.name = name
         self.closed = False
+        self._replaced = replaced
         self._place: Place | None = None
         self._waiting: int | None = None
+        self._behind: int | None = None
         self._table: RemoteTable | None = None
         self._chat: RemoteChat | None = None
         self._listeners: list[Callable[[], None]] = _listeners()
@@ -255,6 +261,9 @@ class RemoteGuest:
 
     def waiting_table(self) -> int | None:
         return self._waiting
+
+    def seat_behind_code(self) -> int | None:
+        return self._behind
 
     def table(self) -> RemoteTable | None:
         table = self._table
@@ -287,8 +296,8 @@ class RemoteGuest:
         self._ask({"t": "create", "rules_key": rules_key, "seats": seats, "fill": fill_level,
                    "rules_text": text})
 
-    def join(self, table_id: int) -> None:
-        self._ask({"t": "join", "table": table_id})
+    def join(self, table_id: int, code: str = "") -> None:
+        self._ask({"t": "join", "table": table_id, "code": code[:20]})
 
     def watch(self, table_id: int) -> None:
         self._ask({"t": "watch", "table": table_id})
@@ -318,7 +327,11 @@ class RemoteGuest:
     def update(self, message: dict[str, Any]) -> None:
         kind = message["t"]
         if kind == "place":
+            behind = message["behind"]
+            self._behind = None if behind is None else int(behind)
             self._placed(message["place"], message["waiting"])
+        elif kind == "replaced":
+            self._replaced()
         elif kind == "chat":
             chat = self._chat
             if chat is not None and chat.ticket == int(message["ticket"]):
@@ -330,8 +343,9 @@ class RemoteGuest:
         if raw is None:
             place = None
         else:
-            table, seat, status, dealt, ticket = raw
-            place = Place(int(table), int(seat), status, bool(dealt), int(ticket))
+            table, seat, status, dealt, ticket, code = raw
+            place = Place(int(table), int(seat), status, bool(dealt), int(ticket),
+                          None if code is None else str(code))
         old = self._place
         self._place = place
         if place is None:

@@ -83,9 +83,10 @@ class WorkerApps:
         from tui.app.settings import SettingsStore
         from tui.paths import player_rulesets_dir
 
-        guest = self.link.open_session(info.id, info.player_name,
-                                       str(getattr(info, "key_fingerprint", "") or ""),
-                                       turned_away=info.close)
+        guest = self.link.open_session(
+            info.id, info.player_name, info.key, turned_away=info.close,
+            replaced=lambda: info.close("You connected again from elsewhere: this older "
+                                        "session is closed."))
         self._guests[info.id] = guest
         env = AppEnvironment(
             settings_store=SettingsStore(None),

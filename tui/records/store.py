@@ -420,7 +420,7 @@ class RecordStore:
                     "SELECT game_id, name, bot, total FROM seats ORDER BY game_id, seat"):
                 seats.setdefault(gid, []).append((name, bot, total))
         out = []
-        damaged = []
+        damaged: list[tuple[object, BaseException]] = []
         for row in games:
             try:
                 out.append(summary_from_row(row, seats.get(row[0], [])))

@@ -45,12 +45,10 @@ SEND_BUFFER_LIMIT = 64 * 1024 * 1024
 class ServiceSession:
     """One player's session, opened by a worker: a lobby guest, and what was sent of it."""
 
-    def __init__(self, link: WorkerLink, sid: int, guest: Guest, key: str) -> None:
+    def __init__(self, link: WorkerLink, sid: int, guest: Guest) -> None:
         self.link = link
         self.sid = sid
         self.guest = guest
-        self.key = key
-        """The SSH key fingerprint the worker saw ("" for none)."""
         self._handle: SeatHandle | None = None
         self._unsubscribers: list[Callable[[], None]] = []
         self._log_sent = 0
@@ -77,10 +75,10 @@ class ServiceSession:
         if handle is not None:
             shared = handle.shared
             place = [shared.id, handle.seat, shared.status, shared.table is not None,
-                     handle.id]
-        waiting = self.guest.lobby.waiting_seat(self.guest.name)
+                     handle.id, handle.rejoin_code]
         message = {"t": "place", "s": self.sid, "place": place,
-                   "waiting": waiting.id if waiting is not None else None}
+                   "waiting": self.guest.waiting_table(),
+                   "behind": self.guest.seat_behind_code()}
         if message != self._place_sent:
             self._place_sent = message
             self.link.send(message)
@@ -271,8 +269,11 @@ class WorkerLink:
                                                 request["rules_text"])
             guest.create(request["rules_key"], request["seats"], request["fill"], rules)
             self.reply(request)
-        elif kind in ("join", "watch"):
-            getattr(guest, kind)(request["table"])
+        elif kind == "join":
+            guest.join(request["table"], request["code"])
+            self.reply(request)
+        elif kind == "watch":
+            guest.watch(request["table"])
             self.reply(request)
         elif kind == "start":
             guest.start()
@@ -309,8 +310,9 @@ class WorkerLink:
             players = service.max_sessions
             raise LobbyError(f"the server is full ({players} players connected); "
                              "try again later.")
-        guest = service.lobby.enter(request["name"])
-        session = ServiceSession(self, sid, guest, request["key"])
+        guest = service.lobby.enter(request["name"], request["key"],
+                                    on_replaced=lambda: self.send({"t": "replaced", "s": sid}))
+        session = ServiceSession(self, sid, guest)
         self.sessions[sid] = session
         self.reply(request)
         session.changed()

@@ -153,6 +153,8 @@ class Place:
     """The game has started: there is a table to open."""
     ticket: int
     """New each time the guest sits or starts watching (tells two stays apart)."""
+    rejoin_code: str | None = None
+    """A keyless player's code to take this seat back from a new session (shown to them)."""
 
     @property
     def spectator(self) -> bool:
@@ -215,6 +217,10 @@ class LobbyClient(Protocol):
         """The game in progress where this guest's seat waits for them, if any."""
         ...
 
+    def seat_behind_code(self) -> int | None:
+        """The table where a seat under this guest's name waits behind its rejoin code."""
+        ...
+
     def table(self) -> TableService | None:
         """The table at this guest's place once dealt (None before, or if not seated)."""
         ...
@@ -226,7 +232,7 @@ class LobbyClient(Protocol):
                rules: Ruleset | None = None) -> object:
         ...
 
-    def join(self, table_id: int) -> object:
+    def join(self, table_id: int, code: str = "") -> object:
         ...
 
     def watch(self, table_id: int) -> object:

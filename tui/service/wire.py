@@ -9,8 +9,10 @@ Workers → service (requests, each checked as untrusted input by `check_request
 `enter`; those that are answered carry a request number `q`.
 
 Service → workers: `reply` (to a numbered request), `lobby` (the list of tables),
-`place` (where one session sits), `rules` (a table's ruleset, once per table), `view`
-(one seat's view, with only the log lines the session has not had yet) and `chat`.
+`place` (where one session sits, its rejoin code, the seat waiting for it), `rules` (a
+table's ruleset, once per table), `view` (one seat's view, with only the log lines the
+session has not had yet), `chat`, and `replaced` (the same player sat down from a newer
+session: close this one).
 
 A worker is only ever sent the views of its own sessions' seats (or a spectator's view,
 which has no hand), so it cannot hold another player's cards.  The codecs here turn
@@ -39,7 +41,7 @@ MAX_MELDS = 32
 
 REQUESTS = ("hello", "enter", "exit", "create", "join", "watch", "start", "leave", "act",
             "ready", "hint", "say")
-UPDATES = ("reply", "lobby", "place", "rules", "view", "chat")
+UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced")
 
 
 class WireError(ValueError):
@@ -97,7 +99,8 @@ _REQUEST_FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
                "seats": lambda v: _int(v, "seats", 1, 16), "fill": lambda v: _str(v, "fill", 40),
                "rules_text": lambda v: None if v is None else _str(v, "rules_text",
                                                                    MAX_RULES_TEXT)},
-    "join": {"q": lambda v: _int(v, "q", 0), "table": lambda v: _int(v, "table", 0)},
+    "join": {"q": lambda v: _int(v, "q", 0), "table": lambda v: _int(v, "table", 0),
+             "code": lambda v: _str(v, "code", 20)},
     "watch": {"q": lambda v: _int(v, "q", 0), "table": lambda v: _int(v, "table", 0)},
     "start": {"q": lambda v: _int(v, "q", 0)},
     "leave": {"q": lambda v: _int(v, "q", 0)},

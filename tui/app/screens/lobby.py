@@ -24,7 +24,7 @@ from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
@@ -151,9 +151,16 @@ class LobbyScreen(Screen[None]):
         self.notify(message.reason, title="Not possible", severity="warning", markup=False)
 
     def _take_back_seat(self) -> None:
-        """A player who comes back (same name) sits straight down at their game again."""
+        """A player who comes back (same key, or same session) sits straight down at their
+        game again; a keyless one is told their seat waits behind its rejoin code."""
         table_id = self.guest.waiting_table()
         if table_id is None:
+            behind = self.guest.seat_behind_code()
+            if behind is not None and self._rejoin_until:
+                self._rejoin_until = 0.0
+                self.notify(f"A seat under your name waits at table {behind}: choose it and "
+                            "press j, then enter the rejoin code you were shown.",
+                            title="Your seat?", timeout=15)
             return
         self._rejoin_until = 0.0
         try:
@@ -263,13 +270,21 @@ class LobbyScreen(Screen[None]):
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
                         Style(color="#f1c40f"))
+            code = place.rejoin_code
+            if code:
+                text.append(f"\nYour rejoin code: {code} (also under your hand at the "
+                            "table). If your connection drops, connect again under the same "
+                            "name and enter it to take your seat back.")
         elif summary.status == "waiting":
             text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
                         "bots when the game starts).")
         elif summary.status == "playing":
             text.append("In play: w watches (you will see no hand).")
-            if self.guest.waiting_table() == summary.id:
-                text.append(" Your seat is waiting for you: j.")
+            if any(name == self.guest.name for name, _ in summary.seats):
+                if self.guest.waiting_table() == summary.id:
+                    text.append(" Your seat is waiting for you: j.")
+                elif self.guest.seat_behind_code() == summary.id:
+                    text.append(" A seat under your name: j and its rejoin code take it back.")
         else:
             text.append("The game is over.")
         body.update(text)
@@ -302,7 +317,8 @@ class LobbyScreen(Screen[None]):
         table, place = self.guest.table(), self.guest.place()
         if table is None or place is None:
             return  # (a remote table opens once its first view has come)
-        session = TableSession(table, place.seat, None, False, self.guest.chat())
+        session = TableSession(table, place.seat, None, False, self.guest.chat(),
+                               place.rejoin_code)
         self._table_screen = TableScreen(session)
         self.app.push_screen(self._table_screen)
 
@@ -339,6 +355,14 @@ class LobbyScreen(Screen[None]):
         summary = self._selected()
         if summary is None:
             self.notify("Choose a table first (↑↓), or create one (c).", markup=False)
+            return
+        if self.guest.seat_behind_code() == summary.id:
+            def entered(code: str | None) -> None:
+                if code and self._try(lambda: self.guest.join(summary.id, code)):
+                    self.refresh_lobby()
+                    self._follow_my_table()
+
+            self.app.push_screen(RejoinCodeScreen(summary.id), entered)
             return
         if self._try(lambda: self.guest.join(summary.id)):
             self.refresh_lobby()
@@ -392,6 +416,31 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+class RejoinCodeScreen(ModalScreen[str | None]):
+    """Asks a keyless player for the rejoin code of their seat; dismisses with it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(classes="picker")
+        self.table_id = table_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="rejoin-dialog"):
+            yield Label(f"Take your seat back at table {self.table_id}",
+                        classes="dialog-title")
+            yield Label("The rejoin code you were shown when you sat down:")
+            yield Input(placeholder="ABC-123", max_length=12, id="rejoin-code")
+            yield Label("Enter take the seat · Esc cancel", classes="dialog-help")
+
+    @on(Input.Submitted, "#rejoin-code")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class ChoiceRow(Static, can_focus=True):

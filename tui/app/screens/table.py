@@ -347,6 +347,8 @@ class TableScreen(Screen[None]):
             bits.append(f"{len(self.hand.groups)} meld(s) grouped")
         if self.hand.sort_mode:
             bits.append(f"by {self.hand.sort_mode}")
+        if self.session.rejoin_code:
+            bits.append(f"rejoin code {self.session.rejoin_code}")
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:

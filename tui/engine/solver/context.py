@@ -58,15 +58,16 @@ class Context:
                       and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2)
         self.set_single_core = p.set_max >= UNLIMITED and not p.distinct_suits
         self.suit_memo: dict[int, dict[tuple[int, ...], Outcomes]] = {}
-        self.table_memo: dict[tuple[int, tuple[int, ...]], tuple[Any, ...]] = {}
-        self.set_memo: dict[tuple[Any, ...], list[Any]] = {}
-        self.left_memo: dict[tuple[Any, ...], list[Any]] = {}
-        self.rank_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        # The tables below hold tuples of tuples shaped for speed; each module that fills
+        # one documents its shape.
+        self.table_memo: dict[tuple[int, tuple[int, ...]], Any] = {}
+        self.set_memo: dict[tuple[Any, ...], Any] = {}
+        self.left_memo: dict[tuple[Any, ...], Any] = {}
+        self.rank_memo: dict[tuple[Any, ...], Any] = {}
         self._thresholds: dict[int, int] = {}
-        self.cluster_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self.plan_memo: dict[tuple[Any, ...], list[Any]] = {}
-        # `solver_fast`: melds per suit and rank
-        self.shape_memo: dict[tuple[Any, ...], list[Any]] = {}
+        self.cluster_memo: dict[tuple[Any, ...], Any] = {}
+        self.plan_memo: dict[tuple[Any, ...], Any] = {}
+        self.shape_memo: dict[tuple[Any, ...], Any] = {}  # `solver_fast`: melds per suit, rank
         self.quick_shape: tuple[Any, ...] | None = None  # `solver_quick`: run windows per rank
 
     def set_threshold(self, budget: int) -> int:

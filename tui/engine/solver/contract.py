@@ -247,10 +247,10 @@ class _Search:
 
     def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
              value: int) -> None:
-        kind, cands, wanted = picks[stage] if stage < len(picks) else (None, None, 0)
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
+        kind, cands, wanted = picks[stage]
         if taken == wanted:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return

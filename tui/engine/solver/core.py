@@ -285,7 +285,7 @@ def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> d
     for tab in several:
         if len(tab) == 1:
             n2, s2, d2 = tab[0]
-            new = {}
+            new: dict[tuple[int, int], int] = {}
             for (n1, s1), d1 in states.items():
                 nn = n1 + n2
                 if nn <= budget:
@@ -317,13 +317,8 @@ def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> d
 def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[Any, Any]:
     """Min-plus product of (need, slack, deadwood) tables: key -> (deadwood, keys used)."""
     if budget == 0:
-        total = 0
-        path = []
-        for tab in tables:
-            entry = tab[0]
-            total += entry[2]
-            path.append((0, 0))
-        return {(need0, slack0): (total, tuple(path))}
+        total = sum(tab[0][2] for tab in tables)
+        return {(need0, slack0): (total, ((0, 0),) * len(tables))}
     states: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {(need0, slack0): (0, ())}
     for tab in tables:
         new: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}

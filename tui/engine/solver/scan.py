@@ -115,7 +115,7 @@ class _Scan:
             count, reserved_after = reserved, 0
         else:
             reserved_after = reserved
-        out = []
+        out: list[tuple[Any, ...]] = []
         k = len(spans)
         seen: set[Any] = set()
         for keep in (range(count + 1) if may_reserve else (0,)):
@@ -169,7 +169,7 @@ class _Scan:
             return [((0, 0, 0, 0), 0, 0, ())]
         rank = ACE if place in (1, 14) else place
         members = sorted(self.by_rank.get(rank, []), key=lambda c: (c.suit, c.uid))
-        out = [((0, 0, 0, 0), 0, 0, ())]
+        out: list[tuple[Any, ...]] = [((0, 0, 0, 0), 0, 0, ())]
         if len(members) < self.ctx.set_threshold(self.budget):
             return out
         sig = tuple((c.suit, c.rank) for c in members)
@@ -264,11 +264,8 @@ class _Scan:
             tuple(sorted((weight[c.rank] for c in self.pool if c.rank != JOKER_RANK),
                          reverse=True)),
             self.allow_allwild, self.anchored)
-        best_key, best_cost = None, None
-        for key, (dw, _) in final.items():
-            cost = dw + left[key[0]][key[1]][0]
-            if best_cost is None or cost < best_cost:
-                best_key, best_cost = key, cost
+        best_key, best_cost = min(((key, dw + left[key[0]][key[1]][0])
+                                   for key, (dw, _) in final.items()), key=lambda kc: kc[1])
         if self.bound is not None and best_cost > self.bound:
             return None, True
         steps = []
@@ -343,7 +340,7 @@ class _Scan:
                 else:
                     still.append(run)
             # open runs in the order of the scan's state: by (normalised) length
-            still.sort(key=lambda r, q=place: self._norm(q - r[0][1] + 1, q))
+            still.sort(key=lambda r: self._norm(place - r[0][1] + 1, place))
             open_runs[suit] = still
         for suit in SUITS:
             deadwood.extend(reserved[suit])  # aces kept for the high end but not used

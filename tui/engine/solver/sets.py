@@ -21,7 +21,7 @@ def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ..
     p = ctx.p
     n = len(cards)
     seen: set[Any] = set()
-    out = []
+    out: list[tuple[Any, ...]] = []
 
     least = ctx.set_threshold(budget)
 
@@ -154,7 +154,7 @@ def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ..
 
 
 def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
-                 stuck: tuple[int, ...]) -> tuple[list[Any], bool]:
+                 stuck: tuple[int, ...]) -> tuple[tuple[Any, ...], bool]:
     """Set options of one rank in this hand, without those that provably lose: a card no
     run can hold joins the set when a set is made (single-core rules), and making no set
     loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
@@ -209,15 +209,15 @@ def finish(ctx: Context, cost: int, cores: list[Any], deadwood: list[Card], pool
         given[idx].extend(giving[:take])
         del giving[:take]
         absorb -= take
-    melds = [build_meld(ctx, kind, naturals, places, wilds)
+    built = [build_meld(ctx, kind, naturals, places, wilds)
              for (kind, naturals, places, _, _), wilds in zip(cores, given, strict=True)]
     for lead, size in zip(leads, sizes, strict=True):
         wilds = giving[:size - len(lead)]
         del giving[:size - len(lead)]
         kind = "set" if p.set_min <= size <= p.set_max else "run"
-        melds.append(build_meld(ctx, kind, lead, [], wilds))
+        built.append(build_meld(ctx, kind, lead, [], wilds))
     assert not giving
-    return Plan(cost, melds, deadwood)
+    return Plan(cost, built, deadwood)
 
 
 def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
@@ -258,13 +258,13 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         extra = len(wilds) - gaps
         # a wild of the run's suit may stand for itself (3C in 3C-4C-5C, threes wild):
         # extend the run down to such wilds before the high end
-        own: dict[int, Card] = {}
+        own_place: dict[int, Card] = {}
         for wild in wilds:
             if wild.suit == suit and wild.rank != JOKER_RANK:
                 for q in run_positions_of(wild.rank, p):
-                    own.setdefault(q, wild)
+                    own_place.setdefault(q, wild)
         down = 0
-        while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own:
+        while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own_place:
             down += 1
         up = min(extra - down, p.max_pos - hi)
         lo -= extra - up
@@ -273,10 +273,10 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         placed: dict[int, Card] = {}
         left = list(wilds)
         for q in slots:
-            wild = own.get(q)
-            if wild is not None and any(w is wild for w in left):
-                placed[q] = wild
-                left = [w for w in left if w is not wild]
+            itself = own_place.get(q)
+            if itself is not None and any(w is itself for w in left):
+                placed[q] = itself
+                left = [w for w in left if w is not itself]
         spare = iter(left)
         seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
