@@ -26,7 +26,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
@@ -34,12 +33,11 @@ from tui.engine.view import SeatView
 from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
 from tui.service.identity import Identity, new_rejoin_code, same_code
-from tui.service.interface import SeatSpec, no_subscription
+from tui.service.interface import SeatSpec, Status, no_subscription
 from tui.service.table import Table
 
 log = logging.getLogger(__name__)
 
-Status = Literal["waiting", "playing", "finished", "closed"]
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
 
 
