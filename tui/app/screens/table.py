@@ -46,6 +46,7 @@ from .. import intents
 from ..cardart import CardStyle, card_words, chips
 from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
+from ..host import host
 from ..messages import (
     ActionRefused,
     CardClicked,
@@ -244,7 +245,7 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def app_settings(self) -> Any:
-        return self.app.settings  # type: ignore[attr-defined]
+        return host(self).settings
 
     def card_style(self) -> CardStyle:
         settings = self.app_settings()
