@@ -7,6 +7,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tui.engine.actions import Action
 from tui.engine.game import Game
@@ -66,7 +67,7 @@ class MatchResult:
     entries: list[EntryStats]
     seconds: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {
             "games": self.games,
             "seats": [
@@ -157,7 +158,7 @@ class PairingResult:
             for level, times in theirs.items():
                 mine.setdefault(level, []).extend(times)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {
             "rules": self.rules, "a": self.a, "b": self.b, "players": self.players,
             "deals": self.deals, "games": self.games,

@@ -32,6 +32,8 @@ Decisions with one legal move return at once.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
@@ -158,7 +160,7 @@ class HardBot(MediumBot):
             return Decision(discard_action(view, card),
                             lambda: keeps_text(ev, without_card(hand, card), pen, "penalty"))
         look = Lookahead(ev, know.unseen)
-        scored = []
+        scored: list[list[Any]] = []  # [expected total, expected penalty, card]
         for _pen, card in ranked:
             value = look.expect(without_card(hand, card))
             scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])
