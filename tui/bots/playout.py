@@ -126,10 +126,9 @@ class Deal:
         at = next((i for i, c in enumerate(hand) if c.uid == discard.uid
                    and c.face == discard.face), None) if discard is not None else None
         if at is None:  # no card named, or it went into a meld
-            discard = self._quick_discard(seat)
-            at = next(i for i, c in enumerate(hand) if c.face == discard.face)
-        del hand[at]
-        self.pile.append(discard)
+            quick = self._quick_discard(seat)
+            at = next(i for i, c in enumerate(hand) if c.face == quick.face)
+        self.pile.append(hand.pop(at))
         if not self.declare and not hand:
             self._went_out(seat)
         elif self.out >= 0:
@@ -169,6 +168,7 @@ class Deal:
     def _quick_discard(self, seat: int) -> Card:
         ev = self.ev
         hand = self.hands[seat]
+        dead: Sequence[Card]
         if self.declare or not ev.contract.required:
             _, dead = ev.arrange(hand)
         elif self.down[seat]:

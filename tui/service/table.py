@@ -125,7 +125,9 @@ class Table:
             advisor = make_bot(HINT_LEVEL, self.seed)
         except ValueError:
             advisor = make_bot("random", self.seed)
-        if hasattr(advisor, "budget"):  # a searching advisor: the hint's own budget
+        from tui.bots.expert import ExpertBot
+
+        if isinstance(advisor, ExpertBot):  # a searching advisor: the hint's own budget
             advisor.steps, advisor.budget = HINT_STEPS, HINT_SECONDS
         return advisor.explain(view)
 
