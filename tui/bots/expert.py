@@ -239,16 +239,15 @@ class ExpertBot(HardBot):
 
 
 def verdict(opts: list[Option], deals: int) -> Option | None:
-    """The option to play instead of the policy move (`opts[0]`), or None: the one with
-    the best mean difference, if it beats the policy move by more than `Z` standard errors
-    and `MIN_GAIN` points after at least `MIN_DEALS` deals."""
+    """The option to play instead of the policy move (`opts[0]`), or None: of the options
+    that beat the policy move by more than `Z` standard errors and `MIN_GAIN` points after
+    at least `MIN_DEALS` deals, the one with the best mean difference (a noisy option
+    with a better mean does not hide a sure one)."""
     if deals < MIN_DEALS:
         return None
-    best = min((o for o in opts[1:] if len(o.diffs) >= MIN_DEALS), key=lambda o: o.mean,
-               default=None)
-    if best is not None and best.mean < -max(MIN_GAIN, Z * best.stderr):
-        return best
-    return None
+    sure = [o for o in opts[1:] if len(o.diffs) >= MIN_DEALS
+            and o.mean < -max(MIN_GAIN, Z * o.stderr)]
+    return min(sure, key=lambda o: o.mean, default=None)
 
 
 def _confirmed(policy: Decision, deals: int) -> Decision:
