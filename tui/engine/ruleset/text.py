@@ -185,9 +185,19 @@ def _melds(r: Ruleset) -> str:
         run_size = f"exactly {run.min} cards"
     else:
         run_size = f"{run.min} to {run.max} cards"
+    run_text = (
+        f"A run is {run_size} of one suit in sequence."
+        if run.same_suit
+        else f"A run is {run_size} in sequence, of any suits (such as 5H-6S-7H)."
+    )
+    if not r.wrap and (run.lowest is not None or run.highest is not None):
+        low = RANK_NAMES[run.lowest] if run.lowest else ("A" if r.ace_low else "2")
+        high = RANK_NAMES[1 if run.highest == 14 else run.highest] if run.highest else (
+            "A" if r.ace_high else "K")
+        run_text += f"  Runs use only the ranks from {low} up to {high}."
     lines = [
         _item("-", set_text),
-        _item("-", f"A run is {run_size} of one suit in sequence."),
+        _item("-", run_text),
         _item("-", "A card belongs to one meld only."),
     ]
     wild_ranks = any(rnd.wild for rnd in r.rounds)
@@ -209,36 +219,66 @@ def _melds(r: Ruleset) -> str:
     else:
         natural = f"Every meld needs at least {_n(r.melds.min_natural, 'natural (non-wild) card')}."
     if wild_ranks:
-        natural += " A wild-rank card may also stand for itself; it then counts as natural."
-    lines.append(_item("-", natural))
-    lines.append(
-        _item(
-            "-",
-            "There is no limit on wild cards in a meld."
-            if r.melds.wilds_may_outnumber_naturals
-            else "A meld may not hold more wild cards than natural cards.",
+        natural += (
+            " A wild-rank card may also stand for itself; it then counts as natural."
+            if r.melds.wild_rank_natural
+            else " A card of the wild rank is always wild: it never counts as a natural card"
+            " (three wild 2s are a meld of wild cards only)."
         )
-    )
+    lines.append(_item("-", natural))
+    if r.melds.wilds_may_outnumber_naturals:
+        ratio = "There is no limit on wild cards in a meld."
+    else:
+        ratio = (
+            "A meld holding natural cards may not hold more wild cards than natural cards."
+            if r.melds.min_natural == 0
+            else "A meld may not hold more wild cards than natural cards."
+        )
+        if not r.melds.wild_ratio_on_lay_off and r.lay_off.when != "never":
+            ratio += "  That is checked when a meld is laid down; laying off may add wild cards."
+    lines.append(_item("-", ratio))
     return _section("Melds", lines)
 
 
 def _contracts(r: Ruleset) -> str | None:
     if not _any_contract(r):
         return None
+    longer = (
+        "Contract melds are laid down at exactly their size; they grow only by laying off."
+        if r.contract.exact_size
+        else "Melds may be longer than the minimum."
+    )
     lines = [
         _para(
             "Each round has a contract (see Rounds): before anything else you must lay it "
-            "down, all its melds in one turn.  Melds may be longer than the minimum."
+            f"down, all its melds in one turn.  {longer}"
         )
     ]
-    if any(rnd.contract.runs > 1 for rnd in r.rounds):
+    if any(rnd.contract.set_sizes or rnd.contract.run_sizes for rnd in r.rounds):
+        lines.append(
+            _item(
+                "-",
+                "Where a contract gives a meld's size (\"a set of 4\"), that meld needs at "
+                "least that many cards"
+                + (" (exactly, see above)" if r.contract.exact_size else "")
+                + ", whatever the size of other melds.",
+            )
+        )
+    gap = r.contract.same_suit_gap
+    apart = (
+        "they do not overlap"
+        if gap == 0
+        else "they do not join up into one sequence"
+        if gap == 1
+        else f"at least {_n(gap, 'rank')} lie between them"
+    )
+    if any(rnd.contract.runs > 1 for rnd in r.rounds) and r.melds.run.same_suit:
         lines.append(
             _item(
                 "-",
                 {
                     "forbidden": "Runs of one contract must all be of different suits.",
-                    "separate": "Runs of one contract may share a suit if they do not join "
-                    "up into one sequence.",
+                    "separate": f"Runs of one contract may share a suit if {apart}.",
                     "allowed": "Runs of one contract may be of any suits.",
                 }[r.contract.runs_same_suit],
             )
