@@ -65,9 +65,7 @@ async def test_group_lay_down_and_lay_off_by_keys() -> None:
         assert sorted(sorted(str(c) for c in m.cards) for m in melds) == [
             ["7D", "7H", "7S"], ["9C", "9D", "9S"]]
         assert table_screen(app).hand.groups == []
-        await press_on(pilot, app, "7♣", "space", "l")
-        assert isinstance(app.screen, PickScreen)
-        await pilot.press("enter")
+        await press_on(pilot, app, "7♣", "space", "l")  # one meld takes it: no question
         await pilot.pause()
         sevens = next(m for m in table.view(HUMAN).table if m.cards[0].rank == 7)
         assert len(sevens.cards) == 4
@@ -108,3 +106,75 @@ async def test_take_from_deep_in_the_pile_by_keys() -> None:
         hand = sorted(str(c) for c in table.view(HUMAN).hand)
         assert "7C" in hand and "5H" in hand
         assert [str(c) for c in table.view(HUMAN).discard] == ["QS"]
+
+
+async def _lay_down_sevens_and_nines(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    await pilot.press("s")
+    for face in ("7♥", "7♠", "7♦"):
+        await press_on(pilot, app, face, "space")
+    await pilot.press("g")
+    for face in ("9♣", "9♦", "9♠"):
+        await press_on(pilot, app, face, "space")
+    await pilot.press("g", "m")
+    await pilot.pause()
+
+
+async def test_lay_off_offers_only_the_melds_that_take_the_card() -> None:
+    table = stacked_table(mine="7H 7S 7D 9C 9D 9S 4H JK 7C KC",
+                          third="5S 6S 6H 2D 3D 4D AH AS 10H 10S")
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await _lay_down_sevens_and_nines(pilot, app)
+        assert len(table.view(HUMAN).table) == 2
+        before = table.view(HUMAN)
+        await press_on(pilot, app, "K♣", "space", "l")  # fits no meld: refused, no list
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert table.view(HUMAN).table == before.table
+        assert any(n.title == "Not allowed" for n in app._notifications)
+        await pilot.press("escape")
+        await press_on(pilot, app, "JK", "space", "l")  # fits both: asked which
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, PickScreen)
+        assert sorted(value for value, _ in picker.choices) == sorted(m.id for m in before.table)
+        await pilot.press("down", "down")  # moving never plays
+        assert table.view(HUMAN).hand == before.hand
+        await pilot.press("escape")
+        await pilot.pause()
+        assert table.view(HUMAN).hand == before.hand
+
+
+async def test_deep_take_offers_only_legal_depths_and_waits_for_enter() -> None:
+    table = stacked_table("7H 7S 9D 9C 9S 4H 5D 6S JC KC", "5S 6D JK 2D 3D 4D AH AS 10H 10S",
+                          discard="QS 3H 7C 5H", stock_top="8C")
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("t")
+        picker = app.screen
+        assert isinstance(picker, PickScreen)
+        assert [value for value, _ in picker.choices] == [0, 1]  # not 3H or QS: no meld
+        options = picker.query_one("OptionList")
+        assert all(not options.get_option_at_index(i).disabled
+                   for i in range(options.option_count))
+        before = table.view(HUMAN)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen) and table.view(HUMAN).hand == before.hand
+        await pilot.press("escape")
+
+
+async def test_t_asks_how_deep_even_when_only_the_top_card_may_be_taken() -> None:
+    table = stacked_table("7H 7S 9D 9C 9S 4H 5D 6S JC KC", "5S 6D JK 2D 3D 4D AH AS 10H 10S",
+                          discard="QS 3H", stock_top="8C")
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("t")
+        assert isinstance(app.screen, PickScreen)
+        assert [value for value, _ in app.screen.choices] == [0]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "3H" in [str(c) for c in table.view(HUMAN).hand]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tui.app import intents
 from tui.app.cardart import Canvas, CardStyle, chip, fan_step, fan_width, paint_small
-from tui.app.describe import prompt, round_label
+from tui.app.describe import deal_label, prompt
 from tui.app.hand_model import HandModel
 from tui.app.settings import Settings, SettingsStore
 from tui.app.widgets.chart import bar_line
@@ -27,12 +27,13 @@ def cards_with_uids(text: str) -> list[Card]:
 
 
 def make_view(rules_key: str, hand: list[Card], *, phase: str = "play", turn: int = 0,
-              round_number: int = 1, legal: tuple = (), discard: tuple = ()) -> SeatView:
+              deal: int = 1, legal: tuple = (), discard: tuple = ()) -> SeatView:
     rules = load_ruleset(rules_key)
+    row = rules.schedule_round(deal)
     players = tuple(PlayerInfo(s, f"P{s}", len(hand), 0, False, False, 0, s == 0)
                     for s in range(3))
-    return SeatView(seat=0, rules=rules, round_number=round_number,
-                    round=rules.round(round_number), phase=phase, turn=turn, dealer=0,
+    return SeatView(seat=0, rules=rules, deal=deal, schedule_round=row,
+                    round=rules.round(row), phase=phase, turn=turn, dealer=0,
                     players=players, hand=tuple(hand), stock_count=30, discard=discard,
                     discard_count=len(discard), table=(), scores=(), results=(), log=(),
                     legal=legal)
@@ -126,7 +127,7 @@ def test_take_discard_picks_the_listed_depth_or_asks_the_engine() -> None:
 
 def test_go_out_with_groups_leaves_exactly_one_card_to_discard() -> None:
     hand = cards_with_uids("5H 6H 7H 9C 9D 9S KD")
-    view = make_view("three_thirteen", hand, round_number=5)
+    view = make_view("three_thirteen", hand, deal=5)
     action = intents.go_out(view, [hand[:3], hand[3:6]], hand, None, None)
     assert action.discard == hand[6]
     assert [len(m.cards) for m in action.melds] == [3, 3]
@@ -141,7 +142,7 @@ def test_lay_off_needs_cards() -> None:
 
 
 def test_contract_melds_picks_what_the_contract_asks() -> None:
-    view = make_view("contract_rummy", [], round_number=2)  # 1 set + 1 run
+    view = make_view("contract_rummy", [], deal=2)  # 1 set + 1 run
     run = cards_with_uids("5H 6H 7H")
     set_a = cards_with_uids("9C 9D 9S")
     set_b = cards_with_uids("KC KD KS")
@@ -181,7 +182,6 @@ def test_card_labels_follow_the_style() -> None:
     ten = Card(10, "H")
     assert CardStyle().label(ten) == "10♥"
     assert CardStyle(ascii=True).label(ten) == "10H"
-    assert CardStyle().label(ten, short_ten=True) == "T♥"
     assert CardStyle().label(Card(0, "*")) == "JK"
     assert CardStyle(four_colour=True).colour(Card(3, "D")) != CardStyle().colour(Card(3, "D"))
     assert chip(Card(12, "S"), CardStyle(), wild=True).plain == "Q♠★"
@@ -203,11 +203,18 @@ def test_fan_fits_whenever_overlap_can_make_it_fit(count: int, width: int) -> No
     assert 2 <= step <= 6
 
 
-def test_round_labels() -> None:
-    view = make_view("three_thirteen", [], round_number=4)
-    assert round_label(view) == "Round 4 of 11 — 6 cards — 6s wild"
-    view = make_view("contract_rummy", [], round_number=2)
-    assert round_label(view).startswith("Deal 2 of 7 — 1 set + 1 run")
+def test_deal_labels() -> None:
+    view = make_view("three_thirteen", [], deal=4)
+    assert deal_label(view) == "Deal 4 of 11 — 6 cards — 6s wild"
+    view = make_view("contract_rummy", [], deal=2)
+    assert deal_label(view).startswith("Deal 2 of 7 — 1 set + 1 run")
+
+
+def test_a_repeating_schedule_names_the_deal_and_its_round() -> None:
+    """Under a point limit deal 3 of a one-row schedule plays that row again."""
+    view = make_view("rulesets/cookbook/rummy_to_100.yaml", [], deal=3)
+    assert (view.deal, view.schedule_round) == (3, 1)
+    assert deal_label(view) == "Deal 3 — 7 cards — 2s wild"
 
 
 def test_prompt_tells_whose_move_it_is() -> None:

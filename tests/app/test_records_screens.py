@@ -72,10 +72,10 @@ async def test_statistics_tab_shows_tables_and_chart(store: RecordStore) -> None
         assert screen.query_one(TabbedContent).active == "records-stats"
         rules = screen.query_one("#stats-rulesets", DataTable)
         assert rules.row_count == 1
-        row = rules.get_row_at(0)
+        row = [str(cell) for cell in rules.get_row_at(0)]
         assert row[0] == store.summaries()[0].ruleset_name and row[1] == "3"
         levels = screen.query_one("#stats-levels", DataTable)
-        assert [levels.get_row_at(r)[0] for r in range(levels.row_count)] == ["random"]
+        assert [str(levels.get_row_at(r)[0]) for r in range(levels.row_count)] == ["random"]
         chart = screen.query_one(ResultsChart)
         won = sum(0 in s.winners for s in store.summaries())
         assert len(chart.results) == 3
@@ -112,7 +112,7 @@ async def test_enter_opens_the_replay_and_arrows_step_through_it(store: RecordSt
         await pilot.press("left")  # already at the start: stays
         assert screen.replay.position == 0
         await pilot.press("pagedown")
-        assert screen.frame.round_number == 2 and screen.frame.action is None
+        assert screen.frame.deal == 2 and screen.frame.action is None
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RecordsScreen)

@@ -214,7 +214,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     await asyncio.gather(*(c.wait_for(f"you are {n}", 120) for n, c in clients.items()))
     join_seconds = time.perf_counter() - started
     tables = await asyncio.to_thread(server.seat, table_size)
-    await asyncio.gather(*(c.wait_for("Round 1 of", 120) for c in clients.values()))
+    await asyncio.gather(*(c.wait_for("Deal 1 of", 120) for c in clients.values()))
     await _settle(server)  # every first paint (and penalty solver) done
     rss_after, _, sessions, _ = await _stats(server, collect=True)
     _, idle_from, _, _ = await _stats(server)

@@ -240,12 +240,18 @@ def test_game_ends_after_eleven_rounds_lowest_total_wins_ties_share() -> None:
         game.next_round()
     assert game.round.number == 11
     game.totals = [30, 12, 12]
-    # Every hand fully melded: nobody scores this round.
+    # Every hand fully melded, and each player draws an ace and throws it: nobody scores.
     rig(game, ["2C 3C 4C 5C 5D 6D 7D 9C 9D 9H 10S JS QS",
                "2D 2S 2H 8S 8C 8D 5S 5H 5C 6C 6S 6H 6D",
-               "4D 4S 4H 7C 7S 7H 10C 10D 10H JC JD JH JS"], discard="QD", turn=0)
-    game.round.went_out = -1
-    game._end_round()
+               "4D 4S 4H 7C 7S 7H 10C 10D 10H JC JD JH JS"], discard="QD",
+        stock_top="AH AD AC", turn=0)
+    game.apply(DrawStock(0))
+    [out] = [a for a in game.legal_actions(0) if isinstance(a, GoOut)]
+    assert out.discard is not None and out.discard.face == (1, "H")
+    game.apply(out)
+    for seat, ace in ((1, "AD"), (2, "AC")):
+        game.apply(DrawStock(seat))
+        game.apply(Discard(seat, card(game, seat, ace)))
     assert game.results[-1].points == (0, 0, 0)
     assert game.phase == "game_over"
     assert game.winners == (1, 2)

@@ -3,11 +3,12 @@ field of a view is filled (views are built field by field for speed)."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 
 from tui.bots import make_bot
+from tui.engine.cards import Card
 from tui.engine.game import Game
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.view import LogSoFar, SeatView
@@ -55,3 +56,37 @@ def test_every_field_of_a_view_is_filled() -> None:
     for seat in (-1, 0, 1, 2):
         view = game.view(seat)
         assert {f.name for f in fields(SeatView)} == set(vars(view))
+
+
+def test_a_deal_past_the_schedule_plays_its_row_again() -> None:
+    """Three rows, point limit: deal 4 plays row 1, deal 5 row 2, with that row's wilds."""
+    from table_rig import goto_deal
+
+    base = load_ruleset("three_thirteen")
+    rules = replace(base, rounds=base.rounds[:3],
+                    end=replace(base.end, point_limit=10_000, max_rounds=20))
+    game = Game(rules, ["a", "b"], 3)
+    goto_deal(game, 5)
+    view = game.view(0)
+    assert (view.deal, view.schedule_round) == (5, 2)
+    assert view.round == rules.rounds[1]
+    wild_rank = rules.rounds[1].wild[0]
+    assert view.is_wild(Card(wild_rank, "S"))
+    assert not view.is_wild(Card(rules.rounds[0].wild[0], "S"))
+    assert all(e.deal == 5 for e in view.deal_events())
+    assert view.deal_events()[0].kind == "deal"
+
+
+def test_the_view_answers_what_a_card_scores_and_what_may_go() -> None:
+    rules = load_ruleset("three_thirteen")
+    fixed = replace(rules, scoring=replace(rules.scoring, wild_unmelded="fixed", wild_value=25))
+    game = Game(fixed, ["a", "b"], 4)
+    view = game.view(game.actor)
+    wild = Card(view.round.wild[0], "H")
+    assert view.card_points(wild) == 25
+    assert view.card_points(Card(13, "H")) == rules.value(13)
+    assert view.discardable == ()  # the draw comes first
+    game.apply(next(a for a in view.legal if a.kind == "draw_stock"))
+    after = game.view(view.seat)
+    assert {c.uid for c in after.discardable} == {c.uid for c in after.hand}
+    assert after.going_out_discard == rules.going_out.discard

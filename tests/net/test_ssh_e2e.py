@@ -49,8 +49,8 @@ async def seat_two(room: Room, seats: int = 3):  # noqa: ANN201
     bob.send("j")
     await alice.wait_until(lambda: "alice, bob" in alice.text)
     alice.send("s")
-    await alice.wait_for("Round 1 of 11")
-    await bob.wait_for("Round 1 of 11")
+    await alice.wait_for("Deal 1 of 11")
+    await bob.wait_for("Deal 1 of 11")
     [shared] = room.lobby.tables
     return alice, bob, shared
 
@@ -95,7 +95,7 @@ async def test_two_players_create_join_play_resize_chat_drop_and_come_back(room)
 
     # bob comes back under the same name: straight to his seat, the bot stands up.
     back = await arrive(room.port, "bob")
-    await back.wait_for("Round ")
+    await back.wait_for("Deal ")
     await until(lambda: not shared.table.is_bot(1) and shared.seats[1].present)
     hand = shared.table.view(1).hand
     await back.wait_for(f"{len(hand)} cards")
@@ -107,8 +107,8 @@ async def test_two_players_create_join_play_resize_chat_drop_and_come_back(room)
     alice.send(ENTER)
     back.send(ENTER)
     await until(lambda: game.round.number == 2, what="the second deal")
-    await alice.wait_for("Round 2 of 11")
-    await back.wait_for("Round 2 of 11")
+    await alice.wait_for("Deal 2 of 11")
+    await back.wait_for("Deal 2 of 11")
     await alice.close()
     await back.close()
 
@@ -118,7 +118,7 @@ async def test_a_spectator_sees_no_hand_and_cannot_play(room):
     carol = await arrive(room.port, "carol")
     await carol.wait_for("playing")
     carol.send("w")
-    await carol.wait_for("Round 1 of 11")
+    await carol.wait_for("Deal 1 of 11")
     assert "Your hand" not in carol.text and "cards · " not in carol.text.split("\n")[-6]
     assert shared.spectators
     game = shared.table.game
@@ -249,7 +249,7 @@ async def test_reconnecting_at_once_still_finds_the_seat(room):
     alice, bob, shared = await seat_two(room)
     bob.abort()  # and straight back, maybe before the server has noticed the drop
     back = await arrive(room.port, "bob")
-    await back.wait_for("Round 1 of 11", timeout=20)
+    await back.wait_for("Deal 1 of 11", timeout=20)
     await until(lambda: shared.seats[1].present and not shared.table.is_bot(1))
     assert "you are bob" not in back.text
     await alice.close()

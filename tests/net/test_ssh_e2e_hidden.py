@@ -162,7 +162,7 @@ async def test_no_screen_ever_shows_a_card_of_another_players_hand():
         assert [s.person for s in shared.seats] == ["alice", "bob", None, None]
         await carol.wait_for("playing")
         carol.send("w")
-        await carol.wait_for("Round 1 of 11")
+        await carol.wait_for("Deal 1 of 11")
 
         game = shared.table.game
         await play_until(shared, {0: alice, 1: bob}, lambda: game.phase not in IN_PLAY,

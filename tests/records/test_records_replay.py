@@ -34,7 +34,7 @@ def stored(home: Path, seed: int, players: int = 3, rules=None) -> GameRecord:  
 def where(frame: Frame) -> tuple:
     """Where every physical card is (by uid), and the scores: equal states, equal values."""
     return (
-        frame.round_number, frame.phase, frame.actor,
+        frame.deal, frame.phase, frame.actor,
         tuple(tuple(c.uid for c in hand) for hand in frame.hands),
         tuple((m.id, m.owner, tuple(c.uid for c in m.cards)) for m in frame.table),
         tuple(c.uid for c in frame.discard), frame.stock_count, frame.totals, frame.scores,
@@ -109,12 +109,12 @@ def test_rounds_can_be_skipped_forward_and_back(home: Path) -> None:
     starts = []
     frame = replay.start()
     while not frame.at_end:
-        starts.append((frame.index, frame.round_number))
+        starts.append((frame.index, frame.deal))
         frame = replay.next_round()
     assert [r for _, r in starts] == list(range(1, record.rounds + 1))
     assert all(replay.goto(i).action is None for i, _ in starts)
     replay.end()
-    assert replay.previous_round().round_number == record.rounds
+    assert replay.previous_round().deal == record.rounds
     assert replay.frame().index == starts[-1][0]
     assert replay.previous_round().index == starts[-2][0]
 

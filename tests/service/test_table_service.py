@@ -101,3 +101,34 @@ def test_finished_games_are_recorded_once() -> None:
     assert table.record_outcome is not None and table.record_outcome.record_id is not None
     table._changed()  # more notifications after the end record nothing new
     assert RecordStore().count() == 1
+
+
+def _play_out_deal(table: Table) -> None:
+    """Play the deal to its end, the person always taking the first legal move."""
+    while table.view(0).phase not in ("round_over", "game_over"):
+        if table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            table.act(0, table.view(0).legal[0])
+
+
+@pytest.mark.parametrize("reload", [False, True])
+def test_undo_never_reaches_back_into_a_scored_deal(tmp_path: Path, reload: bool) -> None:
+    table = bots_table(seed=4)
+    _play_out_deal(table)
+    assert table.can_undo(0)  # the deal is over but my last turn is still in it
+    table.next_round()
+    if reload:  # a resumed game knows where its deal began too
+        table.save(tmp_path / "game.json")
+        table = Table.load(tmp_path / "game.json")
+        table._bots = bots_table(seed=4)._bots
+    while table.bot_to_move() is not None:
+        table.step_bot()
+    assert table.view(0).deal == 2 and table.view(0).phase == "draw"
+    assert not table.can_undo(0)
+    with pytest.raises(IllegalAction):
+        table.undo(0)
+    table.act(0, DrawStock(0))
+    assert table.can_undo(0)
+    table.undo(0)
+    assert table.view(0).deal == 2 and table.view(0).phase == "draw"

@@ -18,8 +18,9 @@ def new_game(rules: str, players: int = 3, seed: int = 1) -> Game:
 
 def rig(game: Game, hands: list[str], discard: str = "", stock_top: str = "",
         turn: int | None = None) -> None:
-    """Re-deal the current round.  `discard` is bottom to top; `stock_top` lists the next
-    cards to be drawn, first drawn first; the rest of the shoe forms the stock below them."""
+    """Re-deal the current deal as the engine's stacked deal, with cards of these faces
+    taken from the shoe.  `discard` is bottom to top; `stock_top` lists the next cards to
+    be drawn, first drawn first; the rest of the shoe forms the stock below them."""
     pool = list(game.shoe)
 
     def take(token: str) -> Card:
@@ -29,15 +30,11 @@ def rig(game: Game, hands: list[str], discard: str = "", stock_top: str = "",
                 return pool.pop(i)
         raise AssertionError(f"no {token} left in the shoe")
 
-    st = game.round
-    st.hands = [[take(t) for t in hand.split()] for hand in hands]
-    st.discard = [take(t) for t in discard.split()]
+    hands_dealt = [[take(t) for t in hand.split()] for hand in hands]
+    pile = [take(t) for t in discard.split()]
     top = [take(t) for t in stock_top.split()]
-    st.stock = pool + list(reversed(top))
-    st.table = []
-    if turn is not None:
-        st.turn = st.in_turn = turn
-    game._legal_cache.clear()
+    game.stack_deal(hands_dealt, pool + list(reversed(top)), pile,
+                    game.round.in_turn if turn is None else turn)
     game.check_conservation()
 
 

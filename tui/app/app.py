@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
@@ -20,7 +21,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.table import Table
+    from tui.service.interface import TableService
 
 
 class RummyApp(App[None]):
@@ -38,6 +39,14 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification is plain text: they carry names, rule names, file names and
+        error messages, which are data and must never be read as markup (a name holding
+        `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
+        accepted for Textual's callers and ignored."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -58,7 +67,7 @@ class RummyApp(App[None]):
             self.theme = self.settings.theme
 
     def _start_requested(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         request = self.env.request
         assert request is not None
@@ -84,7 +93,31 @@ class RummyApp(App[None]):
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                    seed: int | None) -> None:
-        """Seat the player and the chosen opponents at a new table and open it."""
+        """Seat the player and the chosen opponents at a new table and open it; with a game
+        in progress, ask first."""
+        if not self.has_game_in_progress():
+            self._start_new_game(rules, opponents, seed)
+            return
+        from .screens.pickers import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._abandon_game_in_progress()
+                self._start_new_game(rules, opponents, seed)
+
+        self.push_screen(ConfirmScreen(
+            "Abandon the game in progress?",
+            f"Starting {rules.name} ends the game you have not finished.",
+            "Abandon it and start the new game", "Keep it (back)"), answered)
+
+    def _abandon_game_in_progress(self) -> None:
+        """Forget the unfinished game (its saved copy)."""
+        self.env.table = None
+        if self.env.save_path is not None:
+            self.env.save_path.unlink(missing_ok=True)
+
+    def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                        seed: int | None) -> None:
         from tui.service.table import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]
@@ -114,8 +147,9 @@ class RummyApp(App[None]):
             return
         self.open_table(table, self.env.seat)
 
-    def open_table(self, table: Table, seat: int) -> None:
-        from .screens.table import TableScreen, TableSession
+    def open_table(self, table: TableService, seat: int) -> None:
+        from .screens.table import TableScreen
+        from .table_session import TableSession
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()

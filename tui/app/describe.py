@@ -1,4 +1,4 @@
-"""Words for the table: what the round asks, whose move it is and what to do now."""
+"""Words for the table: what the deal asks, whose move it is and what to do now."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ from tui.engine.view import SeatView
 from .cardart import CardStyle
 
 
-def round_label(view: SeatView) -> str:
-    """`Round 4 of 11 — 6 cards — 6s wild` or `Deal 2 of 7 — 1 set + 1 run`."""
+def deal_label(view: SeatView) -> str:
+    """`Deal 4 of 11 — 6 cards — 6s wild`, `Deal 2 of 7 — 1 set + 1 run`; under a point
+    limit the schedule repeats, so `Deal 9 — round 1 of 2 — …` (no round for a one-row
+    schedule)."""
     rnd = view.round
     contract = rnd.contract.required
-    word = "Deal" if contract else "Round"
     total = len(view.rules.rounds)
     if view.rules.end.point_limit:
-        head = f"{word} {view.round_number}"
+        parts = [f"Deal {view.deal}"]
+        if total > 1:
+            parts.append(f"round {view.schedule_round} of {total}")
     else:
-        head = f"{word} {view.round_number} of {total}"
-    parts = [head]
+        parts = [f"Deal {view.deal} of {total}"]
     if contract:
         parts.append(rnd.contract.describe())
         if rnd.all_at_once:
@@ -29,6 +31,18 @@ def round_label(view: SeatView) -> str:
     elif view.rules.jokers_wild and view.rules.deck_for(len(view.players)).jokers:
         parts.append("jokers wild")
     return " — ".join(parts)
+
+
+def buys_left(view: SeatView, seat: int) -> str:
+    """`2 buys left` for a seat where buying is on with a limit, `buys: no limit` without
+    one, and nothing where nobody buys."""
+    buying = view.rules.buying
+    if not buying.enabled or not 0 <= seat < len(view.players):
+        return ""
+    if buying.limit_per_deal is None:
+        return "buys: no limit"
+    left = max(0, buying.limit_per_deal - view.players[seat].buys_used)
+    return f"{left} buy{'s' if left != 1 else ''} left"
 
 
 def name_of(view: SeatView, seat: int) -> str:

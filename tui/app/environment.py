@@ -16,6 +16,7 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
+    from tui.service.interface import TableService
     from tui.service.lobby import Guest
     from tui.service.table import SeatSpec, Table
 
@@ -61,7 +62,7 @@ class AppEnvironment:
     player_name: str | None = None
     table_factory: TableFactory = _default_factory
     table_loader: Callable[[Path], Table] = _default_loader
-    table: Table | None = None
+    table: TableService | None = None
     seat: int = 0
     drive_bots: bool = True
     request: GameRequest | None = None

@@ -98,7 +98,7 @@ def go_out(view: SeatView, groups: Sequence[Sequence[Card]], hand: Sequence[Card
     """Declare the whole hand.  Staged groups are used as they are (the one card left over
     is the discard); otherwise the best arrangement is searched, trying the card under the
     cursor as the discard first."""
-    rule = view.rules.going_out_discard(view.round_number)
+    rule = view.going_out_discard
     if groups:
         grouped = {c.uid for g in groups for c in g}
         left = [c for c in hand if c.uid not in grouped]

@@ -43,3 +43,12 @@ class KeyHintClicked(Message):
 @dataclass
 class TableChanged(Message):
     """The table service changed (posted from its subscription, possibly another thread)."""
+
+
+@dataclass
+class ActionRefused(Message):
+    """The table service refused an action after `act` returned (a service in another
+    process decides later); `reason` and `rule` as an `IllegalAction` carries them."""
+
+    reason: str
+    rule: str = ""

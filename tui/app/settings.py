@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from tui.service.names import clean_name
+
 SETTINGS_FILE = "settings.json"
 
 CARD_STYLES = ("unicode", "ascii")
@@ -37,7 +39,7 @@ class Settings:
     def cleaned(self) -> Settings:
         """A copy with every out-of-range value replaced by its default."""
         default = Settings()
-        name = self.name.strip()[:24] if isinstance(self.name, str) else ""
+        name = clean_name(self.name, "") if isinstance(self.name, str) else ""
         return Settings(
             name=name or default.name,
             card_style=self.card_style if self.card_style in CARD_STYLES else default.card_style,

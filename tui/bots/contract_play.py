@@ -18,13 +18,13 @@ from collections.abc import Callable, Sequence
 from tui.engine.actions import Action
 from tui.engine.cards import ACE, Card
 from tui.engine.meld import Meld
-from tui.engine.meld_rules import _positions_of
-from tui.engine.solver.context import HIGH_ACE
+from tui.engine.meld_rules import run_positions_of
+from tui.engine.solver import HIGH_ACE
 from tui.engine.view import SeatView
 
-from .evaluate import ContractNeed, Evaluator, _without
+from .evaluate import ContractNeed, Evaluator, without_card
 from .lookahead import next_player
-from .medium import _discard_action, connections
+from .medium import connections, discard_action
 from .memory import Knowledge, read_knowledge
 from .tactics import Decision, discards_after_taking
 
@@ -82,7 +82,7 @@ class ContractJudge:
         """The discard leaving the best score (charging cards the next player collects)."""
         best: tuple | None = None
         for card in allowed:
-            value = self.score(_without(hand, card)) + \
+            value = self.score(without_card(hand, card)) + \
                 (CONTRACT_FEED if self.wants(card) else 0.0)
             key = (value, connections(card, hand, self.ev), card.sort_key())
             if best is None or key < best[0]:
@@ -158,7 +158,7 @@ def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) 
     judge = ContractJudge(view, ev)
     hand = list(view.hand)
     _, card = judge.best_discard(hand, allowed)
-    need, outs = judge.outs(_without(hand, card))
+    need, outs = judge.outs(without_card(hand, card))
     fed = judge.wants(card)
     risk = judge.risk
 
@@ -171,7 +171,7 @@ def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) 
             text += "; the next player may be collecting it"
         return text
 
-    return Decision(_discard_action(view, card), why)
+    return Decision(discard_action(view, card), why)
 
 
 def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
@@ -192,7 +192,7 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
         scored.append((score, card.sort_key(), card))
     scored.sort(key=lambda item: item[:2])
     card = scored[0][2]
-    return Decision(_discard_action(view, card),
+    return Decision(discard_action(view, card),
                     f"{card} fits no meld on the table and scores {ev.value(card)}")
 
 
@@ -240,7 +240,7 @@ def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluat
     for meld in table:
         if meld.kind != "run" or meld.suit != card.suit:
             continue
-        for pos in _positions_of(card.rank, ev.params):
+        for pos in run_positions_of(card.rank, ev.params):
             if pos == meld.high + 2:
                 gap = meld.high + 1
             elif pos == meld.low - 2:

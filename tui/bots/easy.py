@@ -15,8 +15,8 @@ from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator
-from .medium import _discard_action, connections
-from .tactics import Decision, TacticalBot, discard_choices, options, stock_or_first
+from .medium import connections, discard_action
+from .tactics import Decision, TacticalBot, options, stock_or_first
 
 CARELESS = 0.25  # how often it draws from the stock without looking at the discard
 
@@ -52,7 +52,7 @@ class EasyBot(TacticalBot):
         return Decision(passing[0] if passing else view.legal[0], "not needed")
 
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
-        allowed = discard_choices(view)
+        allowed = list(view.discardable)
         if not allowed:
             return Decision(view.legal[0], "the only kind of move left")
         hand = list(view.hand)
@@ -62,4 +62,4 @@ class EasyBot(TacticalBot):
         heaviest = [c for c in pool if ev.value(c) == top]
         card = self.rng.choice(sorted(heaviest, key=lambda c: c.sort_key()))
         why = "the highest card that goes with nothing" if loose else "the highest card"
-        return Decision(_discard_action(view, card), why)
+        return Decision(discard_action(view, card), why)

@@ -25,8 +25,7 @@ from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
-from tui.engine.solver.api import Arrangement, best_arrangement
-from tui.engine.solver.core import context, solve
+from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
 
 HandKey = tuple[tuple[int, str], ...]
 T = TypeVar("T")
@@ -45,12 +44,6 @@ def _put(cache: dict[HandKey, T], key: HandKey, value: T) -> T:
 
 def hand_key(cards: Iterable[Card]) -> HandKey:
     return tuple(sorted(c.face for c in cards))
-
-
-def schedule_round(rules: Ruleset, round_number: int) -> int:
-    """The round of the ruleset's schedule a deal plays by (schedules repeat under a
-    point limit)."""
-    return (round_number - 1) % len(rules.rounds) + 1
 
 
 @dataclass(frozen=True)
@@ -95,7 +88,7 @@ class Evaluator:
         key = hand_key(cards)
         hit = self._arranged.get(key)
         if hit is None:
-            plan = solve(list(cards), context(self.rules, self.round_no, "penalty"))
+            plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"))
             assert plan is not None
             hit = self._remember(key, plan.cost, tuple(plan.deadwood))
         return hit
@@ -122,7 +115,7 @@ class Evaluator:
         hit = self._arranged.get(key)
         if hit is not None:
             return hit[0] if hit[0] <= bound else None
-        plan = solve(list(cards), context(self.rules, self.round_no, "penalty"), bound=bound)
+        plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"), bound=bound)
         if plan is None:
             return None
         self._remember(key, plan.cost, tuple(plan.deadwood))
@@ -136,7 +129,7 @@ class Evaluator:
         """Penalty without a card left out of the best arrangement: exactly its value less
         (the same melds stay best); remembered, since that hand is often asked about next."""
         after = pen - self.value(card)
-        key = hand_key(_without(cards, card))
+        key = hand_key(without_card(cards, card))
         if key not in self._arranged:
             rest = list(dead)
             rest.remove(card)
@@ -163,7 +156,7 @@ class Evaluator:
                            reverse=True):
             if best is not None and pen - self.value(card) > best:
                 continue
-            rest = _without(cards, card)
+            rest = without_card(cards, card)
             after = self.penalty(rest) if best is None else self.penalty_within(rest, best)
             if after is None:
                 continue
@@ -182,7 +175,7 @@ class Evaluator:
             if dead_faces[card.face]:
                 out.append((self._drop_dead(cards, pen, dead, card), card))
             else:
-                out.append((self.penalty(_without(cards, card)), card))
+                out.append((self.penalty(without_card(cards, card)), card))
         out.sort(key=lambda item: (item[0], -self.value(item[1])))
         return out
 
@@ -199,13 +192,13 @@ class Evaluator:
                            reverse=True)
         if best is None and rest_pool:
             first = rest_pool.pop(0)
-            best = self.penalty(_without(cards, first))
+            best = self.penalty(without_card(cards, first))
             found.append((best, first))
         for card in rest_pool:
             assert best is not None
             if pen - self.value(card) > best + margin:
                 continue
-            after = self.penalty_within(_without(cards, card), best + margin)
+            after = self.penalty_within(without_card(cards, card), best + margin)
             if after is not None:
                 found.append((after, card))
                 best = min(best, after)
@@ -296,7 +289,7 @@ def _distinct(cards: Iterable[Card]) -> list[Card]:
     return out
 
 
-def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+def without_card(cards: Sequence[Card], card: Card) -> list[Card]:
     out = list(cards)
     for i, c in enumerate(out):
         if c.uid == card.uid and c.face == card.face:

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tui.engine.cards import Card, build_shoe
-from tui.engine.view import Event, SeatView
+from tui.engine.view import SeatView
 
 Face = tuple[int, str]
 
@@ -59,15 +59,6 @@ class Knowledge:
         return self.unseen.get(face, 0)
 
 
-def deal_events(view: SeatView) -> list[Event]:
-    """The log events of the deal in progress, oldest first."""
-    log = view.log
-    start = len(log)
-    while start > 0 and log[start - 1].round == view.round_number:
-        start -= 1
-    return list(log[start:])
-
-
 def read_knowledge(view: SeatView) -> Knowledge:
     """Rebuild what `view.seat` knows about the cards of the deal in progress."""
     players = len(view.players)
@@ -77,7 +68,7 @@ def read_knowledge(view: SeatView) -> Knowledge:
     taken: dict[int, list[Card]] = {s: [] for s in range(players)}
     passed: dict[int, list[Card]] = {s: [] for s in range(players)}
     pile: list[Card] = []
-    for event in deal_events(view):
+    for event in view.deal_events():
         kind, seat, cards = event.kind, event.seat, event.cards
         if kind == "deal":
             pile = list(cards)

@@ -14,21 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tui.engine.actions import Action, Discard, LayDown, LayOff, MeldSpec, SwapJoker
+from tui.engine.actions import Action, LayDown, LayOff, MeldSpec, SwapJoker
 from tui.engine.cards import Card, format_cards
 from tui.engine.meld import Meld
-from tui.engine.solver.api import best_arrangement
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 
 from .base import Bot, describe_action
-from .evaluate import Evaluator, schedule_round
+from .evaluate import Evaluator
 
 _EVALUATORS: dict[tuple[int, int], Evaluator] = {}
 
 
 def evaluator_for(view: SeatView) -> Evaluator:
     """The shared, cached evaluator for the view's ruleset and schedule round."""
-    rn = schedule_round(view.rules, view.round_number)
+    rn = view.schedule_round
     key = (id(view.rules), rn)
     ev = _EVALUATORS.get(key)
     if ev is None or ev.rules is not view.rules:
@@ -59,10 +59,6 @@ def may_lay_off_now(view: SeatView) -> bool:
 
 def options(view: SeatView, kind: str) -> list[Action]:
     return [a for a in view.legal if a.kind == kind]
-
-
-def discard_choices(view: SeatView) -> list[Card]:
-    return [a.card for a in view.legal if isinstance(a, Discard) and a.card is not None]
 
 
 def discards_after_taking(view: SeatView, hand: list[Card], taken: Card) -> list[Card]:
@@ -164,13 +160,12 @@ class TacticalBot(Bot):
     def _free_melds(self, view: SeatView) -> Decision | None:
         """With no contract, any melds the hand holds go down at once."""
         hand = list(view.hand)
-        best = best_arrangement(hand, view.rules, schedule_round(view.rules, view.round_number))
+        best = best_arrangement(hand, view.rules, view.schedule_round)
         if not best.melds:
             return None
         melds = list(best.melds)
         left = len(hand) - sum(len(m.cards) for m in melds)
-        if left == 0 and view.rules.going_out_discard(
-                schedule_round(view.rules, view.round_number)) == "required":
+        if left == 0 and view.going_out_discard == "required":
             melds = melds[:-1]
             if not melds:
                 return None

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load(name: str) -> Ruleset:
-    from tui.engine.ruleset.loader import RulesetError, load_ruleset
+    from tui.engine.ruleset import RulesetError, load_ruleset
 
     try:
         return load_ruleset(name)
@@ -101,7 +101,7 @@ def _parse_hand(tokens: list[str], rules: Ruleset) -> list:
 
 def solve_hand(hand: list, rules: Ruleset, round_no: int) -> dict[str, Any]:
     """The JSON answer for one hand (see the module notes for the fields)."""
-    from tui.engine.solver.api import best_arrangement, find_contract, going_out
+    from tui.engine.solver import best_arrangement, find_contract, going_out
 
     rnd = rules.round(round_no)
     lay = None

@@ -151,7 +151,7 @@ def make_meld(
     "contract" judges a meld of the round's contract (see `meld_params`).
     """
     fixed = [declare.get(card.uid) if declare else None for card in cards]
-    return _validate(list(cards), fixed, meld_params(rules, round_no, use), kind, "")
+    return validate_meld(list(cards), fixed, meld_params(rules, round_no, use), kind, "")
 
 
 def extend_meld(
@@ -175,8 +175,8 @@ def extend_meld(
             raise MeldError(f"{card} is already in that meld", "lay_off")
     fixed: list[Face | None] = list(meld.stands_for)
     fixed += [declare.get(card.uid) if declare else None for card in cards]
-    new = _validate(list(meld.cards) + list(cards), fixed,
-                    meld_params(rules, round_no, "lay_off"), meld.kind, end)
+    new = validate_meld(list(meld.cards) + list(cards), fixed,
+                        meld_params(rules, round_no, "lay_off"), meld.kind, end)
     return replace(meld, cards=new.cards, stands_for=new.stands_for)
 
 
@@ -192,7 +192,7 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
     if card.is_joker or card.rank in params.wild_ranks:
         raise MeldError(f"{card} is wild: only a natural card can replace a joker",
                         "joker_swap")
-    wanted_pos = _positions_of(card.rank, params)
+    wanted_pos = run_positions_of(card.rank, params)
     for i, (held, face) in enumerate(zip(meld.cards, meld.stands_for, strict=True)):
         if not held.is_joker:
             continue
@@ -209,12 +209,12 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
         fixed[i] = (face[0], card.suit)
         cards = list(meld.cards)
         cards[i] = card
-        new = _validate(cards, fixed, params, meld.kind, "")
+        new = validate_meld(cards, fixed, params, meld.kind, "")
         return replace(meld, cards=new.cards, stands_for=new.stands_for), held
     raise MeldError(f"no joker in that meld stands for {card}", "joker_swap")
 
 
-def _positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
+def run_positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
     """Places a natural card of `rank` can take in a run."""
     if rank != ACE:
         if params.run_lowest <= rank <= params.run_highest or params.wrap:
@@ -226,7 +226,7 @@ def _positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
                                  (14, params.ace_high and params.run_highest >= 14)) if ok)
 
 
-def _validate(cards: list[Card], fixed: list[Face | None], params: MeldParams,
+def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParams,
               kind: str | None, end: str) -> Meld:
     if not cards:
         raise MeldError("a meld needs cards", "melds")
@@ -424,7 +424,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     # fixed places of true naturals (ace: 1 and/or 14) and of declared wilds
     choices: list[tuple[int, ...]] = []
     for i in true_nat:
-        options = _positions_of(cards[i].rank, params)
+        options = run_positions_of(cards[i].rank, params)
         f = fixed[i]
         if f is not None:
             pos = _norm_pos(f[0], params)
@@ -438,10 +438,10 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     # wild-rank cards of the run's suit may stand for themselves (then they are natural)
     selfish = [i for i, c in enumerate(cards)
                if params.wild_natural and i not in true_nat and not c.is_joker
-               and (c.suit == suit or mixed) and _positions_of(c.rank, params)
+               and (c.suit == suit or mixed) and run_positions_of(c.rank, params)
                and (fixed[i] is None or (fixed[i][1] in ("", suit or c.suit)
                                          and _norm_pos(fixed[i][0], params)
-                                         in _positions_of(c.rank, params)))]
+                                         in run_positions_of(c.rank, params)))]
     forced = [i for i in selfish if fixed[i] is not None]
     optional = [i for i in selfish if fixed[i] is None]
     declared_wild = [i for i in range(n) if i not in true_nat and i not in selfish
@@ -452,7 +452,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
             nat_idx = true_nat + forced + list(chosen)
             nat_choices = choices + [
                 (_norm_pos(fixed[i][0], params),) if fixed[i] is not None
-                else _positions_of(cards[i].rank, params) for i in forced + list(chosen)]
+                else run_positions_of(cards[i].rank, params) for i in forced + list(chosen)]
             try:
                 return _place_run(cards, fixed, params, end, suit, nat_idx, nat_choices,
                                   declared_wild)

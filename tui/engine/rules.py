@@ -75,7 +75,7 @@ class Contract:
 
 @dataclass(frozen=True)
 class Round:
-    """One round (deal) of the schedule."""
+    """One round of the schedule: a row of `rounds` in the YAML, which a deal plays by."""
 
     cards: int
     wild: tuple[int, ...] = ()
@@ -248,8 +248,13 @@ class Ruleset:
         return chosen
 
     def round(self, number: int) -> Round:
-        """Round `number` counted from 1."""
+        """Round `number` of the schedule, counted from 1."""
         return self.rounds[number - 1]
+
+    def schedule_round(self, deal: int) -> int:
+        """The round of the schedule deal `deal` plays by (both from 1): the schedule
+        repeats from its start once a point-limit game has played every row."""
+        return (deal - 1) % len(self.rounds) + 1
 
     def going_out_discard(self, number: int) -> DiscardRule:
         return self.round(number).going_out_discard or self.going_out.discard

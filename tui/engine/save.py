@@ -16,9 +16,7 @@ from typing import Any
 
 from .actions import IllegalAction, action_from_json
 from .game import Game
-from .ruleset.dump import standalone_yaml
-from .ruleset.errors import RulesetError
-from .ruleset.loader import load_ruleset_text
+from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
 
 FORMAT = "rummy-tui-game"
 VERSION = 1
@@ -57,7 +55,17 @@ def game_to_json(game: Game) -> dict[str, Any]:
 
 
 def game_from_json(data: Any) -> Game:
-    """Rebuild a game by replaying its actions; `SaveError` if anything does not fit."""
+    """Rebuild a game by replaying its actions; `SaveError` if anything does not fit,
+    including a state that differs from the one the save was made in."""
+    game = replay_moves(data)
+    if fingerprint(game) != data.get("fingerprint"):
+        raise SaveError("the save file does not match the game its moves replay to")
+    return game
+
+
+def replay_moves(data: Any) -> Game:
+    """Play a saved game's moves through its rules; `SaveError` if they do not replay.
+    Whether the result is the state that was saved is `game_from_json`'s check."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("not a rummy-tui saved game")
     if data.get("version") != VERSION:
@@ -81,8 +89,6 @@ def game_from_json(data: Any) -> Game:
         raise SaveError(f"the saved moves do not replay: {exc}") from exc
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise SaveError(f"the save file is damaged ({exc})") from exc
-    if fingerprint(game) != data.get("fingerprint"):
-        raise SaveError("the save file does not match the game its moves replay to")
     return game
 
 

@@ -1,8 +1,15 @@
-"""What one seat may see.
+"""What one seat may see, and the one place that answers the rule questions about it.
 
 Bots and front ends get a `SeatView`, never the game itself: their own hand, how many cards
 the others hold, the table, the visible discard pile, the scores and the public log.  A
 spectator's view (seat -1) has no hand at all.
+
+Words: a *deal* is what is being played now (deal 1, 2, 3, … for as long as the game
+lasts); a *round* is a row of the ruleset's schedule (`rules.rounds`), which a deal plays
+by.  Under a point limit the schedule repeats, so deal 9 of a two-round schedule plays
+round 1.  Which cards are wild, what a card scores, whether a discard is needed: the view
+answers (`is_wild`, `card_points`, `discardable`, `going_out_discard`) so no front end or
+bot works it out again from the deal number.
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal, NamedTuple, overload
 
-from .actions import Action
+from .actions import Action, Discard
 from .cards import Card
 from .meld import Meld
-from .rules import Round, Ruleset
+from .meld_rules import card_penalty
+from .rules import DiscardRule, Round, Ruleset
 
 Phase = Literal["draw", "buy", "play", "round_over", "game_over"]
 
@@ -42,7 +50,7 @@ class Event(NamedTuple):
     seat: int
     text: str
     kind: str = ""
-    round: int = 0
+    deal: int = 0  # the deal it happened in (0: before the first deal)
     cards: tuple[Card, ...] = ()
 
 
@@ -95,9 +103,9 @@ class LogSoFar(Sequence[Event]):
 
 @dataclass(frozen=True)
 class RoundResult:
-    """A finished round: every hand as scored (arranged where the ruleset arranges hands)."""
+    """A finished deal: every hand as scored (arranged where the ruleset arranges hands)."""
 
-    round: int
+    deal: int
     points: tuple[int, ...]
     went_out: int  # seat, or -1 when the round ended without anyone going out
     melds: tuple[tuple[tuple[Card, ...], ...], ...]  # per seat: the melds of its final hand
@@ -108,8 +116,9 @@ class RoundResult:
 class SeatView:
     seat: int  # -1 for a spectator
     rules: Ruleset
-    round_number: int
-    round: Round
+    deal: int  # the deal being played, from 1 (past the schedule's end when it repeats)
+    schedule_round: int  # the row of `rules.rounds` this deal plays by, from 1
+    round: Round  # that row: cards dealt, wilds, contract
     phase: Phase
     turn: int  # seat whose turn it is (in a buy phase: the seat being asked)
     dealer: int
@@ -119,7 +128,7 @@ class SeatView:
     discard: tuple[Card, ...]  # the visible discard pile, top card last
     discard_count: int
     table: tuple[Meld, ...]
-    scores: tuple[tuple[int, ...], ...]  # per finished round, per seat
+    scores: tuple[tuple[int, ...], ...]  # per finished deal, per seat
     results: tuple[RoundResult, ...]
     log: Sequence[Event]  # a `LogSoFar`, or any sequence of events
     legal: tuple[Action, ...] = ()  # this seat's legal actions now (empty if not its move)
@@ -148,3 +157,32 @@ class SeatView:
     @property
     def me(self) -> PlayerInfo | None:
         return self.players[self.seat] if 0 <= self.seat < len(self.players) else None
+
+    # ------------------------------------------------------------------ rule questions
+
+    def is_wild(self, card: Card) -> bool:
+        """Whether `card` is wild in this deal (jokers as `jokers_wild` says)."""
+        return self.rules.is_wild(card.rank, self.schedule_round)
+
+    def card_points(self, card: Card) -> int:
+        """What `card` scores if it is still in hand, out of any meld, when the deal ends:
+        its value, or the fixed wild value where `scoring.wild_unmelded: fixed`."""
+        return card_penalty(card, self.rules, self.schedule_round)
+
+    @property
+    def discardable(self) -> tuple[Card, ...]:
+        """The cards of the hand this seat may discard now (none when it may not discard)."""
+        return tuple(a.card for a in self.legal if isinstance(a, Discard) and a.card is not None)
+
+    @property
+    def going_out_discard(self) -> DiscardRule:
+        """Whether going out in this deal needs a final discard (required/optional/forbidden)."""
+        return self.rules.going_out_discard(self.schedule_round)
+
+    def deal_events(self) -> Sequence[Event]:
+        """The log of this deal only (from its deal line on)."""
+        log = self.log
+        start = len(log)
+        while start > 0 and log[start - 1].deal == self.deal:
+            start -= 1
+        return log[start:]

@@ -13,7 +13,6 @@ import asyncio
 import contextvars
 import logging
 import time
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,6 +21,7 @@ from textual.app import App
 
 from tui.net.isolation import acquire_streams, prepare_app, release_streams
 from tui.net.terminal import RemoteTerminal
+from tui.service.names import clean_name
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +71,7 @@ class SessionInfo:
     def player_name(self) -> str:
         """The user name made safe to show on other players' screens: printable
         characters only, at most 24 of them, "player" if nothing is left."""
-        cleaned = "".join(
-            ch for ch in self.username if unicodedata.category(ch)[0] not in ("C", "Z") or ch == " "
-        ).strip()
-        return cleaned[:24] or "player"
+        return clean_name(self.username)
 
     @property
     def app(self) -> App[Any] | None:

@@ -18,7 +18,7 @@ from typing import Any
 from tui.engine.game import Game
 from tui.engine.save import FORMAT as GAME_FORMAT
 from tui.engine.save import VERSION as GAME_VERSION
-from tui.engine.save import SaveError, fingerprint, game_from_json
+from tui.engine.save import SaveError, fingerprint, game_from_json, replay_moves
 
 from .base import RecordError, SeatLike, SeatRecord, as_utc, record_uid, seat_records
 
@@ -75,7 +75,7 @@ class GameRecord:
                   started_at: datetime | float | str,
                   finished_at: datetime | float | str | None = None) -> GameRecord:
         """The record of a game that has ended (`ValueError` for one still in play)."""
-        from tui.engine.ruleset.dump import standalone_yaml
+        from tui.engine.ruleset import standalone_yaml
 
         if game.phase != "game_over":
             raise ValueError("only a finished game can be recorded")
@@ -123,13 +123,10 @@ class GameRecord:
     def rebuild(self) -> Game:
         """Replay the whole game through the rules; `RecordError` if it does not end exactly
         as recorded (same final state, same scores in every round)."""
-        if self.fingerprint is None:
-            # Kept before fingerprints were: the step-by-step replay checks the scores.
-            from .replay import Replay
-
-            return Replay(self).final_game()
         try:
-            game = game_from_json(self.game_json())
+            # A record kept before fingerprints were is proved by its scores alone.
+            game = (replay_moves(self._game_part()) if self.fingerprint is None
+                    else game_from_json(self.game_json()))
         except SaveError as exc:
             raise RecordError(f"game #{self.id or '?'} does not replay: {exc}") from exc
         self.check_against(game)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +19,7 @@ from tui.engine.actions import Action, IllegalAction, action_from_json
 from tui.engine.cards import Card
 from tui.engine.game import Game
 from tui.engine.meld import Meld
-from tui.engine.ruleset.errors import RulesetError
-from tui.engine.ruleset.loader import load_ruleset_text
+from tui.engine.ruleset import RulesetError, load_ruleset_text
 from tui.engine.view import Event, Phase
 
 from .record import GameRecord, RecordError
@@ -35,7 +35,7 @@ class Frame:
     steps: int  # how many steps the game has in all
     action: Action | None  # the action of this step; None for a deal (and the start)
     events: tuple[Event, ...]  # the log lines this step wrote
-    round_number: int
+    deal: int
     phase: Phase
     actor: int  # seat to act now (-1 between rounds and at the end)
     dealer: int
@@ -211,7 +211,7 @@ class Replay:
             steps=self.steps,
             action=self._steps[i - 1] if i else None,
             events=tuple(g.log[first:self._log_len[i]]),
-            round_number=st.number,
+            deal=st.number,
             phase=st.phase,
             actor=g.actor,
             dealer=g.dealer,
@@ -228,29 +228,42 @@ class Replay:
         )
 
 
-def _clone(value: Any) -> Any:
+def _clone(value: Any, memo: dict[int, Any] | None = None) -> Any:
     """A copy of a game that shares everything immutable (cards, melds, log lines, the
     ruleset) and copies every container and mutable object, so playing on from the copy
     never changes the original.  Much cheaper than `copy.deepcopy`, which would copy the
-    whole log and history at every checkpoint."""
+    whole log and history at every checkpoint.  What the original shares (the deal writes
+    to the game's log and shuffles with the game's generator, and reports back through a
+    bound method) is shared by the copy too: `memo` holds each copy made so far."""
+    if memo is None:
+        memo = {}
+    hit = memo.get(id(value))
+    if hit is not None:
+        return hit
+    twin: Any
+    if isinstance(value, types.MethodType):
+        return types.MethodType(value.__func__, _clone(value.__self__, memo))
     if isinstance(value, list):
+        twin = memo[id(value)] = []
         if value and _mutable(value[0]):
-            return [_clone(v) for v in value]
-        return list(value)
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, set):
-        return set(value)
-    if isinstance(value, random.Random):
-        twin = random.Random()
+            twin.extend(_clone(v, memo) for v in value)
+        else:
+            twin.extend(value)
+    elif isinstance(value, dict):
+        twin = memo[id(value)] = {}
+        twin.update((k, _clone(v, memo)) for k, v in value.items())
+    elif isinstance(value, set):
+        twin = memo[id(value)] = set(value)
+    elif isinstance(value, random.Random):
+        twin = memo[id(value)] = random.Random()
         twin.setstate(value.getstate())
-        return twin
-    if _mutable(value):
-        twin = object.__new__(type(value))
+    elif _mutable(value):
+        twin = memo[id(value)] = object.__new__(type(value))
         for name, attr in vars(value).items():
-            object.__setattr__(twin, name, _clone(attr))
-        return twin
-    return value
+            object.__setattr__(twin, name, _clone(attr, memo))
+    else:
+        return value
+    return twin
 
 
 def _mutable(value: Any) -> bool:

@@ -33,7 +33,7 @@ RulesLoader = Callable[[str], Ruleset]
 def _load_rules(key: str) -> Ruleset:
     """A ruleset by key, among those installed or in the server's rules folder only:
     never a path, since the key may come from a remote player."""
-    from tui.engine.ruleset.loader import load_ruleset, ruleset_paths
+    from tui.engine.ruleset import load_ruleset, ruleset_paths
 
     paths = {name: path for name, path, _ in ruleset_paths()}
     if key not in paths:
@@ -160,7 +160,7 @@ class Lobby:
         return shared
 
     def _rules(self, key: str) -> Ruleset:
-        from tui.engine.ruleset.loader import RulesetError
+        from tui.engine.ruleset import RulesetError
 
         try:
             return self._load_rules(key)

@@ -28,7 +28,9 @@ from typing import Literal
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
 from tui.engine.view import SeatView
+from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
+from tui.service.interface import no_subscription
 from tui.service.table import SeatSpec, Table
 
 log = logging.getLogger(__name__)
@@ -228,7 +230,7 @@ class SeatTable:
     def bot_to_move(self) -> int | None:
         return None  # the table's own driver moves the bots
 
-    def bot_choice(self) -> None:
+    def bot_choice(self) -> tuple[int, Action] | None:
         return None
 
     def step_bot(self) -> None:
@@ -251,6 +253,15 @@ class SeatTable:
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self.handle.subscribe(callback)
+
+    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
+        """Nothing to listen to: this table refuses at once, by raising from `act`."""
+        return no_subscription
+
+    @property
+    def record_outcome(self) -> RecordOutcome | None:
+        table = self.shared.table
+        return table.record_outcome if table is not None else None
 
     def save(self, path: Path) -> None:
         """Shared tables are not saved to a player's file."""

@@ -12,7 +12,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from tui.bots import Bot, make_bot
@@ -22,14 +22,9 @@ from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome, record_finished_game
+from tui.service.interface import SeatSpec, no_subscription
 
 HINT_LEVEL = "hard"
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    name: str
-    bot: str | None = None  # None: a person
 
 
 class Table:
@@ -48,6 +43,9 @@ class Table:
             if spec.bot:
                 self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
         self._subscribers: list[Callable[[], None]] = []
+        # where in the history the deal being played began (undo never reaches before it)
+        self._deal_of_start = 1 if not self.game.history else -1
+        self._deal_start_at = 0
 
     # ---------------------------------------------------------------- reading
 
@@ -106,6 +104,8 @@ class Table:
 
     def next_round(self) -> None:
         self.game.next_round()
+        self._deal_of_start = self.game.round.number
+        self._deal_start_at = len(self.game.history)
         self._changed()
 
     def hint(self, seat: int) -> str:
@@ -122,7 +122,8 @@ class Table:
     # ---------------------------------------------------------------- undo
 
     def can_undo(self, seat: int) -> bool:
-        """Only against bots alone, and only once the seat has done something."""
+        """Only against bots alone, and only once the seat has done something in this
+        deal: a scored deal, whose hands everyone has seen, is never taken back."""
         if any(s != seat for s in self.humans()):
             return False
         return self._turn_start(seat) is not None
@@ -136,13 +137,23 @@ class Table:
         self._changed()
 
     def _turn_start(self, seat: int) -> int | None:
-        """Index in the history of the draw that began `seat`'s latest turn."""
+        """Index in the history of the draw that began `seat`'s latest turn in this deal."""
         history = self.game.history
-        for i in range(len(history) - 1, -1, -1):
+        for i in range(len(history) - 1, self._deal_start() - 1, -1):
             action = history[i]
             if action.seat == seat and action.kind in ("draw_stock", "take_discard"):
                 return i
         return None
+
+    def _deal_start(self) -> int:
+        """Index in the history of the first action of the deal being played (found by
+        replaying once when the table was not there to see the deal begin, e.g. a loaded
+        game)."""
+        number = self.game.round.number
+        if self._deal_of_start != number:
+            self._deal_start_at = _deal_start_of(self.game)
+            self._deal_of_start = number
+        return self._deal_start_at
 
     # ---------------------------------------------------------------- watching
 
@@ -154,6 +165,10 @@ class Table:
                 self._subscribers.remove(callback)
 
         return unsubscribe
+
+    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
+        """Nothing to listen to: this table refuses at once, by raising from `act`."""
+        return no_subscription
 
     def _changed(self) -> None:
         for callback in list(self._subscribers):
@@ -204,3 +219,16 @@ def _replay(game: Game, upto: int) -> Game:
         fresh.apply(action)
     return fresh
 
+
+def _deal_start_of(game: Game) -> int:
+    """Index in `game.history` of the first action of its current deal."""
+    fresh = Game(game.rules, game.names, game.seed)
+    start = 0
+    for index, action in enumerate(game.history):
+        if fresh.phase == "round_over":
+            fresh.next_round()
+            start = index
+        fresh.apply(action)
+    if fresh.phase == "round_over" and game.phase != "round_over":
+        start = len(game.history)
+    return start

@@ -11,14 +11,15 @@ from textual.widgets import Label, Static
 
 KEYS: list[tuple[str, str]] = [
     ("s", "draw the top card of the stock"),
-    ("t", "take from the discard pile (deeper cards where the rules allow)"),
+    ("t", "take the top discard (where deeper cards may be taken: choose how deep, "
+          "the top card first)"),
     ("← →  Home End", "move the cursor along your hand"),
     ("space", "select / unselect the card under the cursor"),
     ("⇧← ⇧→  or  , .", "move the card (or the selected cards) to arrange your hand"),
     ("a", "arrange: by suit, by rank, or best melds first (underlined ┈┈)"),
     ("g", "group the selected cards as a meld (g on a grouped card ungroups it)"),
     ("m", "meld: lay down the grouped melds (your contract)"),
-    ("l", "lay off the selected cards onto a meld on the table"),
+    ("l", "lay off the selected cards onto a meld that takes them (asks which, if several)"),
     ("w", "swap the card under the cursor for a joker in a run"),
     ("d", "discard the selected card (or the card under the cursor)"),
     ("o", "go out: meld your whole hand (all but the discard)"),

@@ -25,6 +25,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -220,7 +222,7 @@ class LobbyScreen(Screen[None]):
             body.update(Text("Create a table (c): choose the rules, the number of seats and "
                              "the bots that fill the seats nobody takes."))
             return
-        detail.border_title = f"Table {summary.id} · {summary.title}"
+        detail.border_title = Text(f"Table {summary.id} · {summary.title}")
         text = Text()
         for index, (name, what) in enumerate(summary.seats, 1):
             if index > 1:
@@ -275,7 +277,8 @@ class LobbyScreen(Screen[None]):
             self.app.pop_screen()
 
     def _open_table(self) -> None:
-        from .table import TableScreen, TableSession
+        from ..table_session import TableSession
+        from .table import TableScreen
 
         handle = self.guest.handle
         if handle is None or handle.shared.table is None:
@@ -356,7 +359,12 @@ class LobbyScreen(Screen[None]):
     def action_rules(self) -> None:
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(), self._play_rules)
+
+    def _play_rules(self, play: PlayRules | None) -> None:
+        """"Play this" from the rules editor: open a table with those rules and sit at it."""
+        if play is not None:
+            self.host_table(play.key, play.seats(), QUICK_OPPONENT_LEVEL, play.rules)
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen
@@ -431,7 +439,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
@@ -459,8 +467,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
-        from tui.engine.ruleset.errors import RulesetError
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         rules_row = self.query_one("#choose-rules", ChoiceRow)
         if not rules_row.choices:

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, big_card
+from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 TITLE = "R U M M Y"
 FAN = (Card(1, "S"), Card(13, "H"), Card(12, "C"), Card(11, "D"))
@@ -100,7 +101,7 @@ class MenuScreen(Screen[None]):
         elif what == "rules":
             from .rules import RulesScreen
 
-            app.push_screen(RulesScreen())
+            app.push_screen(RulesScreen(), self._play_rules)
         elif what == "records":
             from .records import RecordsScreen
 
@@ -111,3 +112,15 @@ class MenuScreen(Screen[None]):
             app.push_screen(SettingsScreen())
         elif what == "quit":
             app.exit()
+
+    def _play_rules(self, play: PlayRules | None) -> None:
+        """"Play this" from the rules editor: a game against bots with those rules."""
+        if play is None:
+            return
+        from .new_game import OPPONENT_NAMES, bot_levels
+
+        levels = bot_levels()
+        level = QUICK_OPPONENT_LEVEL if QUICK_OPPONENT_LEVEL in levels else levels[-1]
+        opponents = [(OPPONENT_NAMES[i % len(OPPONENT_NAMES)], level)
+                     for i in range(play.seats() - 1)]
+        self.app.start_game(play.rules, opponents, None)  # type: ignore[attr-defined]

@@ -3,12 +3,15 @@ opponent's name and level, and an optional seed for a repeatable deal."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from tui.service.names import clean_name
 
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 MAX_SHOWN_PLAYERS = 8
@@ -32,7 +35,7 @@ class NewGameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="new-game")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
 
         self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
         listed = list_rulesets(self.user_dir)
@@ -46,7 +49,7 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Rules", classes="field")
                 yield Select(
-                    [((("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
+                    [(Text(("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
                     value=self.infos[0].key if self.infos else Select.BLANK,
                     allow_blank=False, compact=True, id="ruleset")
             yield Static(id="ruleset-about")
@@ -67,7 +70,7 @@ class NewGameScreen(Screen[None]):
                 yield Label("Seed", classes="field")
                 yield Input(placeholder="random", compact=True, id="seed", type="integer")
             if self.broken:
-                yield Static("\n".join(f"{i.key}: {i.error}" for i in self.broken),
+                yield Static(Text("\n".join(f"{i.key}: {i.error}" for i in self.broken)),
                              id="broken-rulesets")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", compact=True, id="start")
@@ -77,7 +80,7 @@ class NewGameScreen(Screen[None]):
     def _player_range(self) -> range:
         if not self.infos:
             return range(2, 3)
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import load_ruleset
 
         rules = load_ruleset(self.infos[0].path, self.user_dir)
         return range(rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS) + 1)
@@ -90,7 +93,7 @@ class NewGameScreen(Screen[None]):
         info = self._info()
         if info is None:
             return
-        self.query_one("#ruleset-about", Static).update(info.description)
+        self.query_one("#ruleset-about", Static).update(Text(info.description))
         rules = self._rules()
         players = self.query_one("#players", Select)
         low, high = rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS)
@@ -115,7 +118,7 @@ class NewGameScreen(Screen[None]):
         return next((i for i in self.infos if i.key == value), None)
 
     def _rules(self):  # noqa: ANN202
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import load_ruleset
 
         info = self._info()
         return load_ruleset(info.path, self.user_dir)
@@ -139,7 +142,7 @@ class NewGameScreen(Screen[None]):
             return
         opponents = []
         for i in range(players - 1):
-            name = self.query_one(f"#opp-name-{i}", Input).value.strip() or OPPONENT_NAMES[i]
+            name = clean_name(self.query_one(f"#opp-name-{i}", Input).value, OPPONENT_NAMES[i])
             level = self.query_one(f"#opp-level-{i}", Select).value
             opponents.append((name, str(level)))
         self.app.start_game(self._rules(), opponents, seed)  # type: ignore[attr-defined]

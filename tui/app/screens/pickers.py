@@ -1,4 +1,7 @@
-"""Small dialogs that ask the player to choose one thing: a meld, how deep to take."""
+"""Small dialogs that ask the player to choose one thing: a meld, how deep to take.
+
+A picker lists only what may be chosen (the caller passes the legal targets): no greyed
+rows that ↓ would skip, and nothing happens until Enter."""
 
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ class PickScreen(ModalScreen[int | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, choices: Sequence[tuple[int, Text | str, bool]]) -> None:
-        """`choices`: (value, label, enabled)."""
+    def __init__(self, title: str, choices: Sequence[tuple[int, Text | str]]) -> None:
+        """`choices`: (value, label), every one of them a legal choice."""
         super().__init__(classes="picker")
         self.title_text = title
         self.choices = list(choices)
@@ -27,18 +30,11 @@ class PickScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield OptionList(
-                *(Option(label, id=str(value), disabled=not enabled)
-                  for value, label, enabled in self.choices)
-            )
+            yield OptionList(*(Option(label, id=str(value)) for value, label in self.choices))
             yield Label("↑↓ choose · Enter confirm · Esc cancel", classes="dialog-help")
 
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        for index, (_, _, enabled) in enumerate(self.choices):
-            if enabled:
-                options.highlighted = index
-                break
+        self.query_one(OptionList).highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -46,3 +42,35 @@ class PickScreen(ModalScreen[int | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be taken back (abandoning a game):
+    `y` or Enter on "yes" confirms; `n`, Esc or Enter on "no" keep things as they are."""
+
+    BINDINGS = [Binding("escape,n", "answer(False)", "No"),
+                Binding("y", "answer(True)", "Yes")]
+
+    def __init__(self, question: str, detail: str, yes: str, no: str) -> None:
+        super().__init__(classes="picker")
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-title")
+            yield Label(self.detail)
+            yield OptionList(Option(f"n  {self.no}", id="no"), Option(f"y  {self.yes}", id="yes"))
+            yield Label("y yes · n / Esc no", classes="dialog-help")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -173,7 +173,7 @@ class RecordsScreen(Screen[None]):
         table = self.query_one("#games-table", DataTable)
         table.clear()
         for game in self.summaries:
-            table.add_row(*(str(c) for c in game_row(game)), key=str(game.id))
+            table.add_row(*(Text(str(c)) for c in game_row(game)), key=str(game.id))
         empty = self.query_one("#records-empty", Static)
         empty.update("" if self.summaries else
                      "No recorded games yet: every game you finish is kept here.")
@@ -199,7 +199,7 @@ class RecordsScreen(Screen[None]):
             table = self.query_one(table_id, DataTable)
             table.clear()
             for line in lines:
-                table.add_row(*_line_cells(line))
+                table.add_row(*(Text(cell) for cell in _line_cells(line)))
         self.query_one("#stats-best", Static).update(
             Text.assemble(("Best game   ", Style(dim=True)), describe_result(stats.best)))
         self.query_one("#stats-worst", Static).update(

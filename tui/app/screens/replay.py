@@ -89,9 +89,9 @@ def piles_text(frame: Frame, style: CardStyle) -> Text:
 
 
 def scores_text(frame: Frame) -> Text:
-    """Points per finished round and the totals, one column per seat."""
+    """Points per finished deal and the totals, one column per seat."""
     width = max(6, *(min(len(n), 10) for n in frame.names))
-    head = Text("Round ", DIM)
+    head = Text(" Deal ", DIM)
     for seat, name in enumerate(frame.names):
         head.append(f"{name[:10]:>{width}} ",
                     Style(color=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bold=True))
@@ -103,15 +103,15 @@ def scores_text(frame: Frame) -> Text:
 
 
 def position_text(frame: Frame, rounds: int) -> Text:
-    """Where the replay is: step, round, whose move."""
+    """Where the replay is: step, deal (of `rounds` deals played), whose move."""
     out = Text()
     out.append(f"Step {frame.index} of {frame.steps}", BOLD)
-    out.append(f" · Round {frame.round_number} of {rounds}", DIM)
+    out.append(f" · Deal {frame.deal} of {rounds}", DIM)
     if frame.phase == "game_over":
         names = " and ".join(frame.names[s] for s in frame.winners)
         out.append(f" · Game over: {names} won", Style(color="#f1c40f", bold=True))
     elif frame.phase == "round_over":
-        out.append(" · Round scored", DIM)
+        out.append(" · Deal scored", DIM)
     elif frame.actor >= 0:
         verb = {"draw": "to draw", "play": "to play", "buy": "may buy"}.get(frame.phase, "")
         out.append(f" · {frame.names[frame.actor]} {verb}", DIM)
@@ -175,7 +175,7 @@ class ReplayScreen(Screen[None]):
         """Draw one frame."""
         style = self.card_style()
         self.query_one("#replay-position", Static).update(
-            position_text(frame, max(self.record.rounds, frame.round_number)))
+            position_text(frame, max(self.record.rounds, frame.deal)))
         for seat, spec in enumerate(self.record.seats):
             panel = self.query_one(f"#replay-seat-{seat}", Static)
             panel.update(seat_text(frame, seat, style, spec.bot))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,8 +10,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
+from ..results import PlayRules
 
-class RulesScreen(Screen[None]):
+
+class RulesScreen(Screen[PlayRules | None]):
+    """Dismissed with `PlayRules` when the player chose "Play this" in the editor."""
+
     DEFAULT_CSS = """
     RulesScreen .row Button { margin-left: 2; }
     """
@@ -30,14 +35,15 @@ class RulesScreen(Screen[None]):
 
     def _rulesets(self):  # noqa: ANN202
         """Every ruleset that loads, and the player's own that do not (to edit them)."""
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
 
         return [i for i in list_rulesets(self.user_dir, self.confine)
                 if not i.shadowed and (i.error is None or not i.bundled)]
 
-    def _label(self, info) -> str:  # noqa: ANN001
-        return ("★ " if not info.bundled else "") + info.name + (
-            " (has mistakes)" if info.error else "")
+    def _label(self, info) -> Text:  # noqa: ANN001
+        """A ruleset's name is data (from a file): plain text, never markup."""
+        return Text(("★ " if not info.bundled else "") + info.name + (
+            " (has mistakes)" if info.error else ""))
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="row"):
@@ -60,8 +66,7 @@ class RulesScreen(Screen[None]):
 
     @on(Select.Changed, "#rules-choice")
     def _show(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
-        from tui.engine.ruleset.text import describe_rules
+        from tui.engine.ruleset import RulesetError, describe_rules, load_ruleset
 
         info = self._selected()
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
@@ -72,13 +77,12 @@ class RulesScreen(Screen[None]):
             text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
         except RulesetError as exc:
             text = f"This file has mistakes; press e to fix them.\n\n{exc}"
-        body.update(text)
+        body.update(Text(text))
 
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:
         """Write a file extending the chosen ruleset into the player's folder; edit it."""
-        from tui.engine.ruleset.files import NewRulesetError, free_name, new_ruleset_file
-        from tui.engine.ruleset.loader import RulesetError
+        from tui.engine.ruleset import NewRulesetError, RulesetError, free_name, new_ruleset_file
 
         info = self._selected()
         if info is None or info.error:
@@ -115,9 +119,13 @@ class RulesScreen(Screen[None]):
             return
         self.app.push_screen(editor, self._edited)
 
-    def _edited(self, key: str | None) -> None:
-        """Back from the editor: list the files again (a new one, a fixed one)."""
-        current = key or self.query_one("#rules-choice", Select).value
+    def _edited(self, result: str | PlayRules | None) -> None:
+        """Back from the editor: pass a "Play this" on to whoever opened the rules, or list
+        the files again (a new one, a fixed one)."""
+        if isinstance(result, PlayRules):
+            self.dismiss(result)
+            return
+        current = result or self.query_one("#rules-choice", Select).value
         self.infos = self._rulesets()
         choice = self.query_one("#rules-choice", Select)
         choice.set_options([(self._label(i), i.key) for i in self.infos])

@@ -23,16 +23,12 @@ from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tui.engine.rules import Ruleset
-from tui.engine.ruleset.errors import LocatedError
-from tui.engine.ruleset.live import LiveCheck, check_text, save_checked
-from tui.engine.ruleset.text import describe_rules
+from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
 
+from ..results import PlayRules
 from ..widgets.yaml_editor import YamlEditor
 
 log = logging.getLogger(__name__)
-
-OPPONENT_LEVEL = "medium"
-
 
 def error_label(error: LocatedError, here: str) -> str:
     """How a mistake is listed: `line 5, col 3: …`, naming the file only if it is another
@@ -55,7 +51,7 @@ def safe_check(text: str, path: Path, user_dir: Path | None, confine: bool = Fal
         return LiveCheck(str(path), (LocatedError(str(path), 0, 0, f"cannot check: {exc}"),))
 
 
-class RulesEditorScreen(Screen[str | None]):
+class RulesEditorScreen(Screen[str | PlayRules | None]):
     """Edit `path`; dismisses with the file's key if it was saved, else None."""
 
     CSS_PATH = "rules_editor.tcss"
@@ -97,9 +93,10 @@ class RulesEditorScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        folder = self.path.parent
+        # A remote player's folder is somewhere on the server: its path is not theirs to see.
+        where = "  in your rules folder" if self.confine else f"  in {self.path.parent}"
         title = Content.assemble(("Editing ", "bold"), (self.path.name, "bold $accent"),
-                                 (f"  in {folder}", "dim"))
+                                 (where, "dim"))
         self.query_one("#editor-title", Static).update(title)
         self._show(self.result)
         self.editor.focus()
@@ -233,36 +230,13 @@ class RulesEditorScreen(Screen[str | None]):
     # ------------------------------------------------------------------ playing
     @on(Button.Pressed, "#play")
     def action_play(self) -> None:
+        """Save, then hand the rules back: whoever opened the rules decides how to play them
+        (a game against bots locally, a table of one's own in the lobby)."""
         if not self.action_save():
             return
         rules = self.result.ruleset
         assert rules is not None  # saved, so it checked
-        app = self.app
-        env = app.env  # type: ignore[attr-defined]
-        if env.lobby is not None:
-            self._host_in_lobby(rules)
-            return
-        from .new_game import OPPONENT_NAMES, bot_levels
-
-        levels = bot_levels()
-        level = OPPONENT_LEVEL if OPPONENT_LEVEL in levels else levels[-1]
-        players = max(rules.players_min, min(3, rules.players_max))
-        opponents = [(OPPONENT_NAMES[i % len(OPPONENT_NAMES)], level)
-                     for i in range(players - 1)]
-        app.start_game(rules, opponents, None)  # type: ignore[attr-defined]
-
-    def _host_in_lobby(self, rules) -> None:  # noqa: ANN001 - a Ruleset
-        """Over SSH: open a table with these rules in the lobby and sit down as its host."""
-        from .lobby import LobbyScreen
-
-        lobby = next((s for s in self.app.screen_stack if isinstance(s, LobbyScreen)), None)
-        if lobby is None:
-            self.notify("There is no lobby to open a table in.", severity="error")
-            return
-        seats = max(rules.players_min, min(3, rules.players_max))
-        while self.app.screen is not lobby:
-            self.app.pop_screen()
-        lobby.host_table(self.path.stem, seats, OPPONENT_LEVEL, rules)
+        self.dismiss(PlayRules(self.path.stem, rules))
 
     # ------------------------------------------------------------------ leaving
     @on(Button.Pressed, "#back")

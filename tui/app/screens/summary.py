@@ -17,12 +17,12 @@ from textual.widgets import Footer, Static
 from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, chips
-from ..describe import name_of, round_label
+from ..describe import deal_label, name_of
 from ..widgets.chart import TotalsChart
 from ..widgets.scoresheet import ScoreSheet, running_totals
 
 if TYPE_CHECKING:
-    from .table import TableSession
+    from ..table_session import TableSession
 
 
 def hands_table(view: SeatView, style: CardStyle) -> RichTable:
@@ -30,7 +30,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     result = view.results[-1]
 
     def wild(cards: tuple) -> list:
-        return [c for c in cards if view.rules.is_wild(c.rank, result.round)]
+        return [c for c in cards if view.is_wild(c)]
 
     table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,
                       header_style="bold")
@@ -54,7 +54,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     return table
 
 
-class RoundSummaryScreen(Screen[None]):
+class RoundSummaryScreen(Screen[bool]):
     """Shown when a deal ends; Enter deals the next one."""
 
     BINDINGS = [
@@ -72,12 +72,12 @@ class RoundSummaryScreen(Screen[None]):
         view = self.view_now
         result = view.results[-1] if view.results else None
         with VerticalScroll(classes="summary-body"):
-            title = Text(round_label(view) + " — over", Style(bold=True))
+            title = Text(deal_label(view) + " — over", Style(bold=True))
             yield Static(title, classes="summary-title")
             if result is not None:
                 who = (f"{name_of(view, result.went_out)} went out."
                        if result.went_out >= 0 else "Nobody went out.")
-                yield Static(who, classes="summary-sub")
+                yield Static(Text(who), classes="summary-sub")
                 yield Static(hands_table(view, self.card_style), classes="hands")
             sheet = ScoreSheet(classes="sheet")
             sheet.border_title = "Score sheet"
@@ -95,14 +95,14 @@ class RoundSummaryScreen(Screen[None]):
         table = self.session.table
         if table.view(self.session.seat).phase == "round_over":
             table.next_round()
-        self.dismiss()
+        self.dismiss(False)
 
     def action_leave(self) -> None:
-        self.dismiss()
-        self.app.pop_screen()
+        """Dismissed with True: the table under it leaves too."""
+        self.dismiss(True)
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(Screen[bool]):
     """Standings, winners and a chart of the running totals."""
 
     BINDINGS = [
@@ -172,8 +172,5 @@ class GameOverScreen(Screen[None]):
         return table
 
     def action_leave(self) -> None:
-        from .table import TableScreen
-
-        self.dismiss()
-        if isinstance(self.app.screen, TableScreen):
-            self.app.pop_screen()
+        """Dismissed with True: the table under it leaves too."""
+        self.dismiss(True)

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -43,10 +41,11 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .. import intents
-from ..cardart import CardStyle, chips
-from ..describe import name_of, prompt, round_label
+from ..cardart import CardStyle, card_words, chips
+from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
+    ActionRefused,
     CardClicked,
     DiscardClicked,
     KeyHintClicked,
@@ -54,7 +53,8 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
-from ..widgets.chat import ChatBox, ChatSource
+from ..table_session import TableSession
+from ..widgets.chat import ChatBox
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandView
 from ..widgets.keybar import Hint, KeyBar
@@ -64,22 +64,9 @@ from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
-if TYPE_CHECKING:
-    from tui.service.table import Table
-
 NARROW = 100  # below this width the side column (scores, log) is hidden
 TALL = 34  # from this height on, the hand is drawn with tall cards
-
-
-@dataclass
-class TableSession:
-    """One player's seat at one table, and where the game is saved after each action."""
-
-    table: Table
-    seat: int = 0
-    save_path: Path | None = None
-    drive_bots: bool = True
-    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
+HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
 
 
 class TableScreen(Screen[None]):
@@ -120,7 +107,8 @@ class TableScreen(Screen[None]):
         self.hand = HandModel()
         self.view_now: SeatView = self.table.view(self.seat)
         self._unsubscribe: Callable[[], None] | None = None
-        self._round_seen = -1
+        self._unsubscribe_refusals: Callable[[], None] | None = None
+        self._deal_seen = -1
         self._log_seen = len(self.view_now.log)
         self._fresh_from = self._log_seen
         self._summary_for: tuple[int, str] | None = None
@@ -130,6 +118,9 @@ class TableScreen(Screen[None]):
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
+        self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
+        self._hint_timer: Any = None
+        self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
         self._bot_timer = None
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
@@ -154,10 +145,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False)
+                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log")
+                yield GameLog(id="log", focusable=False)
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -175,14 +166,16 @@ class TableScreen(Screen[None]):
         self.query_one("#me").border_title = "Your hand"
         self.query_one("#me").display = self.seat >= 0  # spectators have no hand
         self._unsubscribe = self.table.subscribe(self._on_table_change)
+        self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._unsubscribe_refusals = None
 
     def on_screen_resume(self) -> None:
         self._restart_bot_timer()
@@ -213,6 +206,15 @@ class TableScreen(Screen[None]):
             self._refresh_pending = True
             self.post_message(TableChanged())
 
+    def _on_refused(self, exc: IllegalAction) -> None:
+        self.post_message(ActionRefused(str(exc), exc.rule))
+
+    @on(ActionRefused)
+    def _action_refused(self, message: ActionRefused) -> None:
+        rule = f"\nRule: {message.rule}" if message.rule else ""
+        self.notify(f"{message.reason}{rule}", title="Not allowed", severity="warning",
+                    timeout=6)
+
     @on(TableChanged)
     def _table_changed(self) -> None:
         self._refresh_pending = False
@@ -232,8 +234,8 @@ class TableScreen(Screen[None]):
         previous = self.view_now
         self.view_now = view
         style = self.card_style()
-        if view.round_number != self._round_seen:
-            self._round_seen = view.round_number
+        if view.deal != self._deal_seen:
+            self._deal_seen = view.deal
             self.hand.reset()
             self.hand.sync(view.hand)
             self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
@@ -246,9 +248,6 @@ class TableScreen(Screen[None]):
         self._flash_actors(previous, view)
         self._log_seen = len(view.log)
 
-        def is_wild(card: Card) -> bool:
-            return view.rules.is_wild(card.rank, view.round_number)
-
         self.query_one("#roundbar", Static).update(self._roundbar_text(view))
         targets = self._targets(view)
         levels = self._levels()
@@ -257,7 +256,8 @@ class TableScreen(Screen[None]):
             pane.show(player, levels.get(pane.seat, ""), view.phase,
                       view.turn == pane.seat and view.phase in ("draw", "play", "buy"),
                       [m for m in view.table if m.owner == pane.seat],
-                      view.round.contract.required, style, targets)
+                      view.round.contract.required, style, targets,
+                      buys=buys_left(view, pane.seat))
         my_turn = view.my_turn
         self.query_one(StockPile).show(view.stock_count,
                                        my_turn and intents.can(view, DrawStock), style)
@@ -269,27 +269,27 @@ class TableScreen(Screen[None]):
         self.query_one(DiscardPile).show(view.discard, view.discard_count,
                                          view.rules.draw.discard == "deep",
                                          my_turn and intents.can(view, TakeDiscard),
-                                         style, is_wild)
+                                         style, view.is_wild)
         mine = [m for m in view.table if m.owner == self.seat]
         my_melds = self.query_one("#my-melds", MeldList)
         my_melds.display = bool(mine)
         my_melds.show(mine, style, targets)
-        self.query_one("#prompt", Static).update(Text(prompt(view, style),
-                                                      Style(bold=my_turn)))
-        start = next((i for i, e in enumerate(view.log) if e.round == view.round_number),
-                     len(view.log))
-        self.query_one("#recent", GameLog).show(view.log[start:], self.seat,
-                                                max(0, self._fresh_from - start))
+        self.query_one("#prompt", Static).update(self._prompt_line(view, style))
+        words = self.card_words()
+        this_deal = view.deal_events()
+        start = len(view.log) - len(this_deal)
+        self.query_one("#recent", GameLog).show(this_deal, self.seat,
+                                                max(0, self._fresh_from - start), words)
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
         me.border_subtitle = self._hand_subtitle(view)
-        self.query_one(HandView).show(self.hand, style, is_wild)
+        self.query_one(HandView).show(self.hand, style, view.is_wild)
         names = [name_of(view, s) for s in range(len(view.players))]
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", self.seat,
                                         style.ascii)
-        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from)
+        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from, words)
         self.query_one(KeyBar).show(self._hints(view))
         self._autosave(view)
         self._update_penalty()
@@ -300,12 +300,7 @@ class TableScreen(Screen[None]):
         return {1: 14} if rules.ace == "high" else {}
 
     def _levels(self) -> dict[int, str]:
-        seats = getattr(self.table, "seats", None) or []
-        out = {}
-        for i, spec in enumerate(seats):
-            bot = getattr(spec, "bot", None)
-            out[i] = str(bot) if bot else "person"
-        return out
+        return {i: spec.bot or "person" for i, spec in enumerate(self.table.seats)}
 
     def _targets(self, view: SeatView) -> set[int]:
         if not self.hand.selected or not view.my_turn:
@@ -316,7 +311,7 @@ class TableScreen(Screen[None]):
 
     # ------------------------------------------------------------------ text pieces
     def _roundbar_text(self, view: SeatView) -> Text:
-        text = Text(" " + round_label(view), Style(bold=True))
+        text = Text(" " + deal_label(view), Style(bold=True))
         if view.final_turns:
             text.append("   last turns", Style(color="#f1c40f", bold=True))
         if view.phase in ("draw", "play", "buy"):
@@ -329,16 +324,18 @@ class TableScreen(Screen[None]):
             text.append_text(status)
         return text
 
-    def _hand_title(self, view: SeatView) -> str:
+    def _hand_title(self, view: SeatView) -> Text:
         marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
         me = view.me
         parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
                  f"{len(view.hand)} cards"]
         if me is not None:
             parts.append(f"{me.total} pts")
+        if buys_left(view, self.seat):
+            parts.append(buys_left(view, self.seat))
         if self._penalty:
             parts.append(self._penalty)
-        return " · ".join(parts)
+        return Text(" · ".join(parts))  # a player's name is data, never markup
 
     def _hand_subtitle(self, view: SeatView) -> str:
         bits = []
@@ -426,7 +423,7 @@ class TableScreen(Screen[None]):
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
             return
-        key = (view.round_number, view.phase)
+        key = (view.deal, view.phase)
         if self._summary_for == key:
             return
         self._summary_for = key
@@ -436,7 +433,7 @@ class TableScreen(Screen[None]):
 
     def _announce_record(self) -> None:
         """Say where the finished game went in the records (or why it could not)."""
-        outcome = getattr(self.table, "record_outcome", None)
+        outcome = self.table.record_outcome
         if outcome is None:
             return
         if outcome.message:
@@ -467,7 +464,7 @@ class TableScreen(Screen[None]):
     def _update_penalty(self) -> None:
         """Recompute the hand's best penalty in a worker, only when the hand changed."""
         view = self.view_now
-        key = (view.round_number, tuple(sorted(c.uid for c in view.hand)))
+        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
         if key == self._penalty_key:
             return
         self._penalty_key = key
@@ -494,10 +491,10 @@ class TableScreen(Screen[None]):
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
         try:
-            from tui.engine.solver.api import best_arrangement
+            from tui.engine.solver import best_arrangement
         except ImportError:
             return None
-        return best_arrangement(list(hand), view.rules, view.round_number)
+        return best_arrangement(list(hand), view.rules, view.schedule_round)
 
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
         view = self.view_now
@@ -513,13 +510,14 @@ class TableScreen(Screen[None]):
         try:
             action = build(view)
         except intents.NeedChoice as exc:
-            self.notify(str(exc), title="Choose first")
+            self.notify(self.card_words()(str(exc)), title="Choose first")
             return False
         try:
             self.table.act(self.seat, action)
         except IllegalAction as exc:
             rule = f"\nRule: {exc.rule}" if exc.rule else ""
-            self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
+            self.notify(self.card_words()(f"{exc}{rule}"), title="Not allowed",
+                        severity="warning", timeout=6)
             return False
         except Exception as exc:  # noqa: BLE001 - a bug must not close the player's table
             self.log.error(f"{action!r} failed: {exc!r}")
@@ -537,20 +535,24 @@ class TableScreen(Screen[None]):
         self.play(intents.draw_stock)
 
     def action_take_discard(self) -> None:
+        """Where the rules allow deep draws, `t` always asks how deep (the top card first,
+        so `t` Enter takes it); elsewhere it takes the top card at once."""
         view = self.view_now
-        deep = [a for a in intents.legal_of(view, TakeDiscard) if a.depth > 0]
-        if not deep:
+        if view.rules.draw.discard != "deep":
             self.play(lambda v: intents.take_discard(v, 0))
+            return
+        depths = sorted(a.depth for a in intents.legal_of(view, TakeDiscard))
+        if not depths:
+            self.play(lambda v: intents.take_discard(v, 0))  # explains why not
             return
         style = self.card_style()
         pile = list(view.discard)
-        choices: list[tuple[int, Text | str, bool]] = []
-        legal_depths = {a.depth for a in intents.legal_of(view, TakeDiscard)}
-        for depth in range(len(pile)):
+        choices: list[tuple[int, Text | str]] = []
+        for depth in depths:
             taken = pile[len(pile) - 1 - depth:]
             label = Text(f"{'top card' if depth == 0 else f'{depth + 1} cards'}: ")
             label.append_text(chips(taken, style))
-            choices.append((depth, label, depth in legal_depths))
+            choices.append((depth, label))
         self.app.push_screen(PickScreen("Take from the discard pile", choices),
                              self._take_at_depth)
 
@@ -601,19 +603,21 @@ class TableScreen(Screen[None]):
             [self.hand.cursor_card] if self.hand.cursor_card else [])
         view = self.view_now
         if meld_id is None:
-            faces = {c.face for c in cards}
-            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
-                     if {c.face for c in a.cards} <= faces}
             if not view.table:
                 self.notify("There are no melds on the table to lay off onto.",
                             title="Nothing to lay off onto")
                 return
-            if len(legal) == 1 and len(view.table) == 1:
-                meld_id = next(iter(legal))
-            else:
+            faces = {c.face for c in cards}
+            legal = {a.meld_id for a in intents.legal_of(view, LayOff)
+                     if {c.face for c in a.cards} <= faces}
+            if not legal:
+                self.play(lambda v: intents.lay_off(v, view.table[0].id, cards))  # says why
+                return
+            if len(legal) > 1:
                 self._pick_meld("Lay off onto which meld?", legal,
                                 lambda mid: self.action_lay_off(mid))
                 return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.lay_off(v, meld_id, cards)):
             self.hand.clear_selection()
 
@@ -621,32 +625,34 @@ class TableScreen(Screen[None]):
         card = self._single_card()
         view = self.view_now
         if meld_id is None:
-            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
-                     if card is not None and a.card is not None and a.card.face == card.face}
-            with_jokers = [m for m in view.table if m.wild_cards()]
-            if not with_jokers:
+            if not any(m.wild_cards() for m in view.table):
                 self.notify("No meld on the table holds a joker you could swap.",
                             title="Nothing to swap")
                 return
-            self._pick_meld("Swap the joker in which meld?", legal,
-                            lambda mid: self.action_swap(mid),
-                            only=[m.id for m in with_jokers])
-            return
+            legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
+                     if card is not None and a.card is not None and a.card.face == card.face}
+            if not legal:
+                target = next(m.id for m in view.table if m.wild_cards())
+                self.play(lambda v: intents.swap_joker(v, target, card))  # says why
+                return
+            if len(legal) > 1:
+                self._pick_meld("Swap the joker in which meld?", legal,
+                                lambda mid: self.action_swap(mid))
+                return
+            meld_id = next(iter(legal))
         if self.play(lambda v: intents.swap_joker(v, meld_id, card)):
             self.hand.clear_selection()
 
-    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None],
-                   only: Sequence[int] | None = None) -> None:
+    def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None]) -> None:
+        """Ask which of the `legal` melds (and only those) to play onto."""
         view = self.view_now
         style = self.card_style()
-        choices: list[tuple[int, Text | str, bool]] = []
+        choices: list[tuple[int, Text | str]] = []
         for meld in view.table:
-            if only is not None and meld.id not in only:
-                continue
-            label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
-            label.append_text(meld_text(meld, style, 60))
-            choices.append((meld.id, label, True))
-        choices.sort(key=lambda c: c[0] not in legal)
+            if meld.id in legal:
+                label = Text(f"{name_of(view, meld.owner)}: ".ljust(10))
+                label.append_text(meld_text(meld, style, 60))
+                choices.append((meld.id, label))
 
         def chosen(meld_id: int | None) -> None:
             if meld_id is not None:
@@ -657,9 +663,7 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ arranging the hand
     def _redraw_hand(self) -> None:
         view = self.view_now
-        self.query_one(HandView).show(
-            self.hand, self.card_style(),
-            lambda card: view.rules.is_wild(card.rank, view.round_number))
+        self.query_one(HandView).show(self.hand, self.card_style(), view.is_wild)
         me = self.query_one("#me")
         me.border_subtitle = self._hand_subtitle(view)
         targets = self._targets(view)
@@ -726,15 +730,49 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def _fetch_hint(self) -> None:
+        moves = len(self.table.view(self.seat).log)
         text = self.table.hint(self.seat)
-        self.app.call_from_thread(self.notify, text, title="Hint", timeout=10)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_hint, text, moves)
+
+    def _show_hint(self, text: str, moves: int) -> None:
+        """A hint takes the prompt's line (never a box over the table) until the next move
+        or for `HINT_SECONDS`, whichever comes first; a new hint replaces it."""
+        self._hint = (self.card_words()(text), moves)
+        if self._hint_timer is not None:
+            self._hint_timer.stop()
+        self._hint_timer = self.set_timer(HINT_SECONDS, self._drop_hint)
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _drop_hint(self) -> None:
+        self._hint = None
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _prompt_line(self, view: SeatView, style: CardStyle) -> Text:
+        """The hint while it is fresh (no move since it was given), else the prompt."""
+        if self._hint is not None and self._hint[1] == len(view.log):
+            return Text(f"Hint: {self._hint[0]}", Style(bold=True, italic=True))
+        self._hint = None
+        return Text(prompt(view, style), Style(bold=view.my_turn))
+
+    def card_words(self) -> Callable[[str], str]:
+        """Writes the cards in a line of text as the table shows them (player names are
+        left alone); the same function while the card style and names stay the same."""
+        style = self.card_style()
+        names = tuple(p.name for p in self.view_now.players)
+        key = (style, names)
+        if self._words is None or self._words[0] != key:
+            self._words = (key, lambda text: card_words(text, style, names))
+        return self._words[1]
 
     def action_undo(self) -> None:
         if self._bot_busy:
             self.notify("Wait a moment: a computer player is moving.", title="Not yet")
             return
         if not self.table.can_undo(self.seat):
-            humans = getattr(self.table, "humans", lambda: [self.seat])()
+            humans = self.table.humans()
             why = ("undo is only possible when you play against computer players alone"
                    if len(humans) > 1 else "there is nothing of yours to undo yet")
             self.notify(f"Cannot undo: {why}.\nRule: undo", title="Not allowed",
@@ -768,14 +806,20 @@ class TableScreen(Screen[None]):
             from .summary import RoundSummaryScreen
 
             if not isinstance(self.app.screen, RoundSummaryScreen):
-                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()))
+                self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()),
+                                     self._after_summary)
         elif view.phase == "game_over":
             from .summary import GameOverScreen
 
             if not isinstance(self.app.screen, GameOverScreen):
-                self.app.push_screen(GameOverScreen(view, self.card_style()))
+                self.app.push_screen(GameOverScreen(view, self.card_style()),
+                                     self._after_summary)
         else:
             self.notify("The deal is still being played.", title="Not yet", timeout=3)
+
+    def _after_summary(self, leave: bool | None) -> None:
+        if leave:
+            self.action_leave()
 
     def action_leave(self) -> None:
         self.app.pop_screen()
@@ -813,5 +857,5 @@ class TableScreen(Screen[None]):
             self.action_lay_off(message.meld_id)
 
     @on(KeyHintClicked)
-    def _hint_clicked(self, message: KeyHintClicked) -> None:
-        self.run_action(message.action)
+    async def _hint_clicked(self, message: KeyHintClicked) -> None:
+        await self.run_action(message.action)

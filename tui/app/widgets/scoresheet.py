@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from rich import box
 from rich.table import Table
+from rich.text import Text
 from textual.widgets import Static
 
 
@@ -37,7 +38,7 @@ def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: S
     table.add_column(round_word, justify="right", style="dim", no_wrap=True)
     for seat, name in enumerate(names):
         label = (star if seat in lead else "") + (name[:8])
-        table.add_column(label, justify="right", no_wrap=True,
+        table.add_column(Text(label), justify="right", no_wrap=True,
                          header_style="bold #f1c40f" if seat in lead else
                          "bold" if seat == me else "")
     for number, row in enumerate(scores, start=1):

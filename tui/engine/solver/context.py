@@ -104,7 +104,7 @@ CACHE_ENTRIES = 150_000  # about 75 MB of tables, over every ruleset and round
 _solves = 0
 
 
-def _keep_caches_bounded() -> None:
+def keep_caches_bounded() -> None:
     """Every few hundred solves, drop every table if together they grew too big (a
     long-running server sees an endless variety of hands)."""
     global _solves
@@ -123,7 +123,7 @@ def _weigh(value: int, scheme: str) -> int:
 _CONTEXTS: dict[tuple[int, int, str], Context] = {}
 
 
-def context(rules: Ruleset, round_no: int, scheme: str = "penalty") -> Context:
+def context_for(rules: Ruleset, round_no: int, scheme: str = "penalty") -> Context:
     key = (id(rules), round_no, scheme)
     ctx = _CONTEXTS.get(key)
     if ctx is None or ctx.rules is not rules:

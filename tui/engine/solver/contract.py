@@ -16,7 +16,14 @@ from dataclasses import replace
 
 from ..cards import SUITS, Card
 from ..meld import Meld
-from ..meld_rules import MeldError, MeldParams, _positions_of, _validate, card_penalty, meld_params
+from ..meld_rules import (
+    MeldError,
+    MeldParams,
+    card_penalty,
+    meld_params,
+    run_positions_of,
+    validate_meld,
+)
 from ..rules import Ruleset
 
 Core = tuple  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
@@ -208,7 +215,7 @@ class _Search:
             # each face once per run; aces take each place they may
             options: list[tuple[int, int]] = []  # (place, face)
             for f in fs:
-                for q in _positions_of(self.faces[f][0], p):
+                for q in run_positions_of(self.faces[f][0], p):
                     options.append((q, f))
             options.sort()
             for chosen in _run_subsets(options, p, self.total_wilds, most):
@@ -489,7 +496,7 @@ class _Search:
                     fixed += [(q, suit) for q in free]
         cards = list(naturals) + list(wilds)
         try:
-            return _validate(cards, fixed, p, kind, "")
+            return validate_meld(cards, fixed, p, kind, "")
         except MeldError as exc:  # pragma: no cover - the search only builds legal melds
             raise AssertionError(f"contract search built an illegal meld: {exc}") from exc
 

@@ -29,7 +29,6 @@ from itertools import product
 
 from ..cards import ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
-    _CONTEXTS,
     BIG,
     CACHE_ENTRIES,
     HIGH_ACE,
@@ -37,12 +36,12 @@ from .context import (  # noqa: F401 - re-exported: bots and tests use them from
     Context,
     Plan,
     X,
-    _keep_caches_bounded,
-    context,
+    context_for,
+    keep_caches_bounded,
 )
 from .fast import solve_few_wilds
-from .sets import _build, _leftover_table, _rank_options, finish
-from .suits import _clusters, _suit_plan, _suit_table
+from .sets import build_meld, finish, leftover_table, rank_options
+from .suits import suit_clusters, suit_plan, suit_table
 
 FAST_MOST = 20  # hands up to this size with at most one wild go to `solver_fast`
 
@@ -61,7 +60,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     if ctx.plain and len(cards) <= FAST_MOST and sum(
             1 for card in cards if card.rank in wild_ranks) <= 1:
         fast = solve_few_wilds(cards, ctx, bound, melds)
-        _keep_caches_bounded()
+        keep_caches_bounded()
         return fast
     naturals: list[Card] = []
     jokers: list[Card] = []
@@ -110,7 +109,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     best.deadwood.extend(dead)
     if bound is not None and best.cost > bound:
         return None
-    _keep_caches_bounded()
+    keep_caches_bounded()
     return best
 
 
@@ -143,7 +142,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         if len(entries) > 1:
             entries.sort(key=_first)
         suit_codes = tuple([e[1] for e in entries])
-        groups, loose = _clusters(ctx, budget, suit_codes)
+        groups, loose = suit_clusters(ctx, budget, suit_codes)
         for group in groups:
             cid = len(clusters)
             members = [entries[k][2] for k in group]
@@ -164,7 +163,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             continue
         members.sort(key=_member_key)
         stuck = tuple([i for i, m in enumerate(members) if id(m[2]) not in where])
-        opts, allow_none = _rank_options(ctx, budget,
+        opts, allow_none = rank_options(ctx, budget,
                                          tuple([(s, c) for s, c, _ in members]), stuck)
         if not opts:
             continue
@@ -217,7 +216,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             items = clusters[cid][0]
             if mask:
                 items = tuple(c for k, c in enumerate(items) if not mask >> k & 1)
-            hit = tables.get((budget, items)) or _suit_table(ctx, budget, items)
+            hit = tables.get((budget, items)) or suit_table(ctx, budget, items)
             hit = hit[0]
             local[(cid, mask)] = hit
         return hit
@@ -249,7 +248,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         comp_info.append((cids, rids, back))
     if bound is not None and base_dw + sum(min(e[2] for e in t) for t in comp_tables) > bound:
         return None
-    left = _leftover_table(
+    left = leftover_table(
         ctx,
         tuple(sorted([weight[c.rank] for c in pool if c.rank == JOKER_RANK], reverse=True)),
         tuple(sorted([weight[c.rank] for c in pool if c.rank != JOKER_RANK], reverse=True)),
@@ -459,7 +458,7 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             keep = [k for k in range(len(items)) if not mask >> k & 1]
             items = tuple(items[k] for k in keep)
             members = [members[k] for k in keep]
-        plan = _suit_plan(ctx, budget, items, key)
+        plan = suit_plan(ctx, budget, items, key)
         if not plan:
             deadwood.extend(members)
             continue
@@ -478,7 +477,7 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
         for rest in free.values():
             deadwood.extend(rest)
     if not pool:
-        return Plan(cost, [_build(ctx, kind, naturals, places, [])
+        return Plan(cost, [build_meld(ctx, kind, naturals, places, [])
                            for kind, naturals, places, _, _ in cores] if melds else [],
                     deadwood)
     return finish(ctx, cost, cores, deadwood, pool, left[total_key[0]][total_key[1]], melds)

@@ -19,7 +19,7 @@ from itertools import combinations, product
 
 from ..cards import ACE, SUITS, Card
 from .context import Context, Plan
-from .sets import _leftover_table, _set_options, finish
+from .sets import finish, leftover_table, set_core_options
 
 JOKER_RANK = 0
 
@@ -172,7 +172,7 @@ class _Scan:
         if len(members) < self.ctx.set_threshold(self.budget):
             return out
         sig = tuple((c.suit, c.rank) for c in members)
-        for cores, need, slack in _set_options(self.ctx, self.budget, sig):
+        for cores, need, slack in set_core_options(self.ctx, self.budget, sig):
             taken = [0, 0, 0, 0]
             for core in cores:
                 for i in core:
@@ -256,7 +256,7 @@ class _Scan:
         final = stages[-1].get(start)
         if not final:
             return None, True
-        left = _leftover_table(
+        left = leftover_table(
             self.ctx,
             tuple(sorted((weight[c.rank] for c in self.pool if c.rank == JOKER_RANK),
                          reverse=True)),

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ..cards import JOKER_RANK, SUITS, Card
 from ..meld import Meld
-from ..meld_rules import _positions_of, _validate
+from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
 
-def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
+def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
     """Ways to put some of one rank's naturals (suit, code) into set cores:
     [(cores as index tuples, need, slack)], without the empty choice."""
     key = (budget, cards)
@@ -109,7 +109,7 @@ def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
     return sorted(reach)
 
 
-def _leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
+def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
                     allow_allwild: bool, anchored: bool):
     """cost[n][s]: weight of the wilds left in hand when cores need n and have slack s;
     also the choice (melds of wilds alone, their size, jokers melded)."""
@@ -151,7 +151,7 @@ def _leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, .
     return result
 
 
-def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
+def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
                   stuck: tuple[int, ...]) -> tuple[list, bool]:
     """Set options of one rank in this hand, without those that provably lose: a card no
     run can hold joins the set when a set is made (single-core rules), and making no set
@@ -160,7 +160,7 @@ def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     hit = ctx.rank_memo.get(key)
     if hit is not None:
         return hit
-    opts = _set_options(ctx, budget, sig)
+    opts = set_core_options(ctx, budget, sig)
     if stuck and ctx.set_single_core:
         opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
     stuck_set = set(stuck)
@@ -207,18 +207,18 @@ def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: lis
         given[idx].extend(giving[:take])
         del giving[:take]
         absorb -= take
-    melds = [_build(ctx, kind, naturals, places, wilds)
+    melds = [build_meld(ctx, kind, naturals, places, wilds)
              for (kind, naturals, places, _, _), wilds in zip(cores, given, strict=True)]
     for lead, size in zip(leads, sizes, strict=True):
         wilds = giving[:size - len(lead)]
         del giving[:size - len(lead)]
         kind = "set" if p.set_min <= size <= p.set_max else "run"
-        melds.append(_build(ctx, kind, lead, [], wilds))
+        melds.append(build_meld(ctx, kind, lead, [], wilds))
     assert not giving
     return Plan(cost, melds, deadwood)
 
 
-def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
+def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
            wilds: list[Card]) -> Meld:
     """The meld of a core and its wilds, each wild standing where the rules' default puts
     it: a set's rank (a missing suit when suits must differ); a run's gaps, then its high
@@ -263,7 +263,7 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         own: dict[int, Card] = {}
         for wild in wilds:
             if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural:
-                for q in _positions_of(wild.rank, p):
+                for q in run_positions_of(wild.rank, p):
                     own.setdefault(q, wild)
         down = 0
         while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own:
@@ -292,9 +292,9 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         if kind == "set":
             fixed.append((card.rank, card.suit))
         else:
-            place = places[k] if places else _positions_of(card.rank, p)[0]
+            place = places[k] if places else run_positions_of(card.rank, p)[0]
             fixed.append((place, card.suit))
-    return _validate(list(naturals) + list(wilds), fixed + [None] * len(wilds), p, kind, "")
+    return validate_meld(list(naturals) + list(wilds), fixed + [None] * len(wilds), p, kind, "")
 
 
 def _split_sizes(ctx: Context, k: int, total: int) -> list[int]:

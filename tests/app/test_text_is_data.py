@@ -1,0 +1,102 @@
+"""Text from players and files is data, never markup: names and rule names holding markup
+or control characters crash nobody, plant no click action and send no hyperlink.
+
+Two guests with hostile names play at a table whose house rules have a hostile name and
+description (made from files a remote player can write), chat hostile lines and open the
+rules screens; every screen they see is rendered and searched, segment by segment, for a
+link (OSC 8 on a terminal) or a click action, and for the hostile text shown literally.
+"""
+
+from __future__ import annotations
+
+from app_driver import wait_until as settle
+from test_lobby_screen import FAST, SIZE, choose, guest_app, join_the_table, open_create
+
+from tui.app.app import RummyApp
+from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
+from tui.app.screens.rules import RulesScreen
+from tui.app.screens.table import TableScreen
+from tui.app.settings import Settings
+from tui.service.lobby import Lobby
+from tui.service.names import MAX_NAME, clean_name
+
+HOSTILE_NAMES = ("eve[/]", "[@click=app.quit]q", "[link=https://x.example]bob", "[b]al")
+RULES_NAME = "x[/] [link=https://x.example]y"
+RULES_ABOUT = "[@click=app.quit]about[/]"
+HOSTILE_RULES = (f'extends: three_thirteen\nname: "{RULES_NAME}"\n'
+                 f'description: "{RULES_ABOUT}"\n')
+
+
+def planted(app: RummyApp) -> list[str]:
+    """Every link or click action anywhere on the app's screen as it is drawn now."""
+    found = []
+    for strip in app.screen._compositor.render_strips():
+        for segment in strip:
+            style = segment.style
+            if style is None:
+                continue
+            if style.link:
+                found.append(f"link {style.link!r} on {segment.text!r}")
+            if "@click" in (style.meta or {}):
+                found.append(f"click {style.meta['@click']!r} on {segment.text!r}")
+    return found
+
+
+def shown(app: RummyApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def test_names_are_cleaned_at_the_door():
+    assert clean_name("mal\x1b]8;;https://x\x07lory\x1b[2J") == "mal]8;;https://xlory[2J"
+    assert clean_name("a\tb\nc") == "a b c"
+    assert clean_name("\x00\x1b") == "player"
+    assert len(clean_name("n" * 100)) == MAX_NAME
+    assert Settings(name="x\x1b[31my").cleaned().name == "x[31my"
+
+
+async def test_markup_in_names_rules_and_chat_is_shown_as_typed(tmp_path):  # noqa: ANN001
+    folder = tmp_path / "eve"
+    folder.mkdir()
+    (folder / "evil.yaml").write_text(HOSTILE_RULES)
+    lobby = Lobby(FAST)
+    eve = guest_app(lobby, HOSTILE_NAMES[0], folder)
+    mallory = guest_app(lobby, HOSTILE_NAMES[1])
+    try:
+        async with eve.run_test(size=SIZE) as pe, mallory.run_test(size=SIZE) as pm:
+            await settle(pe, lambda: isinstance(eve.screen, LobbyScreen))
+            await pe.press("r")  # the rules screen lists the player's own hostile rules
+            await settle(pe, lambda: isinstance(eve.screen, RulesScreen))
+            eve.screen.query_one("#rules-choice").value = "evil"
+            await pe.pause(0.1)
+            assert planted(eve) == [] and RULES_NAME in shown(eve)
+            await pe.press("escape")
+            dialog = await open_create(pe, eve)
+            assert isinstance(dialog, CreateTableScreen)
+            await choose(pe, dialog.query_one("#choose-rules"), "evil")
+            await pe.pause(0.1)
+            assert planted(eve) == [] and RULES_ABOUT in shown(eve)
+            await pe.press("down")
+            await choose(pe, dialog.query_one("#choose-seats"), 2)
+            await pe.press("enter")
+            await settle(pe, lambda: isinstance(eve.screen, LobbyScreen))
+            await settle(pm, lambda: mallory.screen.query_one("#table-list").row_count == 1)
+            await pm.pause(0.1)
+            lobby_text = shown(mallory)
+            assert planted(mallory) == [] and HOSTILE_NAMES[0] in lobby_text
+            assert RULES_NAME[:10] in lobby_text
+            await join_the_table(pm, mallory)
+            await settle(pe, lambda: isinstance(eve.screen, TableScreen))
+            await settle(pm, lambda: isinstance(mallory.screen, TableScreen))
+            [shared] = lobby.tables
+            shared.chat.say(HOSTILE_NAMES[2], "[link=https://x.example]click me[/link]")
+            shared.chat.say(HOSTILE_NAMES[3], "[@click=app.quit]quit[/]")
+            await pe.pause(0.2)
+            await pm.pause(0.2)
+            for app in (eve, mallory):
+                assert app.is_running and isinstance(app.screen, TableScreen)
+                assert planted(app) == []
+            assert HOSTILE_NAMES[1][:8] in shown(eve)  # the opponent's name, as typed
+            assert HOSTILE_NAMES[0] in shown(mallory)
+            assert "[@click=app.quit]quit[/]" in shown(eve)
+    finally:
+        lobby.close()

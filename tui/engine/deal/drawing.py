@@ -1,0 +1,165 @@
+"""Drawing: from the stock, the top of the discard pile or deep in it, and the buy window
+that opens when the player in turn passes the discard over.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, Buy, DrawStock, IllegalAction, PassBuy, TakeDiscard
+from ..cards import Card, format_cards
+from ..solver import find_contract
+from .melding import Melding
+
+
+class Drawing(Melding):
+    """The rules of the draw (a deep draw is judged by what could be melded with it)."""
+
+    def _draw_options(self, seat: int) -> list[Action]:
+        options: list[Action] = []
+        if self.stock:
+            options.append(DrawStock(seat))
+        mode = self.rules.draw.discard
+        if self.discard and mode != "none":
+            options.append(TakeDiscard(seat, 0))
+            if mode == "deep" and not self.in_final_turns:
+                options.extend(TakeDiscard(seat, d) for d in self._deep_depths(seat))
+        return options
+
+    def _deep_depths(self, seat: int) -> list[int]:
+        """How deep in the pile `seat` may take now (each depth's card must be meldable)."""
+        first = 1
+        if not self.contract_down(seat) and not self.round_rules.all_at_once:
+            # The cards on offer only grow with depth, so no depth above the shallowest
+            # one whose cards make any lay-down at all can make one with its own card.
+            shallowest = self._shallowest_contract_depth(seat)
+            if shallowest is None:
+                return []
+            first = shallowest
+        return [d for d in range(first, len(self.discard)) if self._deep_take_meldable(seat, d)]
+
+    def _shallowest_contract_depth(self, seat: int) -> int | None:
+        hand = self.hands[seat]
+
+        def holds_contract(depth: int) -> bool:
+            return find_contract(hand + self.discard[-1 - depth:], self.rules, self.rules_round,
+                                 first_found=True) is not None
+
+        low, high = 1, len(self.discard) - 1
+        if high < 1 or not holds_contract(high):
+            return None
+        while low < high:
+            middle = (low + high) // 2
+            if holds_contract(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def _deep_take_meldable(self, seat: int, depth: int) -> bool:
+        """A deep draw is only offered when the card can be melded this very turn."""
+        card = self.discard[-1 - depth]
+        if self.contract_down(seat):  # no new melds: only laying off can use the card
+            return self._may_lay_off(seat) and any(
+                self._extends(m, card) for m in self.table
+                if self.rules.lay_off.onto == "any" or m.owner == seat)
+        hand = self.hands[seat] + self.discard[-1 - depth:]
+        if not self._could_meld(card, hand):
+            return False
+        whole = self.round_rules.all_at_once
+        if whole and not self._could_meld_all(hand):
+            return False
+        lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
+                            must_include=card, first_found=True)
+        return lay is not None
+
+    def _do_draw_stock(self, action: DrawStock) -> None:
+        seat = action.seat
+        if not self.stock:
+            raise IllegalAction("the stock is empty", "stock")
+        card = self.stock.pop()
+        self.hands[seat].append(card)
+        self._say(seat, f"{self.names[seat]} drew from the stock.", "draw")
+        self._open_buying(seat)
+
+    def _open_buying(self, seat: int) -> None:
+        buying = self.rules.buying
+        if not buying.enabled or not self.discard or self.in_final_turns:
+            self.phase = "play"
+            return
+        limit = buying.limit_per_deal
+        queue = [
+            (seat + i) % self.players
+            for i in range(1, self.players)
+            if limit is None or self.buys[(seat + i) % self.players] < limit
+        ]
+        if not queue:
+            self.phase = "play"
+            return
+        self.buy_offer = self.discard[-1]
+        self.buy_queue = queue
+        self.in_turn = seat
+        self.phase = "buy"
+        self.turn = queue[0]
+
+    def _do_take_discard(self, action: TakeDiscard) -> None:
+        seat = action.seat
+        mode = self.rules.draw.discard
+        if mode == "none":
+            raise IllegalAction("this game never lets you take from the discard pile",
+                                "draw.discard: none")
+        if not self.discard:
+            raise IllegalAction("the discard pile is empty", "draw")
+        depth = action.depth
+        if depth < 0 or depth >= len(self.discard):
+            raise IllegalAction(f"the discard pile has {len(self.discard)} cards", "draw")
+        if depth > 0:
+            if mode != "deep":
+                raise IllegalAction("you may only take the top card of the discard pile",
+                                    "draw.discard: top")
+            if self.in_final_turns:
+                raise IllegalAction("a final turn takes only the top discard", "final turns")
+            if not self._deep_take_meldable(seat, depth):
+                card = self.discard[-1 - depth]
+                raise IllegalAction(
+                    f"you may take {card} from deep in the pile only if you meld it this "
+                    "turn, and you cannot", "draw.deep_must_meld")
+        taken = self.discard[len(self.discard) - 1 - depth:]
+        del self.discard[len(self.discard) - 1 - depth:]
+        self.hands[seat].extend(taken)
+        self.taken = list(taken)
+        if depth > 0 and self.rules.draw.deep_must_meld:
+            self.must_meld = taken[0]
+        self.phase = "play"
+        if depth == 0:
+            self._say(seat, f"{self.names[seat]} took {taken[0]} from the discard pile.", "take",
+                      taken)
+        else:
+            self._say(seat, f"{self.names[seat]} took {taken[0]} from deep in the discard pile, "
+                      f"with {format_cards(taken[1:])} above it.", "take", taken)
+
+    def _do_buy(self, action: Buy) -> None:
+        seat = action.seat
+        card = self.discard.pop()
+        penalty: list[Card] = []
+        for _ in range(self.rules.buying.penalty_cards):
+            if not self.stock and not self._rebuild_stock():
+                break
+            penalty.append(self.stock.pop())
+        self.hands[seat].append(card)
+        self.hands[seat].extend(penalty)
+        self.buys[seat] += 1
+        self._say(seat, f"{self.names[seat]} bought {card} (+{len(penalty)} penalty "
+                  f"card{'s' if len(penalty) != 1 else ''}).", "buy", (card,))
+        self._close_buying()
+
+    def _do_pass_buy(self, action: PassBuy) -> None:
+        self.buy_queue.pop(0)
+        if self.buy_queue:
+            self.turn = self.buy_queue[0]
+        else:
+            self._close_buying()
+
+    def _close_buying(self) -> None:
+        self.buy_offer = None
+        self.buy_queue = []
+        self.phase = "play"
+        self.turn = self.in_turn

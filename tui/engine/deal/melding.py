@@ -1,0 +1,261 @@
+"""Melding: laying down the contract (or any melds), laying off on the table, and swapping
+a natural card for a joker in a meld.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
+from ..cards import JOKER_RANK, Card, format_cards
+from ..meld import Meld
+from ..meld_rules import MAX_RUN, MeldError, extend_meld, make_meld, swap_joker
+from ..solver import contract_melds_ok
+from .turns import DealState, distinct_faces, same_card
+
+
+class Melding(DealState):
+    """The rules of putting cards on the table."""
+
+    def _may_lay_off(self, seat: int) -> bool:
+        when = self.rules.lay_off.when
+        down = self.contract_turn[seat]
+        if when == "never" or down is None:
+            return False
+        if when == "after_contract_turn" and down == self.turn_count:
+            return False
+        return True
+
+    def _may_swap(self, seat: int) -> bool:
+        swap = self.rules.joker_swap
+        down = self.contract_turn[seat]
+        if not swap.enabled or down is None:
+            return False
+        return not (swap.contract_on_earlier_turn and down == self.turn_count)
+
+    def _swap_ok(self, seat: int, meld: Meld, card: Card) -> bool:
+        if self.rules.joker_swap.runs_only and meld.kind != "run":
+            return False
+        if not any(wild.is_joker and same_card(face, card) for wild, face in meld.wild_cards()):
+            return False
+        try:
+            new_meld, joker = swap_joker(meld, card, self.rules, self.rules_round)
+        except MeldError:
+            return False
+        if not self.rules.joker_swap.play_same_turn:
+            return True
+        # The freed joker must be playable this turn, or the swap would strand the player.
+        table = [new_meld if m.id == meld.id else m for m in self.table]
+        return any(self._extends(m, joker) for m in table
+                   if self.rules.lay_off.onto == "any" or m.owner == seat)
+
+    def _extends(self, meld: Meld, card: Card) -> bool:
+        """Whether `card` can be laid off on `meld` (remembered per meld and face: the
+        legal moves ask it of every card in hand against every meld, every turn)."""
+        key = (id(meld), card.rank, card.suit)
+        hit = self._lay_off_memo.get(key)
+        if hit is not None and hit[0] is meld:
+            return hit[1]
+        fits = self._extends_now(meld, card)
+        self._lay_off_memo[key] = (meld, fits)
+        return fits
+
+    def _extends_now(self, meld: Meld, card: Card) -> bool:
+        """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
+        if card.rank not in self._wild:
+            if meld.kind == "set":
+                limit = self.rules.melds.set.max
+                if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
+                    return False
+                if self.rules.melds.set.distinct_suits and any(
+                        face[1] == card.suit for face in meld.stands_for):
+                    return False
+            else:
+                if card.suit != meld.suit:
+                    return False
+                ends = {meld.low - 1, meld.high + 1}
+                if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
+                    return False
+        try:
+            extend_meld(meld, [card], self.rules, self.rules_round)
+        except MeldError:
+            return False
+        return True
+
+    def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
+        return contract_melds_ok(melds, self.rules, self.rules_round) is None
+
+    def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True,
+                    sets: bool = True, runs: bool = True) -> bool:
+        """A quick necessary test: is there any set or run `card` could belong to, from
+        `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
+        wild = self._wild
+        if card.rank in wild:
+            return True
+        wilds = sum(1 for c in pool if c.rank in wild and c.uid != card.uid)
+        same_rank = {c.suit for c in pool if c.rank == card.rank}
+        rank_count = len(same_rank) if self.rules.melds.set.distinct_suits else sum(
+            1 for c in pool if c.rank == card.rank)
+        if sets and rank_count + wilds >= self.rules.melds.set.min:
+            return True
+        if not runs:
+            return table and any(self._extends(m, card) for m in self.table)
+        if self.rules.wrap:
+            return True
+        suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
+                  for p in self.rules.run_positions(c.rank)}
+        need = self.rules.melds.run.min
+        for pos in self.rules.run_positions(card.rank):
+            for start in range(pos - need + 1, pos + 1):
+                window = range(start, start + need)
+                if sum(1 for p in window if p not in suited) <= wilds:
+                    return True
+        return table and any(self._extends(m, card) for m in self.table)
+
+    def _could_meld_all(self, hand: Sequence[Card]) -> bool:
+        """Quick necessary tests for all-at-once rounds: the contract's melds can hold that
+        many cards, of that many suits or ranks, and every card fits a meld of its kinds."""
+        contract = self.round_rules.contract
+        melds = self.rules.melds
+        run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
+        if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
+            return False
+        naturals = [c for c in hand if c.rank not in self._wild]
+        if not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
+                {c.suit for c in naturals}) > contract.runs:
+            return False
+        if not contract.runs and not self.rules.contract.sets_same_rank and len(
+                {c.rank for c in naturals}) > contract.sets:
+            return False
+        return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
+                                    runs=contract.runs > 0) for c in distinct_faces(naturals))
+
+    def _build_melds(self, seat: int, specs: Sequence[MeldSpec]) -> list[Meld]:
+        hand = self.hands[seat]
+        uids = {c.uid for c in hand}
+        used: set[int] = set()
+        melds = []
+        for spec in specs:
+            for card in spec.cards:
+                if card.uid not in uids:
+                    raise IllegalAction(f"{card} is not in your hand", "melds")
+                if card.uid in used:
+                    raise IllegalAction(f"{card} is used twice", "melds")
+                used.add(card.uid)
+            try:
+                melds.append(make_meld(spec.cards, self.rules, self.rules_round,
+                                       dict(spec.declare) or None))
+            except MeldError as exc:
+                raise IllegalAction(str(exc), exc.rule) from exc
+        return melds
+
+    def _put_on_table(self, seat: int, melds: Sequence[Meld]) -> list[Meld]:
+        placed = []
+        for meld in melds:
+            placed_meld = meld.with_identity(seat, self.next_meld_id)
+            self.next_meld_id += 1
+            self.table.append(placed_meld)
+            placed.append(placed_meld)
+            self._remove_from_hand(seat, meld.cards)
+        return placed
+
+    def _do_lay_down(self, action: LayDown) -> None:
+        seat = action.seat
+        rnd = self.round_rules
+        if not self.rules.going_out.melding_during_play:
+            raise IllegalAction("nothing is laid on the table during play in this game; "
+                                "meld your whole hand when you go out",
+                                "going_out.melding_during_play")
+        if self.in_final_turns:
+            raise IllegalAction("a final turn is draw and discard only", "final turns")
+        if rnd.contract.required and self.contract_down(seat):
+            raise IllegalAction("your contract is down: no new melds, only laying off",
+                                "contract: one lay-down")
+        if not action.melds:
+            raise IllegalAction("lay down at least one meld", "melds")
+        melds = self._build_melds(seat, action.melds)
+        if rnd.contract.required:
+            reason = contract_melds_ok(melds, self.rules, self.rules_round)
+            if reason:
+                raise IllegalAction(reason, f"contract: {rnd.contract.describe()}")
+        laid = sum(len(m.cards) for m in melds)
+        remaining = len(self.hands[seat]) - laid
+        if rnd.all_at_once and remaining:
+            raise IllegalAction("in this deal the contract must be laid down with the whole "
+                                "hand at once, leaving no card", "round: all at once")
+        self._check_leaves_discard(remaining)
+        placed = self._put_on_table(seat, melds)
+        if self.contract_turn[seat] is None:
+            self.contract_turn[seat] = self.turn_count
+        shown = "; ".join(m.describe() for m in placed)
+        what = "laid down the contract" if rnd.contract.required else "melded"
+        self._say(seat, f"{self.names[seat]} {what}: {shown}.", "meld",
+                  [c for m in placed for c in m.cards])
+        self._after_play(seat)
+
+    def _check_leaves_discard(self, remaining: int) -> None:
+        if remaining == 0 and self._discard_rule() == "required":
+            raise IllegalAction("you must keep a card to discard when you go out",
+                                "going_out.discard: required")
+
+    def _do_lay_off(self, action: LayOff) -> None:
+        seat = action.seat
+        if not self._may_lay_off(seat):
+            if self.rules.lay_off.when == "never":
+                raise IllegalAction("laying off is not allowed in this game", "lay_off: never")
+            if not self.contract_down(seat):
+                raise IllegalAction("you may lay off only after your contract is down",
+                                    "lay_off: after contract")
+            raise IllegalAction("you may lay off only on a turn after the one your contract "
+                                "went down", "lay_off: later turns")
+        meld = self._meld(action.meld_id)
+        if self.rules.lay_off.onto == "own" and meld.owner != seat:
+            raise IllegalAction("you may lay off only on your own melds", "lay_off: own melds")
+        if not action.cards:
+            raise IllegalAction("choose cards to lay off", "lay_off")
+        self._check_in_hand(seat, action.cards)
+        try:
+            new = extend_meld(meld, action.cards, self.rules, self.rules_round, action.end)
+        except MeldError as exc:
+            raise IllegalAction(str(exc), exc.rule) from exc
+        self._check_leaves_discard(len(self.hands[seat]) - len(action.cards))
+        self.table[self.table.index(meld)] = new
+        self._remove_from_hand(seat, action.cards)
+        owner = "their own" if meld.owner == seat else f"{self.names[meld.owner]}'s"
+        self._say(seat, f"{self.names[seat]} laid off {format_cards(action.cards)} on "
+                  f"{owner} {meld.kind} {meld.describe()}.", "lay_off", action.cards)
+        self._after_play(seat)
+
+    def _do_swap_joker(self, action: SwapJoker) -> None:
+        seat = action.seat
+        swap = self.rules.joker_swap
+        if not swap.enabled:
+            raise IllegalAction("jokers cannot be swapped in this game", "joker_swap")
+        if not self.contract_down(seat):
+            raise IllegalAction("you may swap a joker only after your contract is down",
+                                "joker_swap: after contract")
+        if not self._may_swap(seat):
+            raise IllegalAction("you may swap a joker only on a turn after the one your "
+                                "contract went down", "joker_swap: earlier turn")
+        meld = self._meld(action.meld_id)
+        if swap.runs_only and meld.kind != "run":
+            raise IllegalAction("jokers in sets are dead: only a joker in a run can be swapped",
+                                "joker_swap: runs only")
+        if action.card is None:
+            raise IllegalAction("choose the natural card to swap in", "joker_swap")
+        self._check_in_hand(seat, [action.card])
+        if not self._swap_ok(seat, meld, action.card):
+            try:
+                swap_joker(meld, action.card, self.rules, self.rules_round)
+            except MeldError as exc:
+                raise IllegalAction(str(exc), exc.rule) from exc
+            raise IllegalAction("the freed joker could not be played this turn",
+                                "joker_swap: play the joker this turn")
+        new, joker = swap_joker(meld, action.card, self.rules, self.rules_round)
+        self.table[self.table.index(meld)] = new
+        self._remove_from_hand(seat, [action.card])
+        self.hands[seat].append(joker)
+        if swap.play_same_turn:
+            self.freed_jokers.append(joker)
+        self._say(seat, f"{self.names[seat]} put {action.card} in {meld.describe()} and took "
+                  "the joker.", "swap", (action.card, joker))

@@ -1,0 +1,126 @@
+"""One deal of rummy: every rule chapter put together, the legal moves listed, and each
+action checked and carried out.  `apply` refuses an illegal action with a reason and leaves
+the deal untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from ..actions import (
+    Action,
+    Buy,
+    Discard,
+    GoOut,
+    IllegalAction,
+    LayDown,
+    LayOff,
+    MeldSpec,
+    PassBuy,
+    SwapJoker,
+)
+from ..meld import Meld
+from ..solver import find_contract, going_out
+from .going_out import GoingOut
+from .turns import distinct_faces
+
+
+class Deal(GoingOut):
+    """A deal in progress: its state, its rules and its legal moves."""
+
+    # each kind of action's `_do_…` method (filled in below the class)
+    _handlers: ClassVar[dict[str, Callable[[Deal, Any], None]]] = {}
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """Every action `seat` may take now (one representative per distinct choice),
+        worked out once per state and shared by every view of it."""
+        if seat != self.actor:
+            return ()
+        hit = self._legal_cache.get(seat)
+        if hit is None:
+            if self.phase == "buy":
+                options: list[Action] = [Buy(seat), PassBuy(seat)]
+            elif self.phase == "draw":
+                options = self._draw_options(seat)
+            else:
+                options = self._play_options(seat)
+                if not options:
+                    # A dead end the rules did not foresee: let the player discard anything.
+                    options = [Discard(seat, card) for card in distinct_faces(self.hands[seat])]
+            hit = self._legal_cache[seat] = tuple(options)
+        return hit
+
+    def _play_options(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        options: list[Action] = []
+        rn = self.rules_round
+        if self.rules.going_out.melding_during_play and not self.in_final_turns:
+            whole = self.round_rules.all_at_once
+            if not self.contract_down(seat) and (not whole or self._could_meld_all(hand)):
+                lay = find_contract(hand, self.rules, rn, whole_hand=whole)
+                if lay is not None and self._contract_allowed(seat, lay.melds):
+                    options.append(LayDown(seat, _specs(lay.melds)))
+            # laying off the last card is going out without a discard
+            if self._may_lay_off(seat) and not (len(hand) == 1
+                                                and self._discard_rule() == "required"):
+                faces = distinct_faces(hand)
+                for meld in self.table:
+                    if self.rules.lay_off.onto == "own" and meld.owner != seat:
+                        continue
+                    options.extend(LayOff(seat, meld.id, (card,)) for card in faces
+                                   if self._extends(meld, card))
+            if self._may_swap(seat):
+                for meld in self.table:
+                    if not any(wild.is_joker for wild, _ in meld.wild_cards()):
+                        continue
+                    options.extend(SwapJoker(seat, meld.id, card) for card in hand
+                                   if self._swap_ok(seat, meld, card))
+        if not self.rules.going_out.melding_during_play and not self.in_final_turns:
+            out = going_out(hand, self.rules, rn)
+            if out is not None:
+                arrangement, discard = out
+                options.append(GoOut(seat, _specs(arrangement.melds), discard))
+        if self._discard_blocked(seat) is None:
+            discards = self._discards
+            barred = self._rediscard_barred(seat)
+            for card in distinct_faces(hand):
+                if card.uid != barred:
+                    action = discards.get((seat, card.uid))
+                    if action is None:
+                        action = discards[seat, card.uid] = Discard(seat, card)
+                    options.append(action)
+        return options
+
+    def apply(self, action: Action) -> None:
+        """Carry out `action`, or raise `IllegalAction` and change nothing."""
+        if self.phase == "game_over":
+            raise IllegalAction("the game is over", "end")
+        if self.phase == "round_over":
+            raise IllegalAction("the round is over; the next deal has not started", "rounds")
+        if action.seat != self.actor:
+            who = self.names[self.actor] if self.actor >= 0 else "nobody"
+            raise IllegalAction(f"it is not your turn: {who} is to play", "turn order")
+        handler = self._handlers.get(action.kind)
+        if handler is None:
+            raise IllegalAction(f"unknown action {action.kind!r}", "actions")
+        if self.phase == "buy" and action.kind not in ("buy", "pass_buy"):
+            raise IllegalAction("answer the buy offer first: buy or pass", "buying")
+        if self.phase == "draw" and action.kind not in ("draw_stock", "take_discard"):
+            raise IllegalAction("draw first: from the stock or the discard pile", "turn: draw")
+        if self.phase == "play" and action.kind in ("draw_stock", "take_discard"):
+            raise IllegalAction("you have already drawn this turn", "turn: one draw")
+        if self.phase != "buy" and action.kind in ("buy", "pass_buy"):
+            raise IllegalAction("no discard is being offered for buying now", "buying")
+        handler(self, action)
+        self._legal_cache.clear()
+
+
+Deal._handlers = {name[len("_do_"):]: method for klass in reversed(Deal.__mro__)
+                  for name, method in vars(klass).items() if name.startswith("_do_")}
+
+
+def _specs(melds: Sequence[Meld]) -> tuple[MeldSpec, ...]:
+    """Melds as an action names them: the cards, and what each wild stands for."""
+    return tuple(MeldSpec(m.cards, tuple((card.uid, face) for card, face in m.wild_cards()))
+                 for m in melds)

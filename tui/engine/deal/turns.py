@@ -1,0 +1,173 @@
+"""The deal's clock: where every card of one deal is, whose turn it is, and how turns pass,
+the stock is rebuilt and the deal ends when someone goes out or the stock runs dry.
+
+The rulebook's chapters (drawing, melding, going out) build on this state; `Deal` in
+`moves` puts them together with the list of legal moves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ..actions import Action, IllegalAction
+from ..cards import Card
+from ..meld import Meld
+from ..meld_rules import meld_params
+from ..rules import Round, Ruleset
+from ..view import Event, Phase
+
+
+class DealState:
+    """Everything about one deal in progress; a new deal is a new object."""
+
+    def __init__(self, rules: Ruleset, names: Sequence[str], rng: random.Random,
+                 log: list[Event], number: int, hands: list[list[Card]], stock: list[Card],
+                 discard: list[Card], first: int, on_over: Callable[[], None]) -> None:
+        self.rules = rules
+        self.names = names
+        self.players = len(names)
+        self.rng = rng  # the game's: a rebuilt stock is shuffled from the same stream
+        self.log = log
+        self.number = number
+        self.rules_round = rules.schedule_round(number)
+        self.round_rules: Round = rules.rounds[self.rules_round - 1]
+        self._on_over = on_over
+        self.stock = stock  # top of the stock is the last card
+        self.discard = discard  # top of the pile is the last card
+        self.hands = hands
+        self.table: list[Meld] = []
+        self.contract_turn: list[int | None] = [None] * self.players  # turn it went down
+        if not self.round_rules.contract.required and rules.going_out.melding_during_play:
+            # With no contract to meet, everyone may meld and lay off from the start.
+            self.contract_turn = [0] * self.players
+        self.buys = [0] * self.players
+        self.phase: Phase = "draw"
+        self.in_turn = first  # seat whose turn it is
+        self.turn = first  # seat that must act: the seat in turn, or one asked about a buy
+        self.turn_count = 1  # turns started this deal
+        self.taken: list[Card] = []  # taken from the discard pile this turn
+        self.must_meld: Card | None = None  # a deep-drawn card that must be melded this turn
+        self.freed_jokers: list[Card] = []  # must be played this turn
+        self.went_out = -1
+        self.final_pending: list[int] = []  # seats owed a final turn
+        self.in_final_turns = False
+        self.buy_offer: Card | None = None
+        self.buy_queue: list[int] = []  # seats still to be asked
+        self.rebuilds = 0
+        self.next_meld_id = 0
+        self._wild = meld_params(rules, self.rules_round).wild_ranks
+        self._legal_cache: dict[int, tuple[Action, ...]] = {}
+        self._discards: dict[tuple[int, int], Action] = {}  # made once, offered often
+        # whether a card face extends a meld, per meld object (melds are immutable)
+        self._lay_off_memo: dict[tuple[int, int, str], tuple[Meld, bool]] = {}
+
+    @property
+    def actor(self) -> int:
+        """The seat that must act now (-1 between rounds and after the game)."""
+        return self.turn if self.phase in ("draw", "buy", "play") else -1
+
+    def _say(self, seat: int, text: str, kind: str = "", cards: Sequence[Card] = ()) -> None:
+        self.log.append(Event(seat, text, kind, self.number, tuple(cards)))
+
+    def contract_down(self, seat: int) -> bool:
+        return self.contract_turn[seat] is not None
+
+    def _discard_rule(self) -> str:
+        return self.rules.going_out_discard(self.rules_round)
+
+    def _remove_from_hand(self, seat: int, cards: Sequence[Card]) -> None:
+        gone = {c.uid for c in cards}
+        self.hands[seat] = [c for c in self.hands[seat] if c.uid not in gone]
+        if self.must_meld is not None and self.must_meld.uid in gone:
+            self.must_meld = None
+        self.freed_jokers = [j for j in self.freed_jokers if j.uid not in gone]
+
+    def _check_in_hand(self, seat: int, cards: Sequence[Card]) -> None:
+        uids = {c.uid for c in self.hands[seat]}
+        seen: set[int] = set()
+        for card in cards:
+            if card.uid not in uids or card.uid in seen:
+                raise IllegalAction(f"{card} is not in your hand", "cards")
+            seen.add(card.uid)
+
+    def _meld(self, meld_id: int) -> Meld:
+        for meld in self.table:
+            if meld.id == meld_id:
+                return meld
+        raise IllegalAction(f"there is no meld #{meld_id} on the table", "lay_off")
+
+    def _after_play(self, seat: int) -> None:
+        """Playing the last card ends the deal at once."""
+        if not self.hands[seat]:
+            self._goes_out(seat)
+
+    def _goes_out(self, seat: int) -> None:
+        self.went_out = seat
+        if not self.in_final_turns:
+            if self.rules.going_out.final_turns and self.players > 1:
+                self._say(seat, f"{self.names[seat]} is out! Everyone else has one more turn.",
+                          "out")
+                self.in_final_turns = True
+                self.final_pending = [(seat + i) % self.players for i in range(1, self.players)]
+                self._start_turn(self.final_pending[0])
+                return
+            self._say(seat, f"{self.names[seat]} is out!", "out")
+        self._end_round()
+
+    def _end_turn(self) -> None:
+        if self.in_final_turns:
+            self.final_pending.pop(0)
+            if not self.final_pending:
+                self._end_round()
+                return
+            self._start_turn(self.final_pending[0])
+            return
+        self._start_turn((self.turn + 1) % self.players)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.in_turn = seat
+        self.turn_count += 1
+        self.taken = []
+        self.must_meld = None
+        self.freed_jokers = []
+        self.phase = "draw"
+        if not self.stock and not self._rebuild_stock():
+            self._say(-1, "The stock is exhausted: the round ends as it stands.", "stock")
+            self._end_round()
+
+    def _rebuild_stock(self) -> bool:
+        stock_rules = self.rules.stock
+        if stock_rules.when_empty != "reshuffle" or self.rebuilds >= stock_rules.max_rebuilds:
+            return False
+        if len(self.discard) < 2:
+            return False
+        top = self.discard.pop()
+        self.stock = self.discard
+        self.rng.shuffle(self.stock)
+        self.discard = [top]
+        self.rebuilds += 1
+        self._say(-1, "The discards were shuffled into a new stock.", "stock")
+        return True
+
+    def _end_round(self) -> None:
+        self._on_over()
+
+    def _play_options(self, seat: int) -> list[Action]:
+        """What `seat` may do after drawing (the moves are listed in `moves`)."""
+        raise NotImplementedError
+
+
+def same_card(face: tuple[int, str], card: Card) -> bool:
+    """Whether a wild's declared face (run positions 1…14) is this natural card."""
+    rank = 1 if face[0] == 14 else face[0]
+    return rank == card.rank and face[1] in ("", card.suit)
+
+
+def distinct_faces(hand: Sequence[Card]) -> list[Card]:
+    """One physical card per face (two identical 7H are the same choice)."""
+    first: dict[tuple[int, str], Card] = {}
+    for card in hand:
+        first.setdefault((card.rank, card.suit), card)
+    return list(first.values())

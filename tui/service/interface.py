@@ -1,0 +1,116 @@
+"""The table service: the one interface every front end plays a table through.
+
+A table screen never holds a game.  It asks the service for its seat's view, sends actions
+for its seat, and is told when anything changed.  Three services play this part:
+
+- `tui.service.table.Table`: a whole game in this process (`rummy play`, tests);
+- `tui.service.shared_table.SeatTable`: one seat of a lobby table in the same process;
+- `tui.net.remote.RemoteTable`: one seat of a table owned by the game service in
+  another process (`rummy serve`), which only ever receives that seat's views.
+
+A service may decide an action later than `act` returns (the remote one asks another
+process); such a refusal is reported to the `refusals` listeners instead of raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from tui.engine.actions import Action, IllegalAction
+    from tui.engine.rules import Ruleset
+    from tui.engine.view import SeatView
+    from tui.records import RecordOutcome
+
+__all__ = ["SeatSpec", "TableService", "no_subscription"]
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a person (`bot` None) or a bot of that level."""
+
+    name: str
+    bot: str | None = None
+
+
+def no_subscription() -> None:
+    """What `refusals` returns on a table that refuses at once: nothing to unsubscribe."""
+
+
+@runtime_checkable
+class TableService(Protocol):
+    """One table as a front end sees it (local, shared in-process, or remote)."""
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset the table plays."""
+        ...
+
+    @property
+    def seats(self) -> Sequence[SeatSpec]:
+        """Who sits where, with a word on each seat (a bot level, `person`, `away`...)."""
+        ...
+
+    @property
+    def record_outcome(self) -> RecordOutcome | None:
+        """Where the finished game went in the records (None before the end, or never)."""
+        ...
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may see now (a service limited to one seat gives only its own)."""
+        ...
+
+    def act(self, seat: int, action: Action) -> None:
+        """Play `action` for `seat`; raises `IllegalAction` (nothing changes) if refused
+        now.  A refusal decided after this returned goes to the `refusals` listeners."""
+        ...
+
+    def humans(self) -> list[int]:
+        """The seats people own."""
+        ...
+
+    def is_bot(self, seat: int) -> bool:
+        ...
+
+    def bot_to_move(self) -> int | None:
+        """The bot seat the front end should step now; None if none (or not its job)."""
+        ...
+
+    def bot_choice(self) -> tuple[int, Action] | None:
+        """What the bot to move would play, without playing it."""
+        ...
+
+    def step_bot(self) -> Action | None:
+        """Let the bot to move play one action; None when there is none to step."""
+        ...
+
+    def next_round(self) -> None:
+        """Deal the next round (at a shared table: "I have seen the summary")."""
+        ...
+
+    def hint(self, seat: int) -> str:
+        """One line of advice for `seat` (may be slow: call it from a worker)."""
+        ...
+
+    def can_undo(self, seat: int) -> bool:
+        ...
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last turn; `IllegalAction` if it cannot."""
+        ...
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` after every change (possibly from another thread); returns the
+        function that stops it."""
+        ...
+
+    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
+        """Call `callback` with every action refused after `act` returned."""
+        ...
+
+    def save(self, path: Path) -> None:
+        """Write the game where it can be resumed (a shared table writes nothing)."""
+        ...
