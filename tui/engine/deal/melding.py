@@ -90,7 +90,7 @@ class Melding(DealState):
                         face[1] == card.suit for face in meld.stands_for):
                     return False
             else:
-                if card.suit != meld.suit:
+                if card.suit != meld.suit and self.rules.melds.run.same_suit:
                     return False
                 ends = {meld.low - 1, meld.high + 1}
                 if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
@@ -121,7 +121,8 @@ class Melding(DealState):
             return table and any(self._extends(m, card) for m in self.table)
         if self.rules.wrap:
             return True
-        suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
+        mixed = not self.rules.melds.run.same_suit
+        suited = {p for c in pool if (c.suit == card.suit or mixed) and c.rank != JOKER_RANK
                   for p in self.rules.run_positions(c.rank)}
         need = self.rules.melds.run.min
         for pos in self.rules.run_positions(card.rank):

@@ -139,6 +139,7 @@ class _Search:
         self.same_rank = rules.contract.sets_same_rank
         self.suit_mode = rules.contract.runs_same_suit if self.p.same_suit else "allowed"
         self.gap = rules.contract.same_suit_gap
+        self.layouts: dict[tuple, int] = {}  # wild totals of same-suit runs laid out apart
         p = self.p
         self.nat_min = max(1, p.min_natural)
         self.hand = hand
@@ -400,7 +401,13 @@ class _Search:
         for members in by_suit.values():
             if len(members) < 2:
                 continue
-            got = _separate_layouts([chosen[i] for i in members], p, self.gap)
+            # the same runs meet again and again down the search: lay them out once
+            key = tuple(sorted((chosen[i][2], chosen[i][3], chosen[i][8], chosen[i][9])
+                               for i in members))
+            got = self.layouts.get(key)
+            if got is None:
+                got = self.layouts[key] = _separate_layouts([chosen[i] for i in members], p,
+                                                            self.gap)
             if not got:
                 return None, None
             masks.append(got)
