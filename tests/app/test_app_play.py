@@ -155,7 +155,8 @@ async def test_two_players_share_one_table(tmp_path) -> None:
     """Two apps (as over SSH) at one in-memory table: each sees the other's moves."""
     from tui.app.environment import AppEnvironment
     from tui.engine.ruleset.loader import load_ruleset
-    from tui.service.table import SeatSpec, Table
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
 
     table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo"),
                                                    SeatSpec("Cy", "random")], seed=12)
@@ -187,7 +188,8 @@ async def test_game_over_shows_standings_and_chart(tmp_path) -> None:
     from tui.app.widgets.chart import TotalsChart
     from tui.engine.actions import Discard, DrawStock, GoOut
     from tui.engine.ruleset.loader import load_ruleset
-    from tui.service.table import SeatSpec, Table
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
 
     table = Table(load_ruleset("three_thirteen"), [SeatSpec("Tess"), SeatSpec("Bo", "random")],
                   seed=30)

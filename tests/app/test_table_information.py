@@ -101,3 +101,19 @@ async def test_buys_left_are_shown_where_buying_is_on(tmp_path) -> None:
     async with other.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(other.screen, TableScreen))
         assert "buy" not in str(table_screen(other).query_one("#me").border_title)
+
+
+async def test_penalty_now_is_what_the_rules_would_score() -> None:
+    """Contract games score every card left in hand, melds in it and all."""
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
+                  seed=5)
+    rig(table.game, ["7H 7S 7D 9C 9D 9S 4H 5H 7C KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6S JK 2D 3D 4D AH AS 10H 10S"], discard="QS", turn=HUMAN)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        title = str(table_screen(app).query_one("#me").border_title)
+        assert "penalty now 74" in title, title  # 7+7+7+7 + 9+9+9 + 4+5+10

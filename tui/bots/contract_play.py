@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tui.engine.actions import Action
 from tui.engine.cards import ACE, Card
@@ -80,7 +81,7 @@ class ContractJudge:
     def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]
                      ) -> tuple[float, Card]:
         """The discard leaving the best score (charging cards the next player collects)."""
-        best: tuple | None = None
+        best: tuple[Any, ...] | None = None
         for card in allowed:
             value = self.score(without_card(hand, card)) + \
                 (CONTRACT_FEED if self.wants(card) else 0.0)
@@ -231,7 +232,7 @@ def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Car
     return wants
 
 
-def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluator) -> int:
+def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter[Any], ev: Evaluator) -> int:
     """Unseen cards that would open a place on the table for `card` (the card between it
     and the end of a run of its suit)."""
     if ev.is_wild(card):

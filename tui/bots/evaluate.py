@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
@@ -159,11 +159,11 @@ class Evaluator:
             if best is not None and pen - self.value(card) > best:
                 continue
             rest = without_card(cards, card)
-            after = self.penalty(rest) if best is None else self.penalty_within(rest, best)
-            if after is None:
+            within = self.penalty(rest) if best is None else self.penalty_within(rest, best)
+            if within is None:
                 continue
-            found.append((after, card))
-            best = after if best is None else min(best, after)
+            found.append((within, card))
+            best = within if best is None else min(best, within)
         found.sort(key=lambda item: (item[0], -self.value(item[1])))
         return found
 
@@ -307,7 +307,7 @@ def without_card(cards: Sequence[Card], card: Card) -> list[Card]:
 @dataclass(frozen=True)
 class _Group:
     kind: str  # "set" or "run"
-    label: tuple  # set: (rank,), run: (suit, first position)
+    label: tuple[Any, ...]  # set: (rank,), run: (suit, first position)
     faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
     size: int  # cards the group needs at least
     short: int = 0  # cards it lacks
@@ -332,7 +332,7 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
               for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
     ranked.sort(key=lambda item: item[0])
-    best: tuple[int, tuple, tuple] | None = None
+    best: tuple[int, tuple[Any, ...], tuple[Any, ...]] | None = None
     for optimistic, sets, runs in ranked:
         if best is not None and optimistic >= best[0]:
             break
@@ -386,7 +386,7 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
     return frozenset(out)
 
 
-def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:
+def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
     have = min(len(faces), size)
     short = size - have
     room = short - max(0, p.min_natural - have)
@@ -395,7 +395,7 @@ def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:
     return _Group(kind, label, faces, size, short, max(0, room))
 
 
-def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
+def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     if not want:
         return []
     by_rank: dict[int, list[tuple[int, str]]] = {}
@@ -410,7 +410,7 @@ def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
     return groups
 
 
-def _run_groups(counts: Counter, p, want: int) -> list[_Group]:
+def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     if not want or p.run_min > p.run_max:
         return []
     length = p.run_min
@@ -457,7 +457,7 @@ def _run_combos(groups: list[_Group], want: int, same_suit: str):
             yield combo
 
 
-def _fill(groups: Sequence[_Group], counts: Counter, wilds: int, p
+def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
           ) -> tuple[int, tuple[tuple[int, str], ...]]:
     """Missing cards when `groups` take natural cards in this order, wilds filling gaps."""
     left = Counter(counts)

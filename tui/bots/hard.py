@@ -31,6 +31,7 @@ the same decision.  Decisions with one legal move return at once.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
@@ -161,7 +162,7 @@ class HardBot(MediumBot):
             return Decision(discard_action(view, card),
                             lambda: keeps_text(ev, without_card(hand, card), pen, "penalty"))
         look = Lookahead(ev, know.unseen)
-        scored = []
+        scored: list[list[Any]] = []  # [expected total, expected penalty, card]
         for _pen, card in ranked:
             value = look.expect(without_card(hand, card))
             scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])

@@ -14,6 +14,7 @@ It measures every choice with the engine's exact solver (see `evaluate`):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tui.engine.actions import Action, TakeDiscard
 from tui.engine.cards import Card
@@ -158,13 +159,13 @@ class MediumBot(TacticalBot):
             return Decision(discard_action(view, card),
                             f"the contract does not need it ({need} card"
                             f"{'s' if need != 1 else ''} to go)")
-        best: tuple | None = None
+        best: tuple[Any, ...] | None = None
         choice = allowed[0]
         for card in allowed:
             rest = without_card(hand, card)
             need = ev.contract_need(rest).missing
-            idle = sum(ev.value(c) for c in ev.useless(rest))
-            key = (need, idle, connections(card, hand, ev), card.sort_key())
+            idle_points = sum(ev.value(c) for c in ev.useless(rest))
+            key = (need, idle_points, connections(card, hand, ev), card.sort_key())
             if best is None or key < best:
                 best, choice = key, card
         assert best is not None

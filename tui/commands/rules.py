@@ -55,9 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _write(text: str, stream: TextIO) -> None:
-    """Print even where the terminal cannot show every character (dashes, suits)."""
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    stream.write(text.encode(encoding, errors="replace").decode(encoding))
+    """Write whole (`rummy` escapes control characters and unencodable ones on the way)."""
+    stream.write(text)
     stream.flush()
 
 

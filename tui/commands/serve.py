@@ -1,9 +1,11 @@
 """`rummy serve`: open an SSH card room that friends join with a plain `ssh` command.
 
-Everything runs in this one process; each player gets their own copy of the app, opened
-at the lobby, and all apps share one event loop and one in-memory `Lobby` of tables.
-`serve()` is the reusable entry point (tests pass their own app factory); `run()` is the
-command.
+By default this process becomes the game service (the lobby, the tables, who is who, the
+records) and starts one SSH session worker per core (`tui.net.workers`): the workers share
+the port, host the players' apps and play through the service over a local socket.  With
+`--workers 0` everything runs in this one process instead: each player's app, the lobby
+and the tables on one event loop.  `serve()` is the reusable entry point (tests pass
+their own app factory, which runs in this process); `run()` is the command.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from tui.net.server import (
     is_loopback,
     start_server,
 )
-from tui.net.session import AppFactory, SessionInfo
-from tui.service.lobby import Guest, Lobby, LobbyConfig
+from tui.net.session import AppFactory, SessionInfo, SessionRefused
+from tui.net.workers import WorkerRoom, default_workers
+from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -84,6 +87,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="SSH session worker processes (default: one per core, here "
+        f"{default_workers()}). Each hosts its players' screens and all share the port; "
+        "the game itself runs in this process. Rendering is most of the work (a move "
+        "costs every screen at its table a redraw), so one worker per core uses the "
+        "machine; more only helps if a worker may die (it takes only its own players, "
+        "who get their seats back on reconnecting). 0: everything in this one process",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=LobbyConfig.max_tables,
@@ -123,7 +138,13 @@ class LobbyApps:
         from tui.app.settings import SettingsStore
         from tui.paths import player_rulesets_dir
 
-        guest = self.lobby.enter(info.player_name)
+        try:
+            guest = self.lobby.enter(
+                info.player_name, info.key,
+                on_replaced=lambda: info.close("You connected again from elsewhere: this "
+                                               "older session is closed."))
+        except LobbyError as exc:
+            raise SessionRefused(str(exc)) from None
         self._guests[info.id] = guest
         env = AppEnvironment(
             settings_store=SettingsStore(None),  # in memory: guests share no file
@@ -172,7 +193,7 @@ def _resolve_password(value: object) -> str | None:
     return first
 
 
-def _join_hint(server: Server) -> str:
+def _join_hint(server: Server | WorkerRoom) -> str:
     host = server.host if server.host not in ("", "0.0.0.0", "::") else "THIS-MACHINE"
     port = "" if server.port == 22 else f"-p {server.port} "
     return f"ssh {port}YOUR-NAME@{host}"
@@ -191,10 +212,13 @@ async def serve(
     stop: asyncio.Event | None = None,
     report: Callable[[str], None] = print,
     lobby_config: LobbyConfig | None = None,
+    workers: int = 0,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
-    `app_factory` None serves the card room: the app at a lobby set by `lobby_config`.
+    `app_factory` None serves the card room: the app at a lobby set by `lobby_config`,
+    in this process (`workers` 0) or hosted by `workers` worker processes that play
+    through this process's game service.
     """
     lobby: Lobby | None = None
     on_session_end = None
@@ -205,17 +229,23 @@ async def serve(
     warning = exposure_warning(host)
     if warning:
         report(warning)
-    server = await start_server(
-        app_factory,
-        host,
-        port,
-        host_key_path=host_key,
-        authorized_keys=authorized_keys,
-        password=password,
-        max_sessions=max_sessions,
-        idle_timeout=idle_timeout,
-        on_session_end=on_session_end,
-    )
+    if workers > 0 and lobby is not None:
+        room: Server | WorkerRoom = await WorkerRoom.open(
+            lobby, workers, host, port, host_key=host_key, authorized_keys=authorized_keys,
+            password=password, max_sessions=max_sessions, idle_timeout=idle_timeout)
+    else:
+        room = await start_server(
+            app_factory,
+            host,
+            port,
+            host_key_path=host_key,
+            authorized_keys=authorized_keys,
+            password=password,
+            max_sessions=max_sessions,
+            idle_timeout=idle_timeout,
+            on_session_end=on_session_end,
+        )
+    server = room
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     installed = []
@@ -234,8 +264,10 @@ async def serve(
         if authorized_keys
         else "open to anyone who can connect"
     )
+    where = (f" ({workers} session workers, pids {', '.join(map(str, room.pool.pids()))})"
+             if isinstance(room, WorkerRoom) else "")
     report(
-        f"rummy-tui table listening on {host}:{server.port} ({access}).\n"
+        f"rummy-tui table listening on {host}:{server.port} ({access}){where}.\n"
         f"Players join with:  {_join_hint(server)}\n"
         f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
         "Press Ctrl+C to close the table."
@@ -271,6 +303,9 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
             raise ServeError(f"--bot-delay {args.bot_delay:g}: must be between 0 and 60 seconds")
         if args.grace < 0:
             raise ServeError(f"--grace {args.grace:g}: cannot be negative")
+        workers = default_workers() if args.workers is None else args.workers
+        if not 0 <= workers <= 256:
+            raise ServeError(f"--workers {workers}: must be between 0 and 256")
         lobby_config = LobbyConfig(
             max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace
         )
@@ -287,6 +322,7 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 max_sessions=args.max_sessions,
                 idle_timeout=idle,
                 lobby_config=lobby_config,
+                workers=workers,
             )
         )
     except (ServeError, HostKeyError) as error:

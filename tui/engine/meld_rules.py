@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from .cards import ACE, KING, RANK_NAMES, SUITS, Card
 from .meld import Face, Meld, face_name
@@ -205,7 +206,7 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
         else:
             if face[0] != card.rank or face[1] not in ("", card.suit):
                 continue
-        fixed = list(meld.stands_for)
+        fixed: list[Face | None] = list(meld.stands_for)
         fixed[i] = (face[0], card.suit)
         cards = list(meld.cards)
         cards[i] = card
@@ -274,7 +275,7 @@ def _blame(exc: MeldError, cards: list[Card], fixed: list[Face | None], params: 
     return exc
 
 
-def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple:
+def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple[Any, ...]:
     """Which reading to try first; the first one's error is the one reported."""
     naturals = [c for c in cards if c.rank not in params.wild_ranks]
     if len({c.rank for c in naturals}) > 1:
@@ -321,8 +322,7 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         f = fixed[i]
         if f is not None and (f[0] != cards[i].rank or f[1] not in ("", cards[i].suit)):
             raise MeldError(f"{cards[i]} is not wild and can only stand for itself", "declare")
-    declared = {fixed[i][0] for i in range(len(cards)) if i not in true_nat
-                and fixed[i] is not None}
+    declared = {f[0] for i, f in enumerate(fixed) if i not in true_nat and f is not None}
     if ranks:
         rank = next(iter(ranks))
     elif declared:
@@ -361,16 +361,16 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         used_suits.append(c.suit)
         naturals += 1
     # the remaining wilds: declared suits first, then the missing suits
-    for i in range(len(cards)):
-        if faces[i] is not None or fixed[i] is None:
+    for i, declared_face in enumerate(fixed):
+        if faces[i] is not None or declared_face is None:
             continue
-        suit = fixed[i][1]
+        suit = declared_face[1]
         if suit and suit not in SUITS:
             raise MeldError(f"bad suit {suit!r} declared", "declare")
         if params.distinct_suits:
             if not suit or suit in used_suits:
                 raise MeldError(f"a wild must stand for a suit missing from the set, "
-                                f"not {face_name(fixed[i])}", "melds.set.distinct_suits")
+                                f"not {face_name(declared_face)}", "melds.set.distinct_suits")
             used_suits.append(suit)
         faces[i] = (rank, suit)
     missing = [s for s in SUITS if s not in used_suits]
@@ -404,7 +404,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     if dup:
         raise MeldError(f"a run cannot hold two identical cards ({face_name(dup[0])})",
                         "melds.run")
-    declared_suits = {fixed[i][1] for i in range(n) if fixed[i] is not None and fixed[i][1]}
+    declared_suits = {f[1] for f in fixed if f is not None and f[1]}
     if mixed:
         suit, declared_suits = "", set()
     elif suits:
@@ -436,12 +436,11 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
             raise _no_place(cards[i], params)
         choices.append(options)
     # wild-rank cards of the run's suit may stand for themselves (then they are natural)
-    selfish = [i for i, c in enumerate(cards)
+    selfish = [i for i, (c, f) in enumerate(zip(cards, fixed, strict=True))
                if params.wild_natural and i not in true_nat and not c.is_joker
                and (c.suit == suit or mixed) and run_positions_of(c.rank, params)
-               and (fixed[i] is None or (fixed[i][1] in ("", suit or c.suit)
-                                         and _norm_pos(fixed[i][0], params)
-                                         in run_positions_of(c.rank, params)))]
+               and (f is None or (f[1] in ("", suit or c.suit)
+                                  and _norm_pos(f[0], params) in run_positions_of(c.rank, params)))]
     forced = [i for i in selfish if fixed[i] is not None]
     optional = [i for i in selfish if fixed[i] is None]
     declared_wild = [i for i in range(n) if i not in true_nat and i not in selfish
@@ -451,7 +450,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
         for chosen in combinations(optional, size):
             nat_idx = true_nat + forced + list(chosen)
             nat_choices = choices + [
-                (_norm_pos(fixed[i][0], params),) if fixed[i] is not None
+                (_norm_pos(f[0], params),) if (f := fixed[i]) is not None
                 else run_positions_of(cards[i].rank, params) for i in forced + list(chosen)]
             try:
                 return _place_run(cards, fixed, params, end, suit, nat_idx, nat_choices,
@@ -488,13 +487,15 @@ def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, 
     _check_counts(naturals, n - naturals, params, "run")
     fixed_pos: dict[int, int] = {}
     for i in declared_wild:
-        pos = _norm_pos(fixed[i][0], params)
+        face = fixed[i]
+        assert face is not None  # declared
+        pos = _norm_pos(face[0], params)
         if not params.min_pos <= pos <= params.max_pos:
-            raise MeldError(f"a wild cannot stand for {face_name(fixed[i])} here",
+            raise MeldError(f"a wild cannot stand for {face_name(face)} here",
                             "melds.run.lowest" if params.bounded else "ace")
         fixed_pos[i] = pos
     free = [i for i in range(n) if i not in fixed_pos and i not in nat_idx]
-    variants = [()]
+    variants: list[tuple[int, ...]] = [()]
     for options in nat_choices:
         variants = [v + (p,) for v in variants for p in options]
     error: MeldError | None = None

@@ -11,15 +11,21 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tui.engine.rules import Ruleset
+from tui.service.identity import Identity, NameBook, NameTaken
+from tui.service.interface import (
+    ChatService,
+    Place,
+    TableService,
+    TableSummary,
+    no_subscription,
+)
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
     SeatHandle,
     SharedTable,
-    Status,
     same_name,
 )
 
@@ -47,28 +53,6 @@ def bot_levels() -> list[str]:
     return available_levels() or ["random"]
 
 
-@dataclass(frozen=True)
-class TableSummary:
-    """One line of the lobby's list of tables (a snapshot)."""
-
-    id: int
-    rules_key: str
-    title: str
-    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
-    status: Status
-    spectators: int
-    host: str
-    fill_level: str
-
-    @property
-    def taken(self) -> int:
-        return sum(what != "open" for _, what in self.seats)
-
-    @property
-    def people(self) -> int:
-        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
-
-
 class Lobby:
     """Every table of one server, and everyone in the lobby.
 
@@ -77,9 +61,11 @@ class Lobby:
     """
 
     def __init__(self, config: LobbyConfig | None = None,
-                 rules_loader: RulesLoader = _load_rules) -> None:
+                 rules_loader: RulesLoader = _load_rules, names: NameBook | None = None) -> None:
         self.config = config or LobbyConfig()
         self._load_rules = rules_loader
+        self.names = names if names is not None else NameBook()
+        """Which SSH key owns which name (kept in the server's database by `rummy serve`)."""
         self._tables: dict[int, SharedTable] = {}
         self._ids = itertools.count(1)
         self._guests: list[Guest] = []
@@ -111,19 +97,47 @@ class Lobby:
                 fill_level=shared.fill_level))
         return out
 
-    def waiting_seat(self, name: str) -> SharedTable | None:
-        """The game in progress where `name` owns a chair and is away, if any."""
+    def waiting_seat(self, who: Identity, code: str = "") -> SharedTable | None:
+        """The game in progress where `who` owns a chair they may take back now (proved
+        by their key or session, or by `code`): away, or held by a lingering session of
+        theirs."""
         for shared in self._tables.values():
-            index = shared.seat_of(name)
+            index = shared.seat_of(who.name)
+            if index is None or shared.status != "playing":
+                continue
+            seat = shared.seats[index]
+            if shared.may_take_back(index, who, code) and (
+                    not seat.present or seat.owner == who.proof or code):
+                return shared
+        return None
+
+    def seat_behind_code(self, who: Identity) -> SharedTable | None:
+        """The game in progress where a keyless `who` has a chair under their name that
+        only its rejoin code gives back."""
+        if who.has_key:
+            return None
+        for shared in self._tables.values():
+            index = shared.seat_of(who.name)
             if index is not None and shared.status == "playing" \
-                    and not shared.seats[index].present:
+                    and shared.seats[index].rejoin_code is not None \
+                    and not shared.may_take_back(index, who):
                 return shared
         return None
 
     # ------------------------------------------------------------------ guests
-    def enter(self, name: str) -> Guest:
-        """A session arrives: it acts in the lobby as `name` until `Guest.close()`."""
-        guest = Guest(self, name)
+    def enter(self, name: str, key: str = "",
+              on_replaced: Callable[[], None] | None = None) -> Guest:
+        """A session arrives: it acts in the lobby as `name` until `Guest.close()`.
+
+        `key` is the fingerprint of the SSH key the player logged in with ("" for none):
+        a key owns its name (see `tui.service.identity`).  `on_replaced` is called if the
+        same player takes their seat from a newer session.  Raises `LobbyError` if the
+        name belongs to another key."""
+        try:
+            identity = self.names.admit(name, key)
+        except NameTaken as exc:
+            raise LobbyError(str(exc)) from None
+        guest = Guest(self, identity, on_replaced)
         self._guests.append(guest)
         self._changed()
         return guest
@@ -198,11 +212,16 @@ class Lobby:
 
 
 class Guest:
-    """One session in the lobby: at most one table at a time, seated or watching."""
+    """One session in the lobby: at most one table at a time, seated or watching.
 
-    def __init__(self, lobby: Lobby, name: str) -> None:
+    Plays the `tui.service.interface.LobbyClient` protocol the lobby screen uses."""
+
+    def __init__(self, lobby: Lobby, identity: Identity,
+                 on_replaced: Callable[[], None] | None = None) -> None:
         self.lobby = lobby
-        self.name = name
+        self.identity = identity
+        self.name = identity.name
+        self._on_replaced = on_replaced
         self.handle: SeatHandle | None = None
         self.closed = False
         self._unsubscribers: list[Callable[[], None]] = []
@@ -214,6 +233,43 @@ class Guest:
         unsubscribe = self.lobby.subscribe(callback)
         self._unsubscribers.append(unsubscribe)
         return unsubscribe
+
+    def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Nothing to listen to: the lobby in this process refuses at once, by raising."""
+        return no_subscription
+
+    def summaries(self) -> list[TableSummary]:
+        return self.lobby.summaries()
+
+    def people(self) -> int:
+        return len(self.lobby.guests)
+
+    def place(self) -> Place | None:
+        handle = self.handle
+        if handle is None:
+            return None
+        shared = handle.shared
+        status = shared.status if handle.active else "closed"
+        return Place(shared.id, handle.seat, status, shared.table is not None, handle.id,
+                     handle.rejoin_code)
+
+    def waiting_table(self) -> int | None:
+        shared = self.lobby.waiting_seat(self.identity)
+        return shared.id if shared is not None else None
+
+    def seat_behind_code(self) -> int | None:
+        shared = self.lobby.seat_behind_code(self.identity)
+        return shared.id if shared is not None else None
+
+    def table(self) -> TableService | None:
+        handle = self.handle
+        if handle is None or not handle.active or handle.shared.table is None:
+            return None
+        return handle.table()
+
+    def chat(self) -> ChatService | None:
+        handle = self.handle
+        return handle.chat if handle is not None and handle.active else None
 
     @property
     def shared(self) -> SharedTable | None:
@@ -234,28 +290,38 @@ class Guest:
         self.leave()
         shared = self.lobby.create(self.name, rules_key, seats, fill_level, rules)
         try:
-            self.handle = shared.sit(self.name)
+            self.handle = shared.sit(self.identity, on_replaced=self._replaced)
         except LobbyError:
             shared.close()
             raise
         return self.handle
 
-    def join(self, table_id: int) -> SeatHandle:
-        """Sit at a waiting table, or take one's own chair back at a game in progress."""
+    def join(self, table_id: int, code: str = "") -> SeatHandle:
+        """Sit at a waiting table, or take one's own chair back at a game in progress
+        (a keyless player from a new session: with the chair's rejoin `code`)."""
         self._check_open()
         shared = self.lobby.table(table_id)
         if self.handle is not None and self.handle.active and self.handle.shared is shared \
                 and not self.handle.spectator:
             return self.handle
         index = shared.seat_of(self.name)
-        if index is None or shared.seats[index].present:
-            self._check_can_sit(shared)
+        if index is None or not shared.may_take_back(index, self.identity, code):
+            self._check_can_sit(shared, code)
         self.leave()
-        self.handle = shared.sit(self.name)
+        self.handle = shared.sit(self.identity, code, on_replaced=self._replaced)
         return self.handle
 
-    def _check_can_sit(self, shared: SharedTable) -> None:
+    def _replaced(self) -> None:
+        """This player took their seat back from a newer session: this one is stale."""
+        self.handle = None
+        if self._on_replaced is not None:
+            self._on_replaced()
+
+    def _check_can_sit(self, shared: SharedTable, code: str = "") -> None:
         index = shared.seat_of(self.name)
+        if index is not None and shared.status != "waiting":
+            shared.refuse_take_back(index, self.identity, code)
+            return
         if index is not None and shared.seats[index].present:
             raise LobbyError(f"{self.name} is already at table {shared.id} "
                              "(from another connection).")

@@ -1,9 +1,11 @@
 """The lobby of an SSH table server: the open tables, and creating, joining or watching one.
 
-The screen plays only through the player's `Guest` (`tui.service.lobby`): it lists the
+The screen plays only through the player's `LobbyClient` (`tui.service.interface`: the
+lobby in this process, or the game service's through `tui.net.remote`): it lists the
 tables, asks the lobby to create, join, watch, start or leave, and opens the ordinary
 table screen - fed by the shared table's view of this player's seat, or a spectator's
-view with no hand - as soon as the player's game is dealt.  When the player comes back
+view with no hand - as soon as the player's game is dealt.  A refusal the lobby decides
+later than the request returned is shown when it comes.  When the player comes back
 from the table, the seat is left (kept for them through the grace period).
 """
 
@@ -19,9 +21,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
@@ -31,7 +34,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from tui.engine.rules import Ruleset
-    from tui.service.lobby import Guest
+    from tui.service.interface import LobbyClient
 
     from .table import TableScreen
 
@@ -42,6 +45,14 @@ STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finishe
 
 class LobbyChanged(Message):
     """Something changed in the lobby (posted from the lobby service's callback)."""
+
+
+class LobbyRefused(Message):
+    """The lobby refused a request after it was sent (the reason, for the player)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
 
 
 def seat_words(summary: TableSummary) -> str:
@@ -81,10 +92,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, guest: Guest) -> None:
+    def __init__(self, guest: LobbyClient) -> None:
         super().__init__(id="lobby")
         self.guest = guest
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_refusals: Callable[[], None] | None = None
         self._table_screen: TableScreen | None = None
         self._summaries: list[TableSummary] = []
         self._shown: tuple[list[TableSummary], int | None, str] | None = None
@@ -111,6 +123,7 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Status", key="status", width=9)
         tables.add_column("Watching", key="watching", width=8)
         self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
+        self._unsubscribe_refusals = self.guest.refusals(self._on_refused)
         self.refresh_lobby()
         # A player who reconnects at once may find their seat still held by the session
         # that is dropping: keep offering it back for a few seconds.
@@ -125,23 +138,38 @@ class LobbyScreen(Screen[None]):
             self.post_message(LobbyChanged())
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._unsubscribe_refusals = None
+
+    def _on_refused(self, reason: str) -> None:
+        self.post_message(LobbyRefused(reason))
+
+    @on(LobbyRefused)
+    def _refused(self, message: LobbyRefused) -> None:
+        self.notify(message.reason, title="Not possible", severity="warning", markup=False)
 
     def _take_back_seat(self) -> None:
-        """A player who comes back (same name) sits straight down at their game again."""
-        shared = self.guest.lobby.waiting_seat(self.guest.name)
-        if shared is None:
+        """A player who comes back (same key, or same session) sits straight down at their
+        game again; a keyless one is told their seat waits behind its rejoin code."""
+        table_id = self.guest.waiting_table()
+        if table_id is None:
+            behind = self.guest.seat_behind_code()
+            if behind is not None and self._rejoin_until:
+                self._rejoin_until = 0.0
+                self.notify(f"A seat under your name waits at table {behind}: choose it and "
+                            "press j, then enter the rejoin code you were shown.",
+                            title="Your seat?", timeout=15)
             return
         self._rejoin_until = 0.0
         try:
-            self.guest.join(shared.id)
+            self.guest.join(table_id)
         except LobbyError:
             return
-        self.notify(f"Welcome back: your seat at table {shared.id} is yours again.",
+        self.notify(f"Welcome back: your seat at table {table_id} is yours again.",
                     title="Back at the table", markup=False)
-        self._open_table()
+        self._follow_my_table()
 
     # ------------------------------------------------------------------ showing
     @on(LobbyChanged)
@@ -149,7 +177,7 @@ class LobbyScreen(Screen[None]):
         self._change_posted = False
         if self.is_current:  # under a table screen the list waits for on_screen_resume
             self.refresh_lobby()
-        if self.guest.handle is None and time.monotonic() < self._rejoin_until:
+        if self.guest.place() is None and time.monotonic() < self._rejoin_until:
             self._take_back_seat()
         self._follow_my_table()
 
@@ -162,23 +190,21 @@ class LobbyScreen(Screen[None]):
         self.query_one("#table-list", DataTable).focus()
 
     def refresh_lobby(self) -> None:
-        lobby = self.guest.lobby
-        summaries = lobby.summaries()
+        summaries = self.guest.summaries()
         self._summaries = summaries
-        people = len(lobby.guests)
+        people = self.guest.people()
         head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
-        handle = self.guest.handle
-        shown = (summaries, handle.id if handle is not None and handle.active else None,
-                 head.plain)
+        place = self.guest.place()
+        shown = (summaries, place.ticket if place is not None and place.status != "closed"
+                 else None, head.plain)
         if shown == self._shown:
             return  # nothing the list or the detail shows has changed
         self._shown = shown
         self.query_one("#lobby-head", Static).update(head)
         tables = self.query_one("#table-list", DataTable)
         current = self._highlighted_id()
-        mine = self.guest.shared
         tables.clear()
         for summary in summaries:
             tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
@@ -186,7 +212,8 @@ class LobbyScreen(Screen[None]):
                            Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
                            STATUS_WORDS[summary.status], str(summary.spectators),
                            key=str(summary.id))
-        wanted = current if current is not None else (mine.id if mine is not None else None)
+        wanted = current if current is not None else (place.table if place is not None
+                                                      else None)
         ids = [s.id for s in summaries]
         if wanted in ids:
             tables.move_cursor(row=ids.index(wanted), animate=False)
@@ -200,7 +227,7 @@ class LobbyScreen(Screen[None]):
             return None
         row = tables.cursor_row
         try:
-            key = tables.coordinate_to_cell_key((row, 0)).row_key.value
+            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
         except Exception:  # noqa: BLE001 - no row under the cursor
             return None
         return int(key) if key is not None else None
@@ -237,20 +264,27 @@ class LobbyScreen(Screen[None]):
                 elif name == summary.host and summary.status == "waiting":
                     text.append(" (host)", Style(dim=True))
         text.append("\n")
-        mine = self.guest.shared
-        if mine is not None and mine.id == summary.id and self.guest.handle is not None \
-                and not self.guest.handle.spectator and summary.status == "waiting":
+        place = self.guest.place()
+        if place is not None and place.table == summary.id and not place.spectator \
+                and summary.status == "waiting":
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
                         Style(color="#f1c40f"))
+            code = place.rejoin_code
+            if code:
+                text.append(f"\nYour rejoin code: {code} (also under your hand at the "
+                            "table). If your connection drops, connect again under the same "
+                            "name and enter it to take your seat back.")
         elif summary.status == "waiting":
             text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
                         "bots when the game starts).")
         elif summary.status == "playing":
             text.append("In play: w watches (you will see no hand).")
-            if self.guest.lobby.waiting_seat(self.guest.name) is not None and any(
-                    name == self.guest.name for name, _ in summary.seats):
-                text.append(" Your seat is waiting for you: j.")
+            if any(name == self.guest.name for name, _ in summary.seats):
+                if self.guest.waiting_table() == summary.id:
+                    text.append(" Your seat is waiting for you: j.")
+                elif self.guest.seat_behind_code() == summary.id:
+                    text.append(" A seat under your name: j and its rejoin code take it back.")
         else:
             text.append("The game is over.")
         body.update(text)
@@ -258,17 +292,17 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ the player's table
     def _follow_my_table(self) -> None:
         """Open the table once the game is dealt; come back here if it has closed."""
-        handle = self.guest.handle
-        if handle is None:
+        place = self.guest.place()
+        if place is None:
             return
-        if handle.shared.status == "closed" or not handle.active:
+        if place.status == "closed":
             if self._table_screen is not None:
                 self._back_to_lobby()
-                self.notify(f"Table {handle.shared.id} has closed.", title="Table closed",
+                self.notify(f"Table {place.table} has closed.", title="Table closed",
                             markup=False)
             self.guest.leave()
             return
-        if handle.shared.table is not None and self._table_screen is None:
+        if place.dealt and self._table_screen is None:
             self._open_table()
 
     def _back_to_lobby(self) -> None:
@@ -280,10 +314,11 @@ class LobbyScreen(Screen[None]):
         from ..table_session import TableSession
         from .table import TableScreen
 
-        handle = self.guest.handle
-        if handle is None or handle.shared.table is None:
-            return
-        session = TableSession(handle.table(), handle.seat, None, False, handle.chat)
+        table, place = self.guest.table(), self.guest.place()
+        if table is None or place is None:
+            return  # (a remote table opens once its first view has come)
+        session = TableSession(table, place.seat, None, False, self.guest.chat(),
+                               place.rejoin_code)
         self._table_screen = TableScreen(session)
         self.app.push_screen(self._table_screen)
 
@@ -321,6 +356,14 @@ class LobbyScreen(Screen[None]):
         if summary is None:
             self.notify("Choose a table first (↑↓), or create one (c).", markup=False)
             return
+        if self.guest.seat_behind_code() == summary.id:
+            def entered(code: str | None) -> None:
+                if code and self._try(lambda: self.guest.join(summary.id, code)):
+                    self.refresh_lobby()
+                    self._follow_my_table()
+
+            self.app.push_screen(RejoinCodeScreen(summary.id), entered)
+            return
         if self._try(lambda: self.guest.join(summary.id)):
             self.refresh_lobby()
             self._follow_my_table()
@@ -350,7 +393,7 @@ class LobbyScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self._rejoin_until = 0.0
-        if self.guest.handle is None:
+        if self.guest.place() is None:
             self.notify("You are not seated at any table.", markup=False)
             return
         self.guest.leave()
@@ -373,6 +416,31 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+class RejoinCodeScreen(ModalScreen[str | None]):
+    """Asks a keyless player for the rejoin code of their seat; dismisses with it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(classes="picker")
+        self.table_id = table_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="rejoin-dialog"):
+            yield Label(f"Take your seat back at table {self.table_id}",
+                        classes="dialog-title")
+            yield Label("The rejoin code you were shown when you sat down:")
+            yield Input(placeholder="ABC-123", max_length=12, id="rejoin-code")
+            yield Label("Enter take the seat · Esc cancel", classes="dialog-help")
+
+    @on(Input.Submitted, "#rejoin-code")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class ChoiceRow(Static, can_focus=True):

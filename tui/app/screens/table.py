@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -65,6 +66,7 @@ from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
+MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
 
@@ -121,7 +123,14 @@ class TableScreen(Screen[None]):
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
-        self._bot_timer = None
+        self._bot_timer: Timer | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A window too small to show the table plays nothing blind: only leaving, help
+        and quitting still work."""
+        if self.has_class("-too-small") and action not in ("leave", "help", "quit"):
+            return False
+        return True
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -155,6 +164,7 @@ class TableScreen(Screen[None]):
         if self.session.chat is not None:
             yield ChatBox(self.session.chat, id="chat")
         yield KeyBar(id="keys")
+        yield Static(id="too-small")
 
     def _opponent_seats(self) -> list[int]:
         count = len(self.view_now.players)
@@ -164,7 +174,8 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#me").border_title = "Your hand"
-        self.query_one("#me").display = self.seat >= 0  # spectators have no hand
+        if self.seat < 0:  # spectators have no hand
+            self.query_one("#me").display = False
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
@@ -191,6 +202,12 @@ class TableScreen(Screen[None]):
         self._apply_size(event.size.width, event.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play "
+                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept.")
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
         try:
@@ -346,29 +363,36 @@ class TableScreen(Screen[None]):
             bits.append(f"{len(self.hand.groups)} meld(s) grouped")
         if self.hand.sort_mode:
             bits.append(f"by {self.hand.sort_mode}")
+        if self.session.rejoin_code:
+            bits.append(f"rejoin code {self.session.rejoin_code}")
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:
+        """The keys of this moment, the turn's moves first; `rank` says which go first
+        when the bar is short of room (`?` then lists every key)."""
+        ascii_keys = self.card_style().ascii
+        enter, space, move = ("Enter", "Spc", "<>") if ascii_keys else ("⏎", "␣", "⇧←→")
         hints: list[Hint] = []
-        chat = [Hint("/", "Chat", "chat")] if self.session.chat is not None else []
+        chat = [Hint("/", "Chat", "chat", rank=3)] if self.session.chat is not None else []
         if self.seat < 0:  # a spectator only watches
             if view.phase in ("round_over", "game_over"):
-                hints.append(Hint("⏎", "Summary", "continue"))
-            return hints + chat + [Hint("c", "Scores", "scores"), Hint("?", "Help", "help"),
-                                   Hint("q", "Leave", "leave")]
+                hints.append(Hint(enter, "Summary", "continue"))
+            return hints + chat + [Hint("c", "Scores", "scores", rank=2),
+                                   Hint("?", "Help", "help", rank=1),
+                                   Hint("q", "Leave", "leave", rank=1)]
         mine = view.my_turn
         rules = view.rules
         if view.phase in ("round_over", "game_over"):
-            hints.append(Hint("⏎", "Summary", "continue"))
+            hints.append(Hint(enter, "Summary", "continue"))
         elif mine and view.phase == "buy":
             hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
         elif mine and view.phase == "draw":
             hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))
             if rules.draw.discard != "none":
-                hints.append(Hint("t", "Take discard", "take_discard",
+                hints.append(Hint("t", "Take", "take_discard",
                                   intents.can(view, TakeDiscard)))
         elif mine and view.phase == "play":
-            hints.append(Hint("␣", "Select", "select"))
+            hints.append(Hint(space, "Select", "select"))
             if rules.going_out.melding_during_play:
                 me = view.me
                 down = view.round.contract.required and me is not None and me.contract_down
@@ -382,15 +406,15 @@ class TableScreen(Screen[None]):
             else:
                 hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
             hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
-        hints.append(Hint("a", "Arrange", "arrange"))
+        hints.append(Hint("a", "Arrange", "arrange", rank=4))
         if not (mine and view.phase == "play"):
-            hints.append(Hint("⇧←→", "Move", "shift(1)"))
-        hints.append(Hint("h", "Hint", "hint", mine))
+            hints.append(Hint(move, "Move", "shift(1)", rank=5))
+        hints.append(Hint("h", "Hint", "hint", mine, rank=2))
         if self.table.can_undo(self.seat):
-            hints.append(Hint("u", "Undo", "undo"))
+            hints.append(Hint("u", "Undo", "undo", rank=2))
         if self.has_class("-narrow"):
-            hints.append(Hint("c", "Scores", "scores"))
-        hints += chat + [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
+            hints.append(Hint("c", "Scores", "scores", rank=3))
+        hints += chat + [Hint("?", "Help", "help", rank=1), Hint("q", "Menu", "leave", rank=1)]
         return hints
 
     # ------------------------------------------------------------------ after changes
@@ -472,13 +496,10 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="solve")
     def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        if not hand:
-            text = ""
-        else:
-            arrangement = self._arrange(hand, view)
-            if arrangement is None:
-                return
-            text = f"penalty now {arrangement.penalty}"
+        from tui.engine.scoring import hand_points
+
+        text = f"penalty now {hand_points(hand, view.rules, view.schedule_round)}" if hand \
+            else ""
         if get_current_worker().is_cancelled:
             return
         self.app.call_from_thread(self._set_penalty, text)

@@ -10,7 +10,6 @@ keep working; Enter sends, Esc closes it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -21,22 +20,9 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from tui.service.chat import ChatError, ChatMessage
+from tui.service.interface import ChatService
 
 NAME_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
-
-
-class ChatSource(Protocol):
-    """What the box needs from a table's chat (`tui.service.shared_table.ChatLink`)."""
-
-    @property
-    def messages(self) -> tuple[ChatMessage, ...]: ...
-
-    @property
-    def name(self) -> str: ...
-
-    def say(self, text: str) -> ChatMessage: ...
-
-    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]: ...
 
 
 def message_text(message: ChatMessage) -> Text:
@@ -75,7 +61,7 @@ class ChatBox(Vertical):
     class Arrived(Message):
         """A message reached the table's chat (posted from the service's callback)."""
 
-    def __init__(self, source: ChatSource, *, lines: int = 2, id: str | None = None) -> None:
+    def __init__(self, source: ChatService, *, lines: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
         self.source = source
         self.lines = lines
@@ -86,9 +72,11 @@ class ChatBox(Vertical):
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
                         max_length=200, compact=True, id="chat-input")
 
+    def _arrived(self) -> None:
+        self.post_message(self.Arrived())
+
     def on_mount(self) -> None:
-        self._unsubscribe = self.source.subscribe(lambda message: self.post_message(
-            self.Arrived()))
+        self._unsubscribe = self.source.subscribe(lambda message: self._arrived())
         self.show_messages()
 
     def on_unmount(self) -> None:

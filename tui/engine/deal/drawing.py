@@ -80,7 +80,10 @@ class Drawing(Melding):
             return False
         lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
                             must_include=card, first_found=True)
-        return lay is not None
+        if lay is not None:
+            return True
+        # or lay the contract down without it, and lay it off on the table the same turn
+        return self._lay_down_for(seat, hand, card) is not None
 
     def _do_draw_stock(self, action: DrawStock) -> None:
         seat = action.seat
@@ -96,8 +99,9 @@ class Drawing(Melding):
         if not buying.enabled or not self.discard or self.in_final_turns:
             self.phase = "play"
             return
+        # never offered back to whoever just discarded it
         queue = [(seat + i) % self.players for i in range(1, self.players)]
-        queue = [s for s in queue if self._may_buy(s)]
+        queue = [s for s in queue if s != self.discarded_by and self._may_buy(s)]
         if not queue:
             self.phase = "play"
             return
@@ -134,6 +138,7 @@ class Drawing(Melding):
                     "turn, and you cannot", "draw.deep_must_meld")
         taken = self.discard[len(self.discard) - 1 - depth:]
         del self.discard[len(self.discard) - 1 - depth:]
+        self.discarded_by = -1
         self.hands[seat].extend(taken)
         self.taken = list(taken)
         if depth > 0 and self.rules.draw.deep_must_meld:
@@ -164,6 +169,7 @@ class Drawing(Melding):
     def _do_buy(self, action: Buy) -> None:
         seat = action.seat
         card = self.discard.pop()
+        self.discarded_by = -1
         penalty: list[Card] = []
         for _ in range(self.rules.buying.penalty_cards):
             if not self.stock and not self._rebuild_stock():

@@ -50,10 +50,11 @@ class GoingOut(Drawing):
             raise IllegalAction("choose a card to discard", "discard")
         self._check_in_hand(seat, [card])
         refusal = self._discard_refusal(seat, card)
-        if refusal is not None and self._play_options(seat):
+        if refusal is not None:
             raise refusal
         self._remove_from_hand(seat, [card])
         self.discard.append(card)
+        self.discarded_by = seat
         self._say(seat, f"{self.names[seat]} discarded {card}.", "discard", (card,))
         if not self.hands[seat]:
             self._goes_out(seat)
@@ -106,6 +107,7 @@ class GoingOut(Drawing):
         if action.discard is not None:
             self._remove_from_hand(seat, [action.discard])
             self.discard.append(action.discard)
+            self.discarded_by = seat
             self._say(seat, f"{self.names[seat]} discarded {action.discard}.", "discard",
                       (action.discard,))
         self._goes_out(seat)

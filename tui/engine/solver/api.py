@@ -15,8 +15,9 @@ from ..cards import SUITS, Card
 from ..meld import Meld
 from ..meld_rules import card_penalty
 from ..rules import Ruleset
+from .context import BIG, Plan, context_for
 from .contract import contract_melds_ok, search_contract
-from .core import BIG, Plan, context_for, solve
+from .core import solve
 from .quick import may_go_out
 
 __all__ = ["Arrangement", "best_arrangement", "going_out", "find_contract",

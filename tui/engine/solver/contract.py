@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..cards import SUITS, Card
 from ..meld import Meld
@@ -26,7 +27,7 @@ from ..meld_rules import (
 )
 from ..rules import Ruleset
 
-Core = tuple  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
+Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
 
 
 def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]]:
@@ -258,7 +259,7 @@ class _Search:
         wild_values = sorted((v for f, v in enumerate(self.value) if self.wild[f]
                               for _ in range(self.count[f])), reverse=True)
         self.best_value = self.total_value - 1 if self.whole_hand else -1
-        self.best: tuple | None = None
+        self.best: tuple[Any, ...] | None = None
         self.wild_total = sum(wild_values)
         # suffix maxima of core values for the bound, per stage
         self.suffix_max = []
@@ -280,12 +281,12 @@ class _Search:
             return None
         return self._build(*self.best)
 
-    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list, counts: list[int],
+    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
              value: int) -> None:
-        kind, cands, wanted = picks[stage] if stage < len(picks) else (None, None, 0)
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
+        kind, cands, wanted = picks[stage]
         if taken == wanted:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return
@@ -316,7 +317,7 @@ class _Search:
             for f in core[1]:
                 counts[f] += 1
 
-    def _fits(self, core: Core, chosen: list, counts: list[int]) -> bool:
+    def _fits(self, core: Core, chosen: list[Any], counts: list[int]) -> bool:
         need: dict[int, int] = {}
         for f in core[1]:
             need[f] = need.get(f, 0) + 1
@@ -337,11 +338,11 @@ class _Search:
                 return False
         return True
 
-    def _melds_must(self, chosen: list) -> bool:
+    def _melds_must(self, chosen: list[Any]) -> bool:
         """Whether a chosen core holds the card that must be melded."""
         return any(self.must in core[1] for core in chosen)
 
-    def _leaf(self, chosen: list, counts: list[int], value: int) -> None:
+    def _leaf(self, chosen: list[Any], counts: list[int], value: int) -> None:
         if self.must_natural and not self._melds_must(chosen):
             return
         if self.whole_hand and any(c and not w for c, w in zip(counts, self.wild, strict=True)):
@@ -381,7 +382,7 @@ class _Search:
             if self.first_found:
                 self.best_value = 1 << 62  # nothing can beat it: the search winds down
 
-    def _wild_options(self, chosen: list):
+    def _wild_options(self, chosen: list[Any]):
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
         wild counts it can take.  (None, None) if a group cannot be laid out."""
         p = self.p
@@ -462,13 +463,13 @@ class _Search:
         return melds, rest
 
     def _meld(self, core: Core, naturals: list[Card], wilds: list[Card],
-              span: tuple[int, int] | None, used_ranks: set, used_suits: set) -> Meld:
+              span: tuple[int, int] | None, used_ranks: set[Any], used_suits: set[Any]) -> Meld:
         kind = core[0]
         p = self.p
         least, most = core[8], core[9]
         p = (replace(p, set_min=least, set_max=most) if kind == "set"
              else replace(p, run_min=least, run_max=most))
-        fixed: list = []
+        fixed: list[Any] = []
         if kind == "set":
             rank = core[7]
             if rank is None:
@@ -536,7 +537,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, mos
     n = len(options)
     if p.wrap:
         # small: every subset, filtered by span afterwards
-        def rec_all(i: int, acc: tuple, places: frozenset):
+        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]):
             if i == n:
                 if acc and _span(tuple(q for q, _ in acc), True) - len(acc) <= budget:
                     yield acc
@@ -548,7 +549,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, mos
         yield from rec_all(0, (), frozenset())
         return
 
-    def rec(i: int, acc: tuple):
+    def rec(i: int, acc: tuple[Any, ...]):
         if acc:
             yield acc
         for j in range(i, n):
@@ -621,10 +622,10 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
         return 0, None
     order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
     # state: high end of the last run -> {total wilds: layout list}
-    states: dict[int, dict[int, list]] = {lo_bound - 1 - gap: {0: []}}
+    states: dict[int, dict[int, list[Any]]] = {lo_bound - 1 - gap: {0: []}}
     for i in order:
         opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
-        new: dict[int, dict[int, list]] = {}
+        new: dict[int, dict[int, list[Any]]] = {}
         for last, totals in states.items():
             for lo, hi, w in opts:
                 if lo <= last + gap:
@@ -636,7 +637,7 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
         states = new
         if not states:
             return 0, None
-    reach: dict[int, list] = {}
+    reach: dict[int, list[Any]] = {}
     for totals in states.values():
         for tot, layout in totals.items():
             reach.setdefault(tot, layout)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
 from ..cards import ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
@@ -207,10 +208,10 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         comp_clusters.setdefault(root(cid), []).append(cid)
     for r in range(len(ranks)):
         comp_ranks.setdefault(root(len(clusters) + r), []).append(r)
-    local: dict[tuple[int, int], tuple] = {}
+    local: dict[tuple[int, int], tuple[Any, ...]] = {}
     tables = ctx.table_memo
 
-    def cluster_table(cid: int, mask: int) -> tuple:
+    def cluster_table(cid: int, mask: int) -> tuple[Any, ...]:
         hit = local.get((cid, mask))
         if hit is None:
             items = clusters[cid][0]
@@ -234,8 +235,8 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
 
             if scan_applies(ctx):
                 return solve_scan(ctx, naturals, pool, allow_allwild, anchored, bound, melds)
-    comp_tables: list[tuple] = []
-    comp_info: list[tuple] = []
+    comp_tables: list[tuple[Any, ...]] = []
+    comp_info: list[tuple[Any, ...]] = []
     for comp in sorted(set(comp_clusters) | set(comp_ranks)):
         cids = comp_clusters.get(comp, [])
         rids = comp_ranks.get(comp, [])
@@ -267,7 +268,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
                     free_cards, pool, left, budget, cluster_table, melds)
 
 
-def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
+def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[Any, Any]:
     """Min-plus product of (need, slack, deadwood) tables: key -> least deadwood."""
     if budget == 0:
         total = 0
@@ -291,7 +292,7 @@ def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
     for tab in several:
         if len(tab) == 1:
             n2, s2, d2 = tab[0]
-            new = {}
+            new: dict[tuple[int, int], int] = {}
             for (n1, s1), d1 in states.items():
                 nn = n1 + n2
                 if nn <= budget:
@@ -320,19 +321,14 @@ def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
     return states
 
 
-def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
+def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[Any, Any]:
     """Min-plus product of (need, slack, deadwood) tables: key -> (deadwood, keys used)."""
     if budget == 0:
-        total = 0
-        path = []
-        for tab in tables:
-            entry = tab[0]
-            total += entry[2]
-            path.append((0, 0))
-        return {(need0, slack0): (total, tuple(path))}
-    states: dict[tuple[int, int], tuple[int, tuple]] = {(need0, slack0): (0, ())}
+        total = sum(tab[0][2] for tab in tables)
+        return {(need0, slack0): (total, ((0, 0),) * len(tables))}
+    states: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {(need0, slack0): (0, ())}
     for tab in tables:
-        new: dict[tuple[int, int], tuple[int, tuple]] = {}
+        new: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
         for (n1, s1), (d1, path) in states.items():
             for n2, s2, d2 in tab:
                 nn = n1 + n2
@@ -350,10 +346,10 @@ def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
     return states
 
 
-def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_table):
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], cluster_table):
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
-    best: dict[tuple[int, int], tuple[int, tuple]] = {}
+    best: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
     per_rank = [([None] if allow_none else []) + compiled
                 for _, compiled, allow_none, _ in ranks]
     empty: dict[int, int] = {}
@@ -413,7 +409,7 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
     return member[0], member[1]
 
 
-def _first(entry: tuple) -> int:
+def _first(entry: tuple[Any, ...]) -> int:
     return entry[0]
 
 

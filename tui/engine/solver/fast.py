@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import Any
 
 from ..cards import ACE, JOKER_RANK, SUITS, Card
 from ..meld_rules import MAX_RUN, MeldParams, run_positions_of
@@ -74,7 +75,7 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
     wild_w = weight[wilds[0].rank] if wilds else 0
     plain = [m for m in found if not m[1]]
     n = len(plain)
-    memo: dict[tuple, tuple[int, bool]] = {}
+    memo: dict[tuple[Any, ...], tuple[int, bool]] = {}
 
     def fitting(i: int, left: int) -> int:
         """The first natural meld from the `i`th on whose cards are all still in hand."""

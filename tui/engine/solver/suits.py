@@ -8,12 +8,13 @@ card acting as a natural.  A suit's codes are kept in place order.
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 from ..cards import ACE
 from ..meld_rules import run_positions_of
 from .context import HIGH_ACE, Context, X
 
-Outcomes = dict[tuple[int, int], tuple[int, tuple]]
+Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
 
 
 def _pos(code: int) -> int:
