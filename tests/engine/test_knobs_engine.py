@@ -138,9 +138,10 @@ def test_stock_only_once_the_contract_is_down() -> None:
 def test_no_buying_once_the_contract_is_down() -> None:
     usual, strict = _contract_down(""), _contract_down("buying: {after_contract: false}\n")
     for g in (usual, strict):
-        g.apply(DrawStock(1))  # seat 1 passes over QC: seats 2 and 0 may buy
-    assert usual.round.buy_queue == [2, 0]
-    assert strict.round.buy_queue == [2]
+        _play_out_turns(g, 1)  # seat 1 draws and discards
+        g.apply(DrawStock(2))  # seat 2 passes that card over: seat 0, whose contract is down,
+    assert usual.round.buy_queue == [0]  # may buy it only under the usual rule
+    assert strict.phase == "play" and not strict.round.buy_queue
 
 
 def test_unlimited_buys() -> None:

@@ -501,8 +501,9 @@ def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, 
     error: MeldError | None = None
     own_suit = {i: cards[i].suit for i in nat_idx} if not params.same_suit else {}
     for i in declared_wild:
-        if not params.same_suit:
-            own_suit[i] = fixed[i][1]
+        face = fixed[i]
+        if not params.same_suit and face is not None:
+            own_suit[i] = face[1]
     for variant in variants:
         places = dict(fixed_pos)
         places.update(zip(nat_idx, variant, strict=True))
