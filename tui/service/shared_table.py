@@ -602,7 +602,7 @@ class SharedTable:
         timeout = self.config.turn_timeout
         self.turn_deadline = (None if key is None or not timeout
                               else asyncio.get_running_loop().time() + timeout)
-        self._notify()  # the screens show the countdown (or stop showing it)
+        self._listeners.notify()  # the screens show the countdown (or stop showing it)
 
     async def _wait_for_person(self) -> None:
         """Wait for the person to move; when their time runs out, a bot plays the turn."""
