@@ -10,7 +10,15 @@ link (OSC 8 on a terminal) or a click action, and for the hostile text shown lit
 from __future__ import annotations
 
 from app_driver import wait_until as settle
-from test_lobby_screen import FAST, SIZE, choose, guest_app, join_the_table, open_create
+from test_lobby_screen import (
+    FAST,
+    SIZE,
+    choose,
+    create_by_keys,
+    guest_app,
+    join_the_table,
+    open_create,
+)
 
 from tui.app.app import RummyApp
 from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
@@ -98,5 +106,32 @@ async def test_markup_in_names_rules_and_chat_is_shown_as_typed(tmp_path):  # no
             assert HOSTILE_NAMES[1][:8] in shown(eve)  # the opponent's name, as typed
             assert HOSTILE_NAMES[0] in shown(mallory)
             assert "[@click=app.quit]quit[/]" in shown(eve)
+    finally:
+        lobby.close()
+
+
+async def test_a_chat_paste_too_long_is_cut_and_the_player_told():
+    from textual import events
+
+    from tui.app.widgets.chat import ChatInput
+    from tui.service.chat import MAX_LENGTH
+
+    lobby = Lobby(FAST)
+    ann, bob = guest_app(lobby, "ann"), guest_app(lobby, "bob")
+    try:
+        async with ann.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
+            await create_by_keys(pa, ann)
+            await join_the_table(pb, bob)
+            await settle(pa, lambda: isinstance(ann.screen, TableScreen))
+            await pa.press("slash")
+            line = ann.focused
+            assert isinstance(line, ChatInput)
+            line.post_message(events.Paste("word " * 50 + "\nsecond line " * 10))
+            await settle(pa, lambda: len(line.value) == MAX_LENGTH)
+            assert any("cut to fit" in str(n.message) for n in ann._notifications)
+            await pa.press("enter")
+            [shared] = lobby.tables
+            said = shared.chat.messages[-1]
+            assert said.sender == "ann" and said.text == ("word " * 40).strip()  # 200, cut
     finally:
         lobby.close()

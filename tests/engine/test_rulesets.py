@@ -1,4 +1,4 @@
-"""Bundled rulesets follow RULES.md; loading, extends, user folder and round trips."""
+"""Bundled rulesets follow docs/rules.md; loading, extends, user folder and round trips."""
 
 from __future__ import annotations
 
