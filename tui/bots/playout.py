@@ -73,8 +73,9 @@ class Deal:
     def _draw_card(self) -> Card | None:
         if not self.stock:
             stock_rules = self.ev.rules.stock
+            limit = stock_rules.max_rebuilds  # None: no limit
             if stock_rules.when_empty != "reshuffle" or len(self.pile) < 2 or \
-                    self.rebuilds >= stock_rules.max_rebuilds:
+                    (limit is not None and self.rebuilds >= limit):
                 return None
             self.stock = self.pile[:-1]
             self.pile = self.pile[-1:]
