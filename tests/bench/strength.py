@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--budget", type=float, default=None,
-                        help="seconds per decision for bots that search (hard)")
+                        help="CPU seconds per decision for the bot that searches (expert)")
     parser.add_argument("--times", action="store_true",
                         help="time every decision (CPU and wall) and print the figures")
     parser.add_argument("--json", action="store_true")
