@@ -157,3 +157,30 @@ async def test_every_summary_fits_80x24(tmp_path, rules: str) -> None:  # noqa: 
             await _fits(pilot, screen)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_path) -> None:
+    from textual.command import CommandPalette
+
+    from tui.app.screens.rules import RulesScreen
+
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        before = screen.table.view(HUMAN)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"draw from the stock")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(screen.table.view(HUMAN).hand)
+                         == len(before.hand) + 1)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"rules")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))

@@ -6,14 +6,15 @@ apps at once (one per SSH player) around one shared table service.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
@@ -31,7 +32,6 @@ class RummyApp(App[None]):
     TITLE = "Rummy"
     CSS_PATH = ["app.tcss", "table.tcss", "forms.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, env: AppEnvironment | None = None) -> None:
         super().__init__()
@@ -52,6 +52,26 @@ class RummyApp(App[None]):
         `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
         accepted for Textual's callers and ignored."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P): Textual's own commands (theme, keys, quit), the
+        app's screens and, at the table, the moves of the moment."""
+        from .palette import screen_commands, table_commands
+        from .screens.table import TableScreen
+
+        yield from super().get_system_commands(screen)
+        if self.env.lobby is None:
+            yield from screen_commands(self._open_from_palette)
+        if isinstance(screen, TableScreen):
+            yield from table_commands(screen)
+
+    def _open_from_palette(self, choice: str) -> None:
+        if choice == "continue":
+            self.resume_game()
+            return
+        menu = next((s for s in self.screen_stack if isinstance(s, MenuScreen)), None)
+        if menu is not None:
+            menu.action_choose(choice)
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:

@@ -29,6 +29,7 @@ KEYS: list[tuple[str, str]] = [
     ("c", "score sheet and full log"),
     ("Esc", "clear the selection (again: clear the grouped melds)"),
     ("q", "back to the main menu (the game is kept)"),
+    ("Ctrl+P", "command palette: every move and screen by name"),
 ]
 
 MOUSE: list[tuple[str, str]] = [
