@@ -17,6 +17,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from .cardart import CardStyle
+from .colours import app_colours
 from .environment import AppEnvironment
 from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
@@ -56,7 +57,7 @@ class RummyApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P): Textual's own commands (theme, keys, quit), the
         app's screens and, at the table, the moves of the moment."""
-        from .palette import screen_commands, table_commands
+        from .command_palette import screen_commands, table_commands
         from .screens.table import TableScreen
 
         yield from super().get_system_commands(screen)
@@ -92,8 +93,10 @@ class RummyApp(App[None]):
             self.save_slot.release()
 
     def _apply_theme(self) -> None:
+        """The theme, and ASCII mode's plain borders (`.-ascii` in the stylesheets)."""
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
+        self.set_class(self.settings.card_style == "ascii", "-ascii")
 
     def _start_requested(self) -> None:
         from tui.engine.ruleset import RulesetError, load_ruleset
@@ -115,7 +118,7 @@ class RummyApp(App[None]):
     # ------------------------------------------------------------------ games
     def card_style(self) -> CardStyle:
         return CardStyle(ascii=self.settings.card_style == "ascii",
-                         four_colour=self.settings.colours == "four")
+                         four_colour=self.settings.colours == "four", colours=app_colours(self))
 
     def has_game_in_progress(self) -> bool:
         """A game this window can continue: a shared table, or a saved game in the save slot

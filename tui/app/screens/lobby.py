@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..colours import app_colours
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ class LobbyScreen(Screen[None]):
         summaries = lobby.summaries()
         self._summaries = summaries
         people = len(lobby.guests)
-        head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
+        head = Text(" Rummy tables", Style(bold=True, color=app_colours(self.app).highlight))
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
         handle = self.guest.handle
@@ -251,7 +252,7 @@ class LobbyScreen(Screen[None]):
                 and not self.guest.handle.spectator and summary.status == "waiting":
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
-                        Style(color="#f1c40f"))
+                        Style(color=app_colours(self.app).highlight))
             code = self.guest.handle.rejoin_code
             if code:
                 text.append(f"\nYour rejoin code: {code} (also under your hand at the "
@@ -464,9 +465,10 @@ class ChoiceRow(Static, can_focus=True):
 
     def _show(self) -> None:
         text = Text(self.label.ljust(13), Style(bold=True))
-        text.append("◀ ", Style(color="#f1c40f"))
+        highlight = Style(color=app_colours(self.app).highlight)
+        text.append("◀ ", highlight)
         text.append(self.choices[self.index][0] if self.choices else "—")
-        text.append(" ▶", Style(color="#f1c40f"))
+        text.append(" ▶", highlight)
         self.update(text)
 
     def action_step(self, delta: int) -> None:

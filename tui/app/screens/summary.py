@@ -47,7 +47,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     for seat, points in enumerate(result.points):
         name = Text(name_of(view, seat), Style(bold=seat == view.seat))
         if seat == result.went_out:
-            name.append(" (out)" if style.ascii else " ★ out", Style(color="#f1c40f"))
+            name.append(" (out)" if style.ascii else " ★ out", Style(color=style.c.highlight))
         melds = Text()
         for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
             if i:
@@ -157,7 +157,7 @@ class GameOverScreen(Screen[bool]):
                 n for s, n in zip(view.winners, names, strict=True) if s != view.seat) + "!"
         else:
             head = " and ".join(names) + (" wins." if len(names) == 1 else " share the win.")
-        return Text(head, Style(color="#f1c40f", bold=True))
+        return Text(head, Style(color=self.card_style.c.highlight, bold=True))
 
     def _standings(self) -> RichTable:
         view = self.view_now
