@@ -16,8 +16,7 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.interface import SeatSpec, TableService
-    from tui.service.lobby import Guest
+    from tui.service.interface import LobbyClient, SeatSpec, TableService
     from tui.service.table import Table
 
 SAVE_FILE = "current_game.json"
@@ -67,7 +66,7 @@ class AppEnvironment:
     drive_bots: bool = True
     request: GameRequest | None = None
     can_quit_to_shell: bool = True
-    lobby: Guest | None = None
+    lobby: LobbyClient | None = None
     """Set for SSH players: the app opens at the lobby of shared tables (as this guest)."""
     rulesets_dir: Path | None = None
     """The player's own rulesets (None: `tui.paths.user_rulesets_dir()`); over SSH each

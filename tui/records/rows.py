@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from tui.terminal_text import printable
+
 from .base import SeatRecord, as_utc
 
 if TYPE_CHECKING:
@@ -79,6 +81,11 @@ def _text(value: object) -> str:
     return value
 
 
+def _shown(value: object) -> str:
+    """Text that is shown (names, ruleset names): kept, but unable to drive a terminal."""
+    return printable(_text(value))
+
+
 def _time(value: object) -> datetime:
     return as_utc(_text(value))
 
@@ -87,7 +94,7 @@ def _seat(entry: object) -> SeatRecord:
     if not isinstance(entry, dict):
         raise TypeError("a seat is not a mapping")
     bot = entry.get("bot")
-    return SeatRecord(_text(entry["name"]), None if bot is None else _text(bot))
+    return SeatRecord(_shown(entry["name"]), None if bot is None else _shown(bot))
 
 
 def summary_from_row(row: tuple[Any, ...],
@@ -96,8 +103,8 @@ def summary_from_row(row: tuple[Any, ...],
     if not seats:
         raise ValueError("no players")
     return GameSummary(
-        id=_int(gid), ruleset_key=_text(key), ruleset_name=_text(rname or key),
-        seats=tuple(SeatRecord(_text(n), None if b is None else _text(b)) for n, b, _ in seats),
+        id=_int(gid), ruleset_key=_shown(key), ruleset_name=_shown(rname or key),
+        seats=tuple(SeatRecord(_shown(n), None if b is None else _shown(b)) for n, b, _ in seats),
         totals=tuple(_int(t) for _, _, t in seats),
         winners=tuple(_int(w) for w in _json_list(winners)),
         rounds=len(_json_list(scores)),
@@ -121,7 +128,7 @@ def record_from_row(row: tuple[Any, ...]) -> GameRecord:
     if any(len(p) != len(seats) for p in points):
         raise ValueError("the scores do not match the seats")
     return GameRecord(
-        uid=_text(uid), ruleset_key=_text(key), ruleset_name=_text(rname or key),
+        uid=_text(uid), ruleset_key=_shown(key), ruleset_name=_shown(rname or key),
         ruleset_text=_text(text), seed=_int(seed),
         seats=seats,
         scores=points,

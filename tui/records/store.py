@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .record import GameRecord
 
 DB_NAME = "records.sqlite3"
+MAX_RECORD_ID = 2**63 - 1
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another to finish
 SQLITE_PERM = 3
 SQLITE_READONLY = 8
@@ -70,7 +71,10 @@ class RecordNotFound(KeyError):
     """No record with that number."""
 
     def __str__(self) -> str:
-        return f"there is no recorded game #{self.args[0]}"
+        number = str(self.args[0])
+        if len(number) > 20:
+            number = number[:12] + "…"
+        return f"there is no recorded game #{number}"
 
 
 def _cannot_write(exc: sqlite3.DatabaseError) -> bool:
@@ -388,6 +392,8 @@ class RecordStore:
         return self._run(lambda: self._delete(record_id))
 
     def _delete(self, record_id: int) -> bool:
+        if not 0 < record_id <= MAX_RECORD_ID:
+            return False
         with self._write() as conn:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (record_id,))
             return cur.rowcount > 0
@@ -449,6 +455,8 @@ class RecordStore:
     def get(self, record_id: int) -> GameRecord:
         """The full record, moves and all; `RecordNotFound` if there is none, `RecordError`
         if its row is damaged."""
+        if not 0 < record_id <= MAX_RECORD_ID:  # SQLite numbers rows with 64-bit integers
+            raise RecordNotFound(record_id)
         return self._run(lambda: self._get(record_id))
 
     def _get(self, record_id: int) -> GameRecord:

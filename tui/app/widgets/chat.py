@@ -10,7 +10,6 @@ keep working; Enter sends, Esc closes it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -21,22 +20,9 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from tui.service.chat import ChatError, ChatMessage
+from tui.service.interface import ChatService
 
 from ..colours import Colours, app_colours, default_colours
-
-
-class ChatSource(Protocol):
-    """What the box needs from a table's chat (`tui.service.shared_table.ChatLink`)."""
-
-    @property
-    def messages(self) -> tuple[ChatMessage, ...]: ...
-
-    @property
-    def name(self) -> str: ...
-
-    def say(self, text: str) -> ChatMessage: ...
-
-    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]: ...
 
 
 def message_text(message: ChatMessage, colours: Colours | None = None) -> Text:
@@ -76,7 +62,7 @@ class ChatBox(Vertical):
     class Arrived(Message):
         """A message reached the table's chat (posted from the service's callback)."""
 
-    def __init__(self, source: ChatSource, *, lines: int = 2, id: str | None = None) -> None:
+    def __init__(self, source: ChatService, *, lines: int = 2, id: str | None = None) -> None:
         super().__init__(id=id)
         self.source = source
         self.lines = lines
@@ -84,8 +70,10 @@ class ChatBox(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-lines")
+        # disabled while closed: a hidden line must never take the keys (a screen focuses
+        # its first focusable widget when it opens)
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
-                        max_length=200, compact=True, id="chat-input")
+                        max_length=200, compact=True, id="chat-input", disabled=True)
 
     def _arrived(self) -> None:
         self.post_message(self.Arrived())
@@ -119,13 +107,16 @@ class ChatBox(Vertical):
     def open(self) -> None:
         """Show the typing line and give it the keys."""
         self.add_class("-typing")
-        self.query_one(ChatInput).focus()
+        chat_input = self.query_one(ChatInput)
+        chat_input.disabled = False
+        chat_input.focus()
 
     def close(self) -> None:
         """Hide the typing line; the keys go back to the table."""
         chat_input = self.query_one(ChatInput)
         self.remove_class("-typing")
         chat_input.blur()
+        chat_input.disabled = True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...terminal_text import printable
+
 
 @dataclass(frozen=True, order=True)
 class LocatedError:
@@ -21,9 +23,11 @@ class LocatedError:
     message: str
 
     def __str__(self) -> str:
+        """One line to show anywhere: a file name or a value quoted from the file cannot
+        drive the terminal (control characters are written as visible escapes)."""
         if self.line <= 0:
-            return f"{self.file}: {self.message}"
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+            return printable(f"{self.file}: {self.message}")
+        return printable(f"{self.file}:{self.line}:{self.column}: {self.message}")
 
 
 class RulesetError(Exception):

@@ -19,6 +19,7 @@ from .loader import bundled_rulesets_dir, find_ruleset, load_ruleset
 from .schema import rules_schema
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+MAX_NAME_LENGTH = 64  # far below any file system's limit on a file name
 
 
 class NewRulesetError(Exception):
@@ -69,6 +70,11 @@ def new_ruleset_file(
     if not NAME_PATTERN.match(name):
         raise NewRulesetError(
             f"{name!r} is not a usable name: use letters, digits, _ and -, e.g. my_rules",
+            bad_name=True,
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise NewRulesetError(
+            f"a name of {len(name)} characters is too long: use at most {MAX_NAME_LENGTH}",
             bad_name=True,
         )
     target = folder / f"{name}.yaml"
