@@ -61,6 +61,16 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     return table
 
 
+def score_sheet(view: SeatView, style: CardStyle) -> ScoreSheet:
+    """The score sheet, filled in before it is mounted (a tab's content may be mounted
+    after the screen is)."""
+    sheet = ScoreSheet(classes="sheet")
+    names = [name_of(view, s) for s in range(len(view.players))]
+    sheet.show(names, view.scores, [p.total for p in view.players],
+               view.rules.end.winner == "lowest", view.seat, style.ascii)
+    return sheet
+
+
 class RoundSummaryScreen(Screen[bool]):
     """Shown when a deal ends; Enter deals the next one."""
 
@@ -89,15 +99,8 @@ class RoundSummaryScreen(Screen[bool]):
                     with TabPane("This deal", id="deal"):
                         yield Static(hands_table(view, self.card_style), classes="hands")
                 with TabPane("Score sheet", id="sheet"):
-                    yield ScoreSheet(classes="sheet")
+                    yield score_sheet(view, self.card_style)
         yield Footer()
-
-    def on_mount(self) -> None:
-        view = self.view_now
-        names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
 
     def action_next(self) -> None:
         table = self.session.table
@@ -132,22 +135,17 @@ class GameOverScreen(Screen[bool]):
                 with TabPane("Standings", id="standings"):
                     yield Static(self._standings(), classes="standings")
                 with TabPane("Running totals", id="chart"):
-                    yield TotalsChart()
+                    chart = TotalsChart()
+                    names = [name_of(view, s) for s in range(len(view.players))]
+                    chart.show(names, running_totals(view.scores, len(names)),
+                               self.card_style.ascii)
+                    yield chart
                 if view.results:
                     with TabPane("Last deal", id="deal"):
                         yield Static(hands_table(view, self.card_style), classes="hands")
                 with TabPane("Score sheet", id="sheet"):
-                    yield ScoreSheet(classes="sheet")
+                    yield score_sheet(view, self.card_style)
         yield Footer()
-
-    def on_mount(self) -> None:
-        view = self.view_now
-        names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(TotalsChart).show(names, running_totals(view.scores, len(names)),
-                                         self.card_style.ascii)
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
 
     def _winners_text(self) -> Text:
         view = self.view_now
