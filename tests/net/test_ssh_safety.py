@@ -30,10 +30,6 @@ DEEP_COLOUR = re.compile(rb"\x1b\[[0-9;]*(?:38|48);[25];")
 SLOW_BOTS = LobbyConfig(bot_delay=0.05, grace=30, summary_pause=0.05, seed=5)
 
 
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
 
 def hand_words(shared: SharedTable, seat: int) -> set[str]:
     """How `seat`'s cards are written on a screen (`7♥`), to look for them elsewhere."""
