@@ -361,6 +361,7 @@ class RemoteTable:
         self._seats: list[SeatSpec] = []
         self._humans: list[int] = []
         self._record: RecordOutcome | None = None
+        self._turn_ends: float | None = None  # this loop's clock
         self._listeners: Listeners[[]] = Listeners()
         self._refusal_listeners: Listeners[[IllegalAction]] = Listeners()
 
@@ -372,6 +373,9 @@ class RemoteTable:
         self._humans = [int(s) for s in message["humans"]]
         record = message["record"]
         self._record = None if record is None else RecordOutcome(record[0], record[1])
+        left = message.get("left")
+        self._turn_ends = (asyncio.get_running_loop().time() + float(left)
+                           if isinstance(left, int | float) else None)
         self.ready = True
         self._listeners.notify()
 
@@ -396,6 +400,12 @@ class RemoteTable:
 
     def humans(self) -> list[int]:
         return list(self._humans)
+
+    def turn_seconds_left(self) -> float | None:
+        """The countdown of the person to move (`tui.service.turn_clock.TurnClock`)."""
+        if self._turn_ends is None:
+            return None
+        return max(0.0, self._turn_ends - asyncio.get_running_loop().time())
 
     def is_bot(self, seat: int) -> bool:
         return 0 <= seat < len(self._seats) and self._seats[seat].bot is not None \
