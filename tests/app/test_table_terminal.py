@@ -15,10 +15,6 @@ from tui.engine.ruleset.loader import list_rulesets
 BUNDLED = [info.key for info in list_rulesets() if info.bundled and info.error is None]
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
 
 def _my_move(view):  # noqa: ANN001, ANN202
     for kind in (GoOut, LayDown, PassBuy, DrawStock, Discard):

@@ -9,7 +9,7 @@ ASCII letters, two- or four-colour deck).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -244,10 +244,6 @@ def fan_step(count: int, width: int, card_width: int = 5) -> int:
 
 def fan_width(count: int, step: int, card_width: int = 5) -> int:
     return 0 if count == 0 else step * (count - 1) + card_width
-
-
-def describe_cards(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
 
 
 # A card in the engine's notation inside a sentence: `QC`, `10H`, `TS`.

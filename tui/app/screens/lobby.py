@@ -330,7 +330,8 @@ class LobbyScreen(Screen[None]):
         try:
             act()
         except LobbyError as exc:
-            self.notify(str(exc), title="Not possible", severity="warning", markup=False)
+            self.notify(host(self).env.shown(str(exc)), title="Not possible",
+                        severity="warning", markup=False)
             return False
         return True
 
@@ -549,7 +550,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
             self.chosen = load_ruleset(info.path, self.user_dir, self.confine)
         except RulesetError as exc:
             self.chosen = None
-            about.update(Text(f"{info.name} no longer loads:\n{exc}", Style(color="red")))
+            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(str(exc))}",
+                              Style(color="red")))
             return
         rules = self.chosen
         seats = self.query_one("#choose-seats", ChoiceRow)

@@ -13,13 +13,14 @@ from collections.abc import Callable
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from tui.service.chat import ChatError, ChatMessage
+from tui.service.chat import MAX_LENGTH, ChatError, ChatMessage
 from tui.service.interface import ChatService
 
 from ..colours import Colours, app_colours, default_colours
@@ -42,6 +43,20 @@ class ChatInput(Input):
     """The typing line; Esc hands the keys back to the table."""
 
     BINDINGS = [Binding("escape", "close_chat", "Close chat", show=False)]
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste goes in whole, as one line, or cut to what a message holds - and then
+        the player is told (Textual's input would drop a paste that does not fit)."""
+        event.stop()
+        text = " ".join(event.text.split())
+        start, end = sorted(self.selection)
+        room = max(0, MAX_LENGTH - (len(self.value) - (end - start)))
+        if len(text) > room:
+            text = text[:room]
+            self.notify(f"Your paste was cut to fit: a message holds at most {MAX_LENGTH} "
+                        "characters.", title="Chat", severity="warning")
+        if text:
+            self.replace(text, start, end)
 
     def action_close_chat(self) -> None:
         parent = self.parent
@@ -73,7 +88,7 @@ class ChatBox(Vertical):
         # disabled while closed: a hidden line must never take the keys (a screen focuses
         # its first focusable widget when it opens)
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
-                        max_length=200, compact=True, id="chat-input", disabled=True)
+                        max_length=MAX_LENGTH, compact=True, id="chat-input", disabled=True)
 
     def _arrived(self) -> None:
         self.post_message(self.Arrived())
