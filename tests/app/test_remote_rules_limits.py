@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from app_driver import wait_until
 from test_rules_editor import SIZE, make_variant, set_text
 
@@ -18,13 +17,6 @@ from tui.app.widgets.yaml_editor import YamlEditor
 from tui.paths import player_rulesets_dir
 from tui.service.lobby import Lobby
 from tui.service.rules_quota import RulesQuota
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(folder))
-    return folder
 
 
 def remote_app(lobby: Lobby, name: str = "ann") -> RummyApp:
