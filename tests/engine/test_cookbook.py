@@ -110,7 +110,7 @@ def test_wild_twos_makes_every_two_wild_and_costly() -> None:
                 if seat == result.went_out:
                     continue
                 assert result.points[seat] == sum(
-                    card_penalty(c, rules, result.round) for c in cards)
+                    card_penalty(c, rules, rules.schedule_round(result.deal)) for c in cards)
                 scored_twos += sum(1 for c in cards if c.rank == 2)
                 if any(c.rank == 2 for c in cards):
                     assert result.points[seat] >= 20
@@ -166,7 +166,7 @@ def test_shorter_game_ends_after_five_rounds() -> None:
     rules = load_ruleset(COOKBOOK_DIR / "short_three_thirteen.yaml")
     for seed in (1, 2):
         game = play_observed(rules, seed, lambda game, action: None)
-        assert [r.round for r in game.results] == [1, 2, 3, 4, 5]
+        assert [r.deal for r in game.results] == [1, 2, 3, 4, 5]
         assert game.winners
 
 

@@ -69,7 +69,10 @@ class Drawing(Melding):
             return False
         lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
                             must_include=card, first_found=True)
-        return lay is not None
+        if lay is not None:
+            return True
+        # or lay the contract down without it, and lay it off on the table the same turn
+        return self._lay_down_for(seat, hand, card) is not None
 
     def _do_draw_stock(self, action: DrawStock) -> None:
         seat = action.seat

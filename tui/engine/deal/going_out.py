@@ -49,7 +49,7 @@ class GoingOut(Drawing):
             raise IllegalAction("choose a card to discard", "discard")
         self._check_in_hand(seat, [card])
         refusal = self._discard_refusal(seat, card)
-        if refusal is not None and self._play_options(seat):
+        if refusal is not None:
             raise refusal
         self._remove_from_hand(seat, [card])
         self.discard.append(card)
