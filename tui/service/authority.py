@@ -267,14 +267,18 @@ class WorkerLink:
         if session is None:
             raise LobbyError(f"there is no session {sid} on this worker")
         guest = session.guest
+        service_lobby = self.service.lobby
         if kind == "exit":
             self.sessions.pop(sid, None)
             session.close()
         elif kind == "create":
-            rules = None
+            # Reading and checking a ruleset file is slow: in a thread, never on the loop
+            # every table's moves go through.
             if request["rules_text"] is not None:
                 rules = await asyncio.to_thread(_players_rules, request["rules_key"],
                                                 request["rules_text"])
+            else:
+                rules = await asyncio.to_thread(service_lobby.load_rules, request["rules_key"])
             guest.create(request["rules_key"], request["seats"], request["fill"], rules)
             self.reply(request)
         elif kind == "join":
