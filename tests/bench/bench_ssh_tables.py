@@ -83,7 +83,10 @@ async def _serve_child(workers: int) -> None:
     from tui.net.workers import WorkerRoom
     from tui.service.lobby import Lobby, LobbyConfig
 
-    lobby = Lobby(LobbyConfig(max_tables=40, bot_delay=0.3, grace=0.5, seed=7))
+    # No turn timer: on a loaded machine a move may take longer to reach every screen
+    # than a turn is allowed, and a bot playing it would break the script.
+    lobby = Lobby(LobbyConfig(max_tables=40, bot_delay=0.3, grace=0.5, seed=7,
+                              turn_timeout=0))
     if workers:
         room = await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
                                      authorized_keys=None, password=None,
@@ -231,7 +234,7 @@ async def _play_table(clients: dict, table: dict, actions: int,  # noqa: ANN001
 
         async def seen(name: str, check: Check = checks, sent: float = sent) -> float:
             client = clients[name]
-            await client.wait_until(lambda: check[name](client.text), 60)
+            await client.wait_until(lambda: check[name](client.text), 300)
             return client.last_change - sent
 
         delays = await asyncio.gather(*(seen(n) for n in names))
