@@ -22,6 +22,7 @@ from tui.service.interface import (
     TableSummary,
     no_subscription,
 )
+from tui.service.names import clean_name
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
@@ -135,7 +136,7 @@ class Lobby:
         same player takes their seat from a newer session.  Raises `LobbyError` if the
         name belongs to another key."""
         try:
-            identity = self.names.admit(name, key)
+            identity = self.names.admit(clean_name(name), key)  # whoever sent it
         except NameTaken as exc:
             raise LobbyError(str(exc)) from None
         guest = Guest(self, identity, on_replaced)
