@@ -190,7 +190,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._show_turn_clock)
 
     def _show_turn_clock(self) -> None:
-        self.query_one("#roundbar", Static).update(self._roundbar_text(self.view_now))
+        if isinstance(self.table, TurnClock) and self.table.turn_seconds_left() is not None:
+            self.query_one("#roundbar", Static).update(self._roundbar_text(self.view_now))
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
