@@ -38,7 +38,7 @@ from tui.engine.actions import (
     SwapJoker,
     TakeDiscard,
 )
-from tui.engine.cards import Card
+from tui.engine.cards import HIGH_ACE, Card
 from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
@@ -321,7 +321,7 @@ class TableScreen(Screen[None]):
 
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules
-        return {1: 14} if rules.ace == "high" else {}
+        return {1: HIGH_ACE} if rules.ace == "high" else {}
 
     def _levels(self) -> dict[int, str]:
         return {i: spec.bot or "person" for i, spec in enumerate(self.table.seats)}
