@@ -23,15 +23,16 @@ from textual.widgets import Input, Static
 from tui.service.chat import MAX_LENGTH, ChatError, ChatMessage
 from tui.service.interface import ChatService
 
-NAME_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
+from ..colours import Colours, app_colours, default_colours
 
 
-def message_text(message: ChatMessage) -> Text:
+def message_text(message: ChatMessage, colours: Colours | None = None) -> Text:
     """One message on one line: `name: text`, or the table's own news, dimmed."""
+    seats = (colours or default_colours()).seats
     if message.is_announcement:
         return Text("· " + message.text, Style(dim=True, italic=True), no_wrap=True,
                     overflow="ellipsis")
-    colour = NAME_COLOURS[sum(map(ord, message.sender)) % len(NAME_COLOURS)]
+    colour = seats[sum(map(ord, message.sender)) % len(seats)]
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(message.sender, Style(color=colour, bold=True))
     line.append(": " + message.text)
@@ -67,7 +68,7 @@ class ChatBox(Vertical):
     """The last `lines` messages of a table's chat and, when open, a line to type in."""
 
     DEFAULT_CSS = """
-    ChatBox { height: auto; padding: 0 1; background: #082a1f; }
+    ChatBox { height: auto; padding: 0 1; background: $panel; }
     ChatBox #chat-lines { height: auto; }
     ChatBox ChatInput { display: none; height: 1; border: none; padding: 0; }
     ChatBox.-typing ChatInput { display: block; }
@@ -108,7 +109,8 @@ class ChatBox(Vertical):
     def show_messages(self) -> None:
         recent = self.source.messages[-self.lines:]
         if recent:
-            body = Text("\n").join(message_text(m) for m in recent)
+            colours = app_colours(self.app)
+            body = Text("\n").join(message_text(m, colours) for m in recent)
         else:
             body = Text("No messages yet: press / to chat.", Style(dim=True))
         self.query_one("#chat-lines", Static).update(body)
