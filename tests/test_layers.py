@@ -157,8 +157,6 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-@pytest.mark.xfail(strict=True, reason="the engine's faces are being made public (#15); "
-                   "remove this mark once nothing imports a private name")
 def test_no_private_name_is_imported_across_modules() -> None:
     """A name with a leading underscore belongs to its module: whoever needs it elsewhere
     makes it public (and so part of the module's face) first."""

@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from .terminal_text import safe_standard_streams
+
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tui.commands.play", "open the card table (the default)"),
@@ -60,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     if module is None:
         parser.error(f"'{args.command}' is not available in this build")
     try:
-        return int(module.run(args) or 0)
+        # Whatever a command prints (ruleset names, players, paths) cannot drive the
+        # terminal, and characters the terminal's encoding lacks are replaced.
+        with safe_standard_streams():
+            return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

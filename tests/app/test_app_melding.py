@@ -13,7 +13,8 @@ from tui.app.screens.pickers import PickScreen
 from tui.app.screens.table import TableScreen
 from tui.app.widgets.hand import HandView
 from tui.engine.ruleset.loader import load_ruleset
-from tui.service.table import SeatSpec, Table
+from tui.service.interface import SeatSpec
+from tui.service.table import Table
 
 
 @pytest.fixture(autouse=True)

@@ -182,7 +182,6 @@ def test_card_labels_follow_the_style() -> None:
     ten = Card(10, "H")
     assert CardStyle().label(ten) == "10♥"
     assert CardStyle(ascii=True).label(ten) == "10H"
-    assert CardStyle().label(ten, short_ten=True) == "T♥"
     assert CardStyle().label(Card(0, "*")) == "JK"
     assert CardStyle(four_colour=True).colour(Card(3, "D")) != CardStyle().colour(Card(3, "D"))
     assert chip(Card(12, "S"), CardStyle(), wild=True).plain == "Q♠★"

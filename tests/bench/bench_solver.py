@@ -21,7 +21,7 @@ from tui.engine.cards import Card, build_shoe
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.solver.api import best_arrangement, find_contract, going_out
-from tui.engine.solver.core import _CONTEXTS
+from tui.engine.solver.context import _CONTEXTS
 
 ROOT = Path(__file__).resolve().parents[2]
 

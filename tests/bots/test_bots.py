@@ -185,7 +185,8 @@ def test_medium_beats_easy_over_a_few_mirrored_deals() -> None:
 
 
 def test_table_hint_says_what_hard_would_do_and_why() -> None:
-    from tui.service.table import SeatSpec, Table
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
 
     table = Table(load_ruleset(TT), [SeatSpec("me"), SeatSpec("bot", "medium")], seed=3)
     game = table.game

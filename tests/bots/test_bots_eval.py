@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from table_rig import new_game, rig
 
-from tui.bots.evaluate import Evaluator, _without
+from tui.bots.evaluate import Evaluator, without_card
 from tui.bots.lookahead import Lookahead
 from tui.bots.memory import read_knowledge, sample_hand, shoe_for
 from tui.bots.outs import Outs
@@ -35,14 +35,14 @@ def _hand(seed: int, rules, size: int) -> list[Card]:
 def test_discards_finds_the_exact_least_penalty(seed: int, round_no: int, rules) -> None:
     ev = Evaluator(rules, round_no)
     hand = _hand(seed, rules, rules.round(round_no).cards + 1)
-    brute = min(best_arrangement(_without(hand, c), rules, round_no).penalty for c in hand)
+    brute = min(best_arrangement(without_card(hand, c), rules, round_no).penalty for c in hand)
     ranked = ev.discards(hand)
     assert ranked[0][0] == brute
     # the quick reading is a bound from above, at most one card's value off
     assert ranked[0][0] <= ev.after_best_discard(hand) <= ranked[0][0] + max(
         ev.value(c) for c in hand)
     for after, card in ranked:
-        assert after == best_arrangement(_without(hand, card), rules, round_no).penalty
+        assert after == best_arrangement(without_card(hand, card), rules, round_no).penalty
 
 
 @settings(max_examples=30, deadline=None)

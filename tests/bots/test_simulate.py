@@ -15,9 +15,12 @@ from tui.engine.ruleset.loader import load_ruleset
 BUNDLED = ["three_thirteen", "contract_rummy", "liverpool", "three_thirteen_jokers"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", BUNDLED)
 @pytest.mark.parametrize("end", ["min", "max"])
 def test_hundred_seeded_games_at_min_and_max_players(key: str, end: str) -> None:
+    """A soak: a hundred games end, each with a winner.  Whole games with a card check
+    after every action run in the default suite (tests/engine/test_engine_properties.py)."""
     rules = load_ruleset(key)
     players = rules.players_min if end == "min" else rules.players_max
     result = run_match(rules, ["random"] * players, games=100, seed=players)

@@ -49,6 +49,18 @@ def test_json_fields(capsys):
     assert data["go_out"] is True and data["discard"] == "9S"
 
 
+def test_going_out_needs_the_hand_size_of_the_round(capsys):
+    hand = "6H 7H 8H 9H 9C".split()  # round 3 deals 5: it goes out with 6 cards, not 5
+    code, out, _ = solve(capsys, "--rules", "three_thirteen", "--round", "3", *hand)
+    assert code == 0
+    assert "go out:    no (a hand of 5 cards cannot: this round goes out from 6" in out
+    code, out, _ = solve(capsys, "--rules", "three_thirteen", "--round", "3", "--json", *hand)
+    assert json.loads(out)["go_out"] is False
+    code, out, _ = solve(capsys, "--rules", "three_thirteen", "--round", "3", "--json",
+                         *hand, "10H")
+    assert json.loads(out)["go_out"] is True
+
+
 def test_json_contract(capsys):
     hand = "7C 7D 7S JK 4H 5H 6H 8H QS QD QC 2D 3D".split()
     code, out, _ = solve(capsys, "--rules", "contract_rummy", "--round", "5", "--json", *hand)

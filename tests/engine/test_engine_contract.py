@@ -261,6 +261,11 @@ def test_going_out_by_laying_off_and_a_final_discard_ends_the_deal_at_once() -> 
     # Left in hand: 2D 3D 5S 8C 10H JC AC 4S 6S 3C and 3S 5C 8D 10D JH AH 4D 6D 8S 5D.
     assert result.points == (0, 2 + 3 + 5 + 8 + 10 + 10 + 15 + 4 + 6 + 3,
                              3 + 5 + 8 + 10 + 10 + 15 + 4 + 6 + 8 + 5)
+    # The summary shows what each seat melded: the out player's run and set, nobody else's.
+    assert [sorted(str(c) for c in meld) for meld in result.melds[0]] == [
+        sorted("3H 4H 5H 6H 7H 8H 9H".split()), ["9C", "9D", "9S"]]
+    assert result.melds[1] == result.melds[2] == ()
+    assert len(result.deadwood[1]) == 10  # every card in hand scores
 
 
 def deal_seven() -> Game:

@@ -63,6 +63,21 @@ def test_at_most_three_buys_per_deal() -> None:
     assert game.actor == 2  # seat 1 used its three buys and is not asked
 
 
+def test_the_discard_is_never_offered_back_to_whoever_discarded_it() -> None:
+    game = liverpool()
+    game.apply(DrawStock(0))
+    for seat in (1, 2, 3):
+        game.apply(PassBuy(seat))
+    game.apply(Discard(0, card(game, 0, "KS")))
+    game.apply(DrawStock(1))  # seat 1 passes over seat 0's king
+    asked = []
+    while game.phase == "buy":
+        asked.append(game.actor)
+        game.apply(PassBuy(game.actor))
+    assert asked == [2, 3]
+    assert game.actor == 1 and game.phase == "play"
+
+
 def test_runs_need_four_cards() -> None:
     rules = new_game(LP, 3).rules
     assert rules.melds.run.min == 4

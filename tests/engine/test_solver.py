@@ -191,7 +191,7 @@ def test_going_out_without_a_discard():
 
 
 def test_the_solver_caches_are_bounded(monkeypatch):
-    from tui.engine.solver import context as solver_context
+    import tui.engine.solver.context as solver_context
 
     monkeypatch.setattr(solver_context, "CACHE_ENTRIES", 0)
     monkeypatch.setattr(solver_context, "_solves", 0)
@@ -213,13 +213,13 @@ def test_cost_only_plans_match_full_ones():
     import random
 
     from tui.engine.cards import build_shoe
-    from tui.engine.solver.core import context, solve
+    from tui.engine.solver.core import context_for, solve
 
     rng = random.Random(11)
     for rules, round_no, jokers in ((three_thirteen(), 11, 0), (contract_rummy(), 5, 2),
                                     (wild_heavy(), 9, 4)):
         shoe = build_shoe(2, jokers)
-        ctx = context(rules, round_no)
+        ctx = context_for(rules, round_no)
         for _ in range(60):
             hand = rng.sample(shoe, 14)
             full = solve(hand, ctx)

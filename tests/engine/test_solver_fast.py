@@ -10,7 +10,7 @@ from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
 from tui.engine.meld_rules import make_meld
 from tui.engine.solver import core as solver_core
 from tui.engine.solver.api import best_arrangement
-from tui.engine.solver.core import context, solve
+from tui.engine.solver.core import context_for, solve
 from tui.engine.solver.fast import solve_few_wilds
 
 RULESETS = {k: v for k, v in (THREE_THIRTEEN_LIKE | CONTRACT_LIKE).items()}
@@ -30,10 +30,10 @@ def general(hand, ctx, bound=None):
 @given(deals(RULESETS, max_cards=16, min_cards=1))
 def test_matches_the_general_search(deal):
     _, rules, round_no, hand = deal
-    knobs = context(rules, round_no)  # (the same meld rules under either weighing)
+    knobs = context_for(rules, round_no)  # (the same meld rules under either weighing)
     assume(knobs.plain and sum(1 for c in hand if c.rank in knobs.p.wild_ranks) <= 1)
     for scheme in ("penalty", "count"):
-        ctx = context(rules, round_no, scheme)
+        ctx = context_for(rules, round_no, scheme)
         fast = solve_few_wilds(hand, ctx, None, True)
         slow = general(hand, ctx)
         assert fast is not None and slow is not None

@@ -8,13 +8,13 @@ from solver_hands import deals
 from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, WILD_HEAVY, three_thirteen
 
 from tui.engine.cards import parse_cards as cards
-from tui.engine.solver.core import context, solve
+from tui.engine.solver.core import context_for, solve
 from tui.engine.solver.quick import may_go_out
 
 
 def exact_left_over(hand, rules, round_no) -> int:
     """Fewest cards left out of melds, by the exact search alone."""
-    plan = solve(hand, context(rules, round_no, "count"))
+    plan = solve(hand, context_for(rules, round_no, "count"))
     assert plan is not None
     return len(plan.deadwood)
 
@@ -24,7 +24,7 @@ def exact_left_over(hand, rules, round_no) -> int:
 def test_never_refuses_a_hand_that_melds(deal):
     _, rules, round_no, hand = deal
     left = exact_left_over(hand, rules, round_no)
-    p = context(rules, round_no, "count")
+    p = context_for(rules, round_no, "count")
     for spare in (0, 1):
         if left <= spare:
             assert may_go_out(hand, p, spare), (" ".join(map(str, hand)), spare)
@@ -32,7 +32,7 @@ def test_never_refuses_a_hand_that_melds(deal):
 
 def test_refuses_cards_with_no_partner_and_too_few_wilds():
     rules = three_thirteen()
-    p = context(rules, 1, "count")  # three cards a hand: threes wild
+    p = context_for(rules, 1, "count")  # three cards a hand: threes wild
     # 9S and KD have no partner: one may be the discard, not both
     assert not may_go_out(cards("4H 5H 6H 9S KD"), p, spare=1)
     assert may_go_out(cards("4H 5H 6H 9S"), p, spare=1)

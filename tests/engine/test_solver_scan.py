@@ -14,7 +14,7 @@ from tui.engine.cards import build_shoe
 from tui.engine.meld_rules import make_meld
 from tui.engine.rules import RunRule, SetRule
 from tui.engine.solver.api import best_arrangement
-from tui.engine.solver.core import _solve_split, context
+from tui.engine.solver.core import _solve_split, context_for
 from tui.engine.solver.scan import scan_applies, solve_scan
 
 RULESETS = {
@@ -32,7 +32,7 @@ RULESETS = {
 
 
 def split(hand, rules, round_no):
-    ctx = context(rules, round_no)
+    ctx = context_for(rules, round_no)
     p = ctx.p
     naturals = [c for c in hand if c.rank not in p.wild_ranks and c.rank != 0]
     wilds = [c for c in hand if c.rank in p.wild_ranks]

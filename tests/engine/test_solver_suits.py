@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from solver_rules import contract_rummy, three_thirteen, wild_heavy, with_melds
 
 from tui.engine.rules import RunRule
-from tui.engine.solver.context import X, context
+from tui.engine.solver.context import X, context_for
 from tui.engine.solver.suits import _find_capable
 
 # every ruleset here lets one natural carry any number of wilds (the bitmask's premise)
@@ -54,7 +54,7 @@ def capable_by_search(ctx, budget: int, items: tuple[int, ...]) -> set[int]:
        ranks=st.lists(st.integers(1, 13), max_size=9))
 def test_bitmask_capability_matches_window_search(name, budget, ranks):
     rules = RULESETS[name]
-    ctx = context(rules, len(rules.rounds))
+    ctx = context_for(rules, len(rules.rounds))
     assert ctx.nat_min <= 1 and ctx.p.outnumber
     items = tuple(sorted(r for r in ranks if r not in ctx.p.wild_ranks))
     assert set(_find_capable(ctx, budget, items)) == capable_by_search(ctx, budget, items)

@@ -10,7 +10,7 @@ import pytest
 
 from tui.net.hostkey import HostKeyError, default_host_key_path
 from tui.net.server import ServeError, start_server
-from tui.net.testing import TerminalClient, counter_factory
+from tui.net.testing import KeylessClient, TerminalClient, counter_factory
 
 
 @pytest.fixture(autouse=True)
@@ -32,6 +32,8 @@ async def raw_connect(port: int, **kwargs) -> asyncssh.SSHClientConnection:
     kwargs.setdefault("known_hosts", None)
     kwargs.setdefault("agent_path", None)
     kwargs.setdefault("client_keys", ())
+    if "password" not in kwargs:
+        kwargs.setdefault("client_factory", KeylessClient)
     return await asyncssh.connect("127.0.0.1", port, **kwargs)
 
 
@@ -135,7 +137,7 @@ async def test_connections_beyond_max_sessions_are_told_the_table_is_full():
         second = await TerminalClient.connect(srv.port, username="p2")
         await first.wait_for("user=p1")
         await second.wait_for("user=p2")
-        with pytest.raises(asyncssh.DisconnectError, match="table is full"):
+        with pytest.raises(asyncssh.DisconnectError, match="server is full"):
             await TerminalClient.connect(srv.port, username="p3")
         assert len(srv.sessions) == 2
         await first.close()

@@ -41,10 +41,11 @@ async def room():
 
 
 async def seat_two(room: Room, seats: int = 3):  # noqa: ANN201
-    """alice creates a table, bob joins it, alice deals; returns both and the table."""
+    """alice creates a table, bob (with his SSH key) joins it, alice deals; returns both
+    and the table."""
     alice = await arrive(room.port, "alice")
     await create_table(alice, "Three Thirteen", seats, "medium")
-    bob = await arrive(room.port, "bob")
+    bob = await arrive(room.port, "bob", keyed=True)
     await bob.wait_for("alice, ")
     bob.send("j")
     await alice.wait_until(lambda: "alice, bob" in alice.text)
@@ -93,8 +94,8 @@ async def test_two_players_create_join_play_resize_chat_drop_and_come_back(room)
     await play_until(shared, {0: alice}, lambda: any(
         a.seat == 1 for a in game.history[-6:]) or game.phase not in IN_PLAY)
 
-    # bob comes back under the same name: straight to his seat, the bot stands up.
-    back = await arrive(room.port, "bob")
+    # bob comes back with his key: straight to his seat, the bot stands up.
+    back = await arrive(room.port, "bob", keyed=True)
     await back.wait_for("Deal ")
     await until(lambda: not shared.table.is_bot(1) and shared.seats[1].present)
     hand = shared.table.view(1).hand
@@ -146,7 +147,7 @@ async def test_one_session_crashing_leaves_the_others_and_the_table_playing(room
     await play_until(shared, {0: alice}, lambda: bob.closed.is_set()
                      or game.phase not in IN_PLAY, timeout=30)
     await bob.wait_closed()
-    assert b"internal error" in bob.output
+    assert b"hit a bug" in bob.output
     await until(lambda: not shared.seats[1].present)
     await until(lambda: shared.table.is_bot(1), what="a bot for bob")
     await play_until(shared, {0: alice}, lambda: game.phase == "round_over")
@@ -248,7 +249,7 @@ def test_card_room_options_parse_with_their_defaults():
 async def test_reconnecting_at_once_still_finds_the_seat(room):
     alice, bob, shared = await seat_two(room)
     bob.abort()  # and straight back, maybe before the server has noticed the drop
-    back = await arrive(room.port, "bob")
+    back = await arrive(room.port, "bob", keyed=True)
     await back.wait_for("Deal 1 of 11", timeout=20)
     await until(lambda: shared.seats[1].present and not shared.table.is_bot(1))
     assert "you are bob" not in back.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import sys
 import weakref
 
@@ -159,13 +160,20 @@ async def test_an_abrupt_disconnect_does_not_disturb_the_other_player(server):
     assert alice_app() is None
 
 
-async def test_a_crashing_app_ends_only_its_own_session(server):
+async def test_a_crashing_app_ends_only_its_own_session(server, caplog, capfd):
     alice = await join(server, "alice")
     bob = await join(server, "bob")
+    caplog.set_level(logging.DEBUG, logger="tui.net.session")
     alice.send("!")
     await alice.wait_closed()
     assert alice.exit_status == 1
-    assert b"internal error" in alice.output
+    assert b"hit a bug" in alice.output and b"seat is kept" in alice.output
+    # One line says who crashed and why; no traceback floods the server's output.
+    [line] = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    message = line.getMessage()
+    assert "alice from 127.0.0.1" in message and "\n" not in message
+    assert "RuntimeError: the test app crashes on purpose (at testing.py:" in message
+    assert "Traceback" not in capfd.readouterr().err
     bob.send("+")
     await bob.wait_for("count=1")
     await wait_sessions(server, 1)
@@ -226,7 +234,7 @@ async def test_a_failing_app_factory_ends_only_that_session():
         bob = await join(srv, "bob")
         broken = await TerminalClient.connect(srv.port, username="broken")
         await broken.wait_closed()
-        assert broken.exit_status == 1 and b"internal error" in broken.output
+        assert broken.exit_status == 1 and b"hit a bug" in broken.output
         bob.send("+")
         await bob.wait_for("count=1")
         assert calls == ["bob", "broken"]

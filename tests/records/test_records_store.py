@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import sqlite3
 import subprocess
@@ -13,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from records_kit import T0, finished_game, seats
+from records_kit import T0, finished_game, seats, write_v1_database
 
 from tui.records import RecordStore, RecordsUnavailable, default_store, record_finished_game
 from tui.records.record import GameRecord
@@ -72,7 +71,8 @@ def test_the_database_is_in_wal_mode_with_the_current_schema(home: Path) -> None
 
 
 def test_a_table_is_recorded_with_its_seats(home: Path) -> None:
-    from tui.service.table import SeatSpec, Table
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
 
     game = finished_game(seed=4)
     table = Table(game.rules, [SeatSpec("Ada"), SeatSpec("Ben", "random")], game=game)
@@ -195,42 +195,6 @@ def test_two_stores_finding_the_same_damage_set_it_aside_once(home: Path) -> Non
 
 # ---------------------------------------------------------------------- schema versions
 
-V1_SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    ruleset_key TEXT NOT NULL,
-    ruleset_text TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    players TEXT NOT NULL,
-    scores TEXT NOT NULL,
-    winners TEXT NOT NULL,
-    started_at TEXT NOT NULL,
-    finished_at TEXT NOT NULL,
-    actions TEXT NOT NULL
-);
-CREATE INDEX games_finished ON games (finished_at);
-PRAGMA user_version = 1;
-"""
-
-
-def write_v1_database(path: Path, records: list[GameRecord]) -> None:
-    """A records file exactly as version 1 of the schema wrote it (one JSON-laden row per
-    game, no uid, no seats table)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
-    conn.executescript(V1_SCHEMA)
-    for r in records:
-        conn.execute(
-            "INSERT INTO games (ruleset_key, ruleset_text, seed, players, scores, winners,"
-            " started_at, finished_at, actions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (r.ruleset_key, r.ruleset_text, r.seed,
-             json.dumps([{"name": s.name, "bot": s.bot} for s in r.seats]),
-             json.dumps([list(p) for p in r.scores]), json.dumps(list(r.winners)),
-             r.started_at.isoformat(), r.finished_at.isoformat(), json.dumps(list(r.actions))))
-    conn.commit()
-    conn.close()
-
-
 def test_a_version_1_database_is_upgraded_in_place_keeping_every_game(home: Path) -> None:
     path = db_path(home)
     old = [GameRecord.from_game(finished_game(seed=s, players=2 + s % 2),
@@ -321,7 +285,7 @@ def test_games_finishing_at_once_in_threads_are_all_recorded(home: Path) -> None
 
 WRITER = """
 import sys, time
-from records_kit import T0, finished_game, seats
+from records_kit import T0, finished_game, seats, write_v1_database
 from tui.records import record_finished_game
 worker, count, start = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 games = [finished_game(seed=1000 * worker + i) for i in range(count)]

@@ -254,7 +254,7 @@ async def test_the_next_deal_comes_after_a_timeout_if_someone_never_looks():
 
 async def test_a_player_who_leaves_gets_a_bot_after_the_grace_and_takes_the_seat_back():
     lob = lobby(grace=0.1)
-    alice, bob = lob.enter("alice"), lob.enter("bob")
+    alice, bob = lob.enter("alice"), lob.enter("bob", key="SHA256:bob")
     table_id = alice.create("three_thirteen", 3, "easy").shared.id
     bob.join(table_id)
     alice.start()
@@ -265,8 +265,8 @@ async def test_a_player_who_leaves_gets_a_bot_after_the_grace_and_takes_the_seat
     await until(lambda: shared.table.is_bot(1))
     assert shared.seats[1].standin
     assert shared.seat_specs()[1].bot == "away, medium bot plays"
-    assert lob.waiting_seat("BOB") is shared
-    back = lob.enter("bob")
+    back = lob.enter("BOB", key="SHA256:bob")
+    assert lob.waiting_seat(back.identity) is shared
     handle = back.join(table_id)
     assert handle.seat == 1 and not shared.table.is_bot(1) and shared.seats[1].present
     texts = [m.text for m in shared.chat.messages]

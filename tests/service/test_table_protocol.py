@@ -4,9 +4,9 @@ assignments below; the runtime check catches a member dropped from either)."""
 from __future__ import annotations
 
 from tui.engine.ruleset.loader import load_ruleset
-from tui.service.interface import TableService
+from tui.service.interface import SeatSpec, TableService
 from tui.service.lobby import Lobby, LobbyConfig
-from tui.service.table import SeatSpec, Table
+from tui.service.table import Table
 
 
 def test_local_table_is_a_table_service() -> None:

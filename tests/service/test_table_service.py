@@ -10,7 +10,8 @@ from tui.engine.actions import DrawStock, IllegalAction
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.save import SaveError
 from tui.records import RecordStore
-from tui.service.table import SeatSpec, Table
+from tui.service.interface import SeatSpec
+from tui.service.table import Table
 
 
 def bots_table(seed: int = 2) -> Table:

@@ -9,9 +9,13 @@ person would press now and to know when the screens must have caught up.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import asyncssh
 
 from tui.commands.serve import LobbyApps
 from tui.engine.actions import GoOut
@@ -59,10 +63,20 @@ async def until(condition: Callable[[], bool], timeout: float = 20.0,
         await asyncio.sleep(0.005)
 
 
+@functools.cache
+def key_of(name: str) -> asyncssh.SSHKey:
+    """The SSH key `name` logs in with (one per name, the same all session long)."""
+    return asyncssh.generate_private_key("ssh-ed25519", comment=f"{name}@test")
+
+
 async def arrive(port: int, name: str, size: tuple[int, int] = (80, 24),
-                 client_class: type[TerminalClient] = TerminalClient) -> TerminalClient:
-    """Connect as `name` and wait for the lobby (or the table, for a player coming back)."""
-    client = await client_class.connect(port, username=name, size=size)
+                 client_class: type[TerminalClient] = TerminalClient,
+                 keyed: bool = False, **options: Any) -> TerminalClient:
+    """Connect as `name` (with `name`'s own SSH key if `keyed`) and wait for the lobby
+    (or the table, for a player coming back)."""
+    if keyed:
+        options["client_keys"] = [key_of(name)]
+    client = await client_class.connect(port, username=name, size=size, **options)
     await client.wait_until(lambda: f"you are {name}" in client.text
                             or "Your turn" in client.text or "cards · " in client.text)
     return client

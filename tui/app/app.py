@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -16,6 +17,8 @@ from textual.notifications import SeverityLevel
 
 from .cardart import CardStyle
 from .environment import AppEnvironment
+from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
+from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
 
@@ -39,6 +42,8 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+        self._told_slot_taken = False
+        self.save_slot = SaveSlot(self.env.save_path) if self.env.save_path else None
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -62,12 +67,16 @@ class RummyApp(App[None]):
         elif self.env.request is not None:
             self._start_requested()
 
+    def on_unmount(self) -> None:
+        if self.save_slot is not None:
+            self.save_slot.release()
+
     def _apply_theme(self) -> None:
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
 
     def _start_requested(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         request = self.env.request
         assert request is not None
@@ -89,7 +98,25 @@ class RummyApp(App[None]):
                          four_colour=self.settings.colours == "four")
 
     def has_game_in_progress(self) -> bool:
-        return self.env.table is not None or self.env.has_saved_game()
+        """A game this window can continue: a shared table, or a saved game in the save slot
+        (one that another window holds is that window's game, not this one's)."""
+        if self.env.table is not None:
+            return True
+        slot = self.save_slot
+        return slot is not None and slot.has_game() and slot.claim()
+
+    def claimed_save_path(self) -> Path | None:
+        """Where this window saves its game: the save slot, if no other window holds it
+        (the player is told once when one does)."""
+        slot = self.save_slot
+        if slot is None:
+            return None
+        if slot.claim():
+            return slot.path
+        if not self._told_slot_taken:
+            self._told_slot_taken = True
+            self.notify(TAKEN_MESSAGE, title="Not saving", severity="warning", timeout=10)
+        return None
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                    seed: int | None) -> None:
@@ -113,12 +140,13 @@ class RummyApp(App[None]):
     def _abandon_game_in_progress(self) -> None:
         """Forget the unfinished game (its saved copy)."""
         self.env.table = None
-        if self.env.save_path is not None:
-            self.env.save_path.unlink(missing_ok=True)
+        path = self.claimed_save_path()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                         seed: int | None) -> None:
-        from tui.service.table import SeatSpec
+        from tui.service.interface import SeatSpec
 
         seats = [SeatSpec(self.settings.name, None)]
         seats += [SeatSpec(name, level) for name, level in opponents]
@@ -135,17 +163,29 @@ class RummyApp(App[None]):
         if self.env.table is not None:
             self.open_table(self.env.table, self.env.seat)
             return
-        path = self.env.save_path
-        if path is None or not path.exists():
+        if not self.has_game_in_progress():
             self.notify("There is no game in progress.", severity="warning")
+            return
+        path = self.claimed_save_path()
+        if path is None:
             return
         try:
             table = self.env.table_loader(path)
         except SaveError as exc:
-            self.notify(str(exc), title="Cannot continue the saved game", severity="error",
-                        timeout=10)
+            self.push_screen(DamagedSaveScreen(str(exc)),
+                             lambda start_anew: self._after_damaged_save(path, start_anew))
             return
         self.open_table(table, self.env.seat)
+
+    def _after_damaged_save(self, path: Path, start_anew: bool | None) -> None:
+        if not start_anew:
+            return
+        kept = set_aside(path)
+        if kept is not None:
+            self.notify(f"The damaged save was kept as {kept.name}.", timeout=6)
+        from .screens.new_game import NewGameScreen
+
+        self.push_screen(NewGameScreen())
 
     def open_table(self, table: TableService, seat: int) -> None:
         from .screens.table import TableScreen
@@ -153,7 +193,7 @@ class RummyApp(App[None]):
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
-        self.push_screen(TableScreen(TableSession(table, seat, self.env.save_path,
+        self.push_screen(TableScreen(TableSession(table, seat, self.claimed_save_path(),
                                                   self.env.drive_bots)))
 
     # ------------------------------------------------------------------ settings

@@ -8,6 +8,7 @@ ASCII letters, two- or four-colour deck).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -43,12 +44,12 @@ class CardStyle:
         palette = FOUR_COLOUR if self.four_colour else TWO_COLOUR
         return palette[card.suit]
 
-    def label(self, card: Card, short_ten: bool = False) -> str:
-        """`7♥`, `10♥` (or `T♥` where space is short), `JK` for a joker."""
+    def label(self, card: Card) -> str:
+        """`7♥`, `10♥` (`7H`, `10H` in ASCII), `JK` for a joker: the one notation of the
+        app, in the log, hints, hand, melds and piles alike (a ten is always `10`)."""
         if card.is_joker:
             return "JK"
-        rank = "T" if short_ten and card.rank == 10 else RANK_NAMES[card.rank]
-        return rank + self.suit(card)
+        return RANK_NAMES[card.rank] + self.suit(card)
 
     @property
     def wild_mark(self) -> str:
@@ -62,12 +63,15 @@ class CardStyle:
         return ("╭", "╮", "╰", "╯", "─", "│")
 
 
-def chip(card: Card, style: CardStyle, wild: bool = False) -> Text:
-    """A card as a small inline label on a card-coloured background."""
+def chip(card: Card, style: CardStyle, wild: bool = False, stands_for: str = "") -> Text:
+    """A card as a small inline label on a card-coloured background; a wild card on the
+    table also names what it stands for (`JK★7♣` in a run, `JK★7` in a set)."""
     bg = WILD_BG if wild else FACE_BG
     text = Text(style.label(card), Style(color=style.colour(card), bgcolor=bg, bold=True))
     if wild:
         text.append(style.wild_mark, Style(color="#8a5a00", bgcolor=bg))
+    if stands_for:
+        text.append(stands_for, Style(color="#8a5a00", bgcolor=bg, bold=True))
     return text
 
 
@@ -133,7 +137,6 @@ def paint_small(
     wild: bool = False,
     edge: str = EDGE,
     bold_edge: bool = False,
-    short_ten: bool = False,
     tall: bool = False,
 ) -> None:
     """A 5×3 card (5×5 when `tall`): a border and the rank and suit in its top-left
@@ -144,7 +147,7 @@ def paint_small(
     ink = Style(color=style.colour(card), bgcolor=bg, bold=True)
     top = tl + (style.wild_mark + h * 2 if wild else h * 3) + tr
     canvas.put(x, y, top, edge_style)
-    label = style.label(card, short_ten=short_ten)[:3]
+    label = style.label(card)[:3]
     inside = [label.ljust(3)]
     if tall:
         inside.append((style.suit(card) or style.wild_mark).center(3))
@@ -232,3 +235,23 @@ def fan_width(count: int, step: int, card_width: int = 5) -> int:
 
 def describe_cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+# A card in the engine's notation inside a sentence: `QC`, `10H`, `TS`.
+_CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
+
+
+def card_words(text: str, style: CardStyle, keep: Iterable[str] = ()) -> str:
+    """`text` (a log line, a hint, a refusal) with every card written as the table writes
+    it (`QC` becomes `Q♣`, `TS` becomes `10♠`); the strings in `keep` (player names, which
+    are data) are left exactly as they are."""
+    names = sorted((k for k in keep if k), key=len, reverse=True)
+    pieces = re.split("(" + "|".join(map(re.escape, names)) + ")", text) if names else [text]
+
+    def written(match: re.Match[str]) -> str:
+        rank = 10 if match.group(1) in ("T", "10") else match.group(1)
+        face = f"{rank}{match.group(2)}"
+        return face if style.ascii else face[:-1] + SUIT_SYMBOLS[face[-1]]
+
+    return "".join(piece if i % 2 else _CARD_IN_TEXT.sub(written, piece)
+                   for i, piece in enumerate(pieces))

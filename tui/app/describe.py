@@ -33,6 +33,18 @@ def deal_label(view: SeatView) -> str:
     return " — ".join(parts)
 
 
+def buys_left(view: SeatView, seat: int) -> str:
+    """`2 buys left` for a seat where buying is on with a limit, `buys: no limit` without
+    one, and nothing where nobody buys."""
+    buying = view.rules.buying
+    if not buying.enabled or not 0 <= seat < len(view.players):
+        return ""
+    if buying.limit_per_deal is None:
+        return "buys: no limit"
+    left = max(0, buying.limit_per_deal - view.players[seat].buys_used)
+    return f"{left} buy{'s' if left != 1 else ''} left"
+
+
 def name_of(view: SeatView, seat: int) -> str:
     if 0 <= seat < len(view.players):
         return "You" if seat == view.seat else view.players[seat].name

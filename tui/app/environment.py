@@ -16,9 +16,9 @@ from .settings import SettingsStore
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
-    from tui.service.interface import TableService
+    from tui.service.interface import SeatSpec, TableService
     from tui.service.lobby import Guest
-    from tui.service.table import SeatSpec, Table
+    from tui.service.table import Table
 
 SAVE_FILE = "current_game.json"
 
@@ -85,9 +85,6 @@ class AppEnvironment:
             save_path=user_data_dir() / SAVE_FILE,
             request=request,
         )
-
-    def has_saved_game(self) -> bool:
-        return self.save_path is not None and self.save_path.exists()
 
     def rulesets_folder(self) -> Path:
         """Where this player's own rulesets are listed from and written to."""

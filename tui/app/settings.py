@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from tui.atomic import write_atomic
 from tui.service.names import clean_name
 
 SETTINGS_FILE = "settings.json"
@@ -77,10 +78,7 @@ class SettingsStore:
         """Write the settings; raises OSError when the folder cannot be written."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(asdict(settings), indent=2) + "\n", encoding="utf-8")
-        tmp.replace(self.path)
+        write_atomic(self.path, json.dumps(asdict(settings), indent=2) + "\n")
 
 
 def _from_dict(data: dict[str, Any]) -> Settings:

@@ -22,3 +22,5 @@ class TableSession:
     save_path: Path | None = None
     drive_bots: bool = True
     chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
+    rejoin_code: str | None = None
+    """A keyless SSH player's code to take this seat back from a new session (shown)."""

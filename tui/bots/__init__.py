@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Bot
+from .base import Bot, Player
+
+__all__ = ["LEVELS", "Bot", "Player", "available_levels", "make_bot"]
 
 # level -> "module:Class"; modules are imported on first use.
 LEVELS: dict[str, str] = {
@@ -29,7 +31,8 @@ def _importable(level: str) -> bool:
 
 def _bot_class(level: str) -> type[Bot]:
     module_name, class_name = LEVELS[level].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    bot_class: type[Bot] = getattr(importlib.import_module(module_name), class_name)
+    return bot_class
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:

@@ -7,6 +7,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
@@ -63,7 +64,7 @@ class MatchResult:
     entries: list[EntryStats]
     seconds: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {
             "games": self.games,
             "seats": [
@@ -149,7 +150,7 @@ class PairingResult:
         self.a_wins += other.a_wins
         self.seconds += other.seconds
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {
             "rules": self.rules, "a": self.a, "b": self.b, "players": self.players,
             "deals": self.deals, "games": self.games,

@@ -9,13 +9,30 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from tui.engine.actions import Action
 from tui.engine.view import SeatView
 
 
+class Player(Protocol):
+    """What a table needs of whoever plays a seat it runs: a move for the seat's view, and a
+    sentence on it for the hint key.  Every `Bot` is one; so may be anything else that
+    only looks at a `SeatView` (a scripted player in a test, a remote engine)."""
+
+    def choose(self, view: SeatView) -> Action:
+        """The action to take now; `view.legal` is never empty when this is called."""
+        ...
+
+    def explain(self, view: SeatView) -> str:
+        """One line saying what would be done now and why."""
+        ...
+
+
 class Bot(ABC):
+    """The shared base of the built-in levels: a seeded random source and a default
+    explanation."""
+
     level: ClassVar[str] = ""
 
     def __init__(self, seed: int = 0) -> None:

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tui.engine.actions import Action
 from tui.engine.cards import ACE, Card
 from tui.engine.meld import Meld
-from tui.engine.meld_rules import _positions_of
-from tui.engine.solver.context import HIGH_ACE
+from tui.engine.meld_rules import run_positions_of
+from tui.engine.solver import HIGH_ACE
 from tui.engine.view import SeatView
 
-from .evaluate import ContractNeed, Evaluator, _without
+from .evaluate import ContractNeed, Evaluator, without_card
 from .lookahead import next_player
-from .medium import _discard_action, connections
+from .medium import connections, discard_action
 from .memory import Knowledge, read_knowledge
 from .tactics import Decision, discards_after_taking
 
@@ -80,9 +81,9 @@ class ContractJudge:
     def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]
                      ) -> tuple[float, Card]:
         """The discard leaving the best score (charging cards the next player collects)."""
-        best: tuple | None = None
+        best: tuple[Any, ...] | None = None
         for card in allowed:
-            value = self.score(_without(hand, card)) + \
+            value = self.score(without_card(hand, card)) + \
                 (CONTRACT_FEED if self.wants(card) else 0.0)
             key = (value, connections(card, hand, self.ev), card.sort_key())
             if best is None or key < best[0]:
@@ -158,7 +159,7 @@ def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) 
     judge = ContractJudge(view, ev)
     hand = list(view.hand)
     _, card = judge.best_discard(hand, allowed)
-    need, outs = judge.outs(_without(hand, card))
+    need, outs = judge.outs(without_card(hand, card))
     fed = judge.wants(card)
     risk = judge.risk
 
@@ -171,7 +172,7 @@ def discard_before_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) 
             text += "; the next player may be collecting it"
         return text
 
-    return Decision(_discard_action(view, card), why)
+    return Decision(discard_action(view, card), why)
 
 
 def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
@@ -192,7 +193,7 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
         scored.append((score, card.sort_key(), card))
     scored.sort(key=lambda item: item[:2])
     card = scored[0][2]
-    return Decision(_discard_action(view, card),
+    return Decision(discard_action(view, card),
                     f"{card} fits no meld on the table and scores {ev.value(card)}")
 
 
@@ -231,7 +232,7 @@ def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Car
     return wants
 
 
-def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluator) -> int:
+def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter[Any], ev: Evaluator) -> int:
     """Unseen cards that would open a place on the table for `card` (the card between it
     and the end of a run of its suit)."""
     if ev.is_wild(card):
@@ -240,7 +241,7 @@ def _bridge_outs(card: Card, table: Sequence[Meld], unseen: Counter, ev: Evaluat
     for meld in table:
         if meld.kind != "run" or meld.suit != card.suit:
             continue
-        for pos in _positions_of(card.rank, ev.params):
+        for pos in run_positions_of(card.rank, ev.params):
             if pos == meld.high + 2:
                 gap = meld.high + 1
             elif pos == meld.low - 2:

@@ -15,7 +15,7 @@ from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator
-from .medium import _discard_action, connections
+from .medium import connections, discard_action
 from .tactics import Decision, TacticalBot, options, stock_or_first
 
 CARELESS = 0.25  # how often it draws from the stock without looking at the discard
@@ -62,4 +62,4 @@ class EasyBot(TacticalBot):
         heaviest = [c for c in pool if ev.value(c) == top]
         card = self.rng.choice(sorted(heaviest, key=lambda c: c.sort_key()))
         why = "the highest card that goes with nothing" if loose else "the highest card"
-        return Decision(_discard_action(view, card), why)
+        return Decision(discard_action(view, card), why)

@@ -19,14 +19,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
-from tui.engine.solver.api import Arrangement, best_arrangement
-from tui.engine.solver.core import context, solve
+from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
 
 HandKey = tuple[tuple[int, str], ...]
 T = TypeVar("T")
@@ -89,7 +88,7 @@ class Evaluator:
         key = hand_key(cards)
         hit = self._arranged.get(key)
         if hit is None:
-            plan = solve(list(cards), context(self.rules, self.round_no, "penalty"))
+            plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"))
             assert plan is not None
             hit = self._remember(key, plan.cost, tuple(plan.deadwood))
         return hit
@@ -116,7 +115,7 @@ class Evaluator:
         hit = self._arranged.get(key)
         if hit is not None:
             return hit[0] if hit[0] <= bound else None
-        plan = solve(list(cards), context(self.rules, self.round_no, "penalty"), bound=bound)
+        plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"), bound=bound)
         if plan is None:
             return None
         self._remember(key, plan.cost, tuple(plan.deadwood))
@@ -130,7 +129,7 @@ class Evaluator:
         """Penalty without a card left out of the best arrangement: exactly its value less
         (the same melds stay best); remembered, since that hand is often asked about next."""
         after = pen - self.value(card)
-        key = hand_key(_without(cards, card))
+        key = hand_key(without_card(cards, card))
         if key not in self._arranged:
             rest = list(dead)
             rest.remove(card)
@@ -157,12 +156,12 @@ class Evaluator:
                            reverse=True):
             if best is not None and pen - self.value(card) > best:
                 continue
-            rest = _without(cards, card)
-            after = self.penalty(rest) if best is None else self.penalty_within(rest, best)
-            if after is None:
+            rest = without_card(cards, card)
+            within = self.penalty(rest) if best is None else self.penalty_within(rest, best)
+            if within is None:
                 continue
-            found.append((after, card))
-            best = after if best is None else min(best, after)
+            found.append((within, card))
+            best = within if best is None else min(best, within)
         found.sort(key=lambda item: (item[0], -self.value(item[1])))
         return found
 
@@ -176,7 +175,7 @@ class Evaluator:
             if dead_faces[card.face]:
                 out.append((self._drop_dead(cards, pen, dead, card), card))
             else:
-                out.append((self.penalty(_without(cards, card)), card))
+                out.append((self.penalty(without_card(cards, card)), card))
         out.sort(key=lambda item: (item[0], -self.value(item[1])))
         return out
 
@@ -193,13 +192,13 @@ class Evaluator:
                            reverse=True)
         if best is None and rest_pool:
             first = rest_pool.pop(0)
-            best = self.penalty(_without(cards, first))
+            best = self.penalty(without_card(cards, first))
             found.append((best, first))
         for card in rest_pool:
             assert best is not None
             if pen - self.value(card) > best + margin:
                 continue
-            after = self.penalty_within(_without(cards, card), best + margin)
+            after = self.penalty_within(without_card(cards, card), best + margin)
             if after is not None:
                 found.append((after, card))
                 best = min(best, after)
@@ -290,7 +289,7 @@ def _distinct(cards: Iterable[Card]) -> list[Card]:
     return out
 
 
-def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+def without_card(cards: Sequence[Card], card: Card) -> list[Card]:
     out = list(cards)
     for i, c in enumerate(out):
         if c.uid == card.uid and c.face == card.face:
@@ -306,7 +305,7 @@ def _without(cards: Sequence[Card], card: Card) -> list[Card]:
 @dataclass(frozen=True)
 class _Group:
     kind: str  # "set" or "run"
-    label: tuple  # set: (rank,), run: (suit, first position)
+    label: tuple[Any, ...]  # set: (rank,), run: (suit, first position)
     faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
     size: int  # cards the group needs at least
     short: int = 0  # cards it lacks
@@ -331,7 +330,7 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
               for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
     ranked.sort(key=lambda item: item[0])
-    best: tuple[int, tuple, tuple] | None = None
+    best: tuple[int, tuple[Any, ...], tuple[Any, ...]] | None = None
     for optimistic, sets, runs in ranked:
         if best is not None and optimistic >= best[0]:
             break
@@ -385,7 +384,7 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
     return frozenset(out)
 
 
-def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:
+def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
     have = min(len(faces), size)
     short = size - have
     room = short - max(0, p.min_natural - have)
@@ -394,7 +393,7 @@ def _group(kind: str, label: tuple, faces: tuple, size: int, p) -> _Group:
     return _Group(kind, label, faces, size, short, max(0, room))
 
 
-def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
+def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     if not want:
         return []
     by_rank: dict[int, list[tuple[int, str]]] = {}
@@ -409,7 +408,7 @@ def _set_groups(counts: Counter, p, want: int) -> list[_Group]:
     return groups
 
 
-def _run_groups(counts: Counter, p, want: int) -> list[_Group]:
+def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     if not want or p.run_min > p.run_max:
         return []
     length = p.run_min
@@ -456,7 +455,7 @@ def _run_combos(groups: list[_Group], want: int, same_suit: str):
             yield combo
 
 
-def _fill(groups: Sequence[_Group], counts: Counter, wilds: int, p
+def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
           ) -> tuple[int, tuple[tuple[int, str], ...]]:
     """Missing cards when `groups` take natural cards in this order, wilds filling gaps."""
     left = Counter(counts)

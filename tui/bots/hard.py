@@ -31,6 +31,7 @@ the same decision.  Decisions with one legal move return at once.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
@@ -41,9 +42,9 @@ from .contract_play import (
     draw_after_contract,
     draw_before_contract,
 )
-from .evaluate import Evaluator, _without
+from .evaluate import Evaluator, without_card
 from .lookahead import Feeder, Lookahead
-from .medium import MediumBot, _discard_action, connections, keeps_text
+from .medium import MediumBot, connections, discard_action, keeps_text
 from .memory import read_knowledge
 from .tactics import (
     Decision,
@@ -123,7 +124,7 @@ class HardBot(MediumBot):
                             f"{card} {after}")
         take_value = None
         for _, out in ev.discards(with_card, discards_after_taking(view, with_card, card))[:2]:
-            value = look.expect(_without(with_card, out), exact and self._time_left())
+            value = look.expect(without_card(with_card, out), exact and self._time_left())
             take_value = value if take_value is None else min(take_value, value)
         now = ev.penalty(hand)
         stock_value = 2 * stock_now - now  # a stock card now, and the gain of one more
@@ -158,12 +159,12 @@ class HardBot(MediumBot):
             final = [(pen + FEED_WEIGHT * feeder.gain(card), pen, card) for pen, card in ranked]
             final.sort(key=lambda item: (item[0], item[1], item[2].sort_key()))
             _, pen, card = final[0]
-            return Decision(_discard_action(view, card),
-                            lambda: keeps_text(ev, _without(hand, card), pen, "penalty"))
+            return Decision(discard_action(view, card),
+                            lambda: keeps_text(ev, without_card(hand, card), pen, "penalty"))
         look = Lookahead(ev, know.unseen)
-        scored = []
+        scored: list[list[Any]] = []  # [expected total, expected penalty, card]
         for _pen, card in ranked:
-            value = look.expect(_without(hand, card))
+            value = look.expect(without_card(hand, card))
             scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])
         scored.sort(key=lambda item: item[0])
         if self._thorough:
@@ -171,13 +172,13 @@ class HardBot(MediumBot):
                 if not self._time_left():
                     break
                 fed = item[0] - item[1]
-                item[1] = look.expect(_without(hand, item[2]), exact=True)
+                item[1] = look.expect(without_card(hand, item[2]), exact=True)
                 item[0] = item[1] + fed
         scored.sort(key=lambda item: (item[0], connections(item[2], hand, ev),
                                       -ev.value(item[2]), item[2].sort_key()))
         total, value, card = scored[0]
         fed = (total - value) / FEED_WEIGHT if FEED_WEIGHT else 0.0
-        rest = _without(hand, card)
+        rest = without_card(hand, card)
 
         def why() -> str:
             text = keeps_text(ev, rest, value, "lowest expected penalty")
@@ -185,4 +186,4 @@ class HardBot(MediumBot):
                 text += f"; the next player would gain {fed:.1f} from it"
             return text
 
-        return Decision(_discard_action(view, card), why)
+        return Decision(discard_action(view, card), why)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
@@ -28,10 +29,10 @@ class Lookahead:
     hand's best arrangement (`outs.Outs`); with `exact`, the cards that reading may
     underrate (wilds, cards that could pull a wild out of a meld) are solved exactly."""
 
-    def __init__(self, ev: Evaluator, unseen: Counter) -> None:
+    def __init__(self, ev: Evaluator, unseen: Counter[Any]) -> None:
         self.ev = ev
         self.faces, self.total = unseen_faces(unseen)
-        self._memo: dict[tuple, float] = {}
+        self._memo: dict[tuple[Any, ...], float] = {}
 
     def expect(self, hand: Sequence[Card], exact: bool = False) -> float:
         key = (exact, *sorted(c.face for c in hand))
@@ -57,7 +58,7 @@ class Lookahead:
         return value
 
 
-def unseen_faces(unseen: Counter) -> tuple[list[tuple[Card, int]], int]:
+def unseen_faces(unseen: Counter[Any]) -> tuple[list[tuple[Card, int]], int]:
     """One card per unseen face with its copies, and how many copies in all (at least 1,
     to average over)."""
     faces = [(Card(rank, suit), n) for (rank, suit), n in sorted(unseen.items())]

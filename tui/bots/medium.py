@@ -14,12 +14,13 @@ It measures every choice with the engine's exact solver (see `evaluate`):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from tui.engine.actions import Action, TakeDiscard
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
-from .evaluate import Evaluator, _without
+from .evaluate import Evaluator, without_card
 from .tactics import (
     Decision,
     TacticalBot,
@@ -131,8 +132,9 @@ class MediumBot(TacticalBot):
         best_pen = ranked[0][0]
         tied = [card for pen, card in ranked if pen == best_pen]
         card = min(tied, key=lambda c: (connections(c, hand, ev), -ev.value(c), c.sort_key()))
-        return Decision(_discard_action(view, card),
-                        lambda: keeps_text(ev, _without(hand, card), best_pen, "lowest penalty"))
+        return Decision(discard_action(view, card),
+                        lambda: keeps_text(ev, without_card(hand, card), best_pen,
+                                           "lowest penalty"))
 
     def _discard_down(self, view: SeatView, ev: Evaluator, hand: list[Card],
                       allowed: list[Card]) -> Decision:
@@ -142,7 +144,7 @@ class MediumBot(TacticalBot):
         stuck_faces = {c.face for c in stuck}
         pool = [c for c in allowed if c.face in stuck_faces] or allowed
         card = max(pool, key=lambda c: (ev.value(c), -connections(c, hand, ev), c.sort_key()))
-        return Decision(_discard_action(view, card), f"{card} fits no meld on the table and "
+        return Decision(discard_action(view, card), f"{card} fits no meld on the table and "
                         f"scores {ev.value(card)}")
 
     def _discard_contract(self, view: SeatView, ev: Evaluator, hand: list[Card],
@@ -154,25 +156,25 @@ class MediumBot(TacticalBot):
             # without a card the best partial contract does not use, it lacks no more
             card = max(spare, key=lambda c: (ev.value(c), -connections(c, hand, ev),
                                              c.sort_key()))
-            return Decision(_discard_action(view, card),
+            return Decision(discard_action(view, card),
                             f"the contract does not need it ({need} card"
                             f"{'s' if need != 1 else ''} to go)")
-        best: tuple | None = None
+        best: tuple[Any, ...] | None = None
         choice = allowed[0]
         for card in allowed:
-            rest = _without(hand, card)
+            rest = without_card(hand, card)
             need = ev.contract_need(rest).missing
-            idle = sum(ev.value(c) for c in ev.useless(rest))
-            key = (need, idle, connections(card, hand, ev), card.sort_key())
+            idle_points = sum(ev.value(c) for c in ev.useless(rest))
+            key = (need, idle_points, connections(card, hand, ev), card.sort_key())
             if best is None or key < best:
                 best, choice = key, card
         assert best is not None
-        return Decision(_discard_action(view, choice),
+        return Decision(discard_action(view, choice),
                         f"the contract needs it least ({best[0]} card"
                         f"{'s' if best[0] != 1 else ''} to go)")
 
 
-def _discard_action(view: SeatView, card: Card) -> Action:
+def discard_action(view: SeatView, card: Card) -> Action:
     for action in view.legal:
         if action.kind == "discard" and getattr(action, "card", None) is card:
             return action
@@ -209,7 +211,7 @@ def keeps_text(ev: Evaluator, rest: Sequence[Card], penalty: float, what: str) -
     shown = f"{penalty:.1f}" if isinstance(penalty, float) else str(penalty)
     if not melded:
         return f"{what} {shown}"
-    from tui.engine.solver.api import best_arrangement
+    from tui.engine.solver import best_arrangement
 
     best = best_arrangement(list(rest), ev.rules, ev.round_no)
     return f"keeps {meld_phrase(best.melds)}, {what} {shown}"

@@ -151,8 +151,10 @@ class Outs:
             # a set of its rank
             same = [c for c in self.dead_nat if c.rank == card.rank]
             if p.distinct_suits:
-                seen = {card.suit}
-                same = [c for c in same if not (c.suit in seen or seen.add(c.suit))]
+                one_a_suit = {card.suit: card}
+                for c in same:
+                    one_a_suit.setdefault(c.suit, c)
+                same = [c for c in one_a_suit.values() if c is not card]
             naturals = 1 + len(same)
             short = max(0, p.set_min - naturals)
             if short <= len(wilds) and (p.outnumber or short <= naturals):

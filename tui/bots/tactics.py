@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tui.engine.actions import Action, LayDown, LayOff, MeldSpec, SwapJoker
+from tui.engine.actions import Action, GoOut, LayDown, LayOff, MeldSpec, SwapJoker
 from tui.engine.cards import Card, format_cards
 from tui.engine.meld import Meld
-from tui.engine.solver.api import best_arrangement
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 
 from .base import Bot, describe_action
@@ -130,12 +130,12 @@ class TacticalBot(Bot):
 
     def sure_play(self, view: SeatView, ev: Evaluator) -> Decision | None:
         """Going out, laying down, laying off and swapping jokers, when the rules allow."""
-        go = options(view, "go_out")
+        go = [a for a in view.legal if isinstance(a, GoOut)]
         if go:
             out = go[0]
             return Decision(out, f"{len(out.melds)} meld{'s' if len(out.melds) != 1 else ''}"
                             f" ({melds_text([m.cards for m in out.melds])}), nothing left")
-        lay = options(view, "lay_down")
+        lay = [a for a in view.legal if isinstance(a, LayDown)]
         if lay:
             down = lay[0]
             return Decision(down, f"the contract is made "

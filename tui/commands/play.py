@@ -34,7 +34,7 @@ def check_request(args: argparse.Namespace) -> str | None:
             return f"--bots: unknown level {level!r}; choose from {', '.join(LEVELS)}"
     if args.rules is None:
         return None
-    from tui.engine.ruleset.loader import RulesetError, load_ruleset
+    from tui.engine.ruleset import RulesetError, load_ruleset
 
     try:
         rules = load_ruleset(args.rules)

@@ -13,6 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "exported .rummy.json file")
     parser.add_argument("--export", metavar="PATH", type=Path,
                         help="write the game as a JSON file (or into this folder) and exit")
+    parser.add_argument("--force", action="store_true",
+                        help="with --export: replace PATH even if it is not a regular file "
+                             "(a symlink, a device)")
     parser.add_argument("--import", dest="do_import", action="store_true",
                         help="keep the game from FILE in your records and exit")
     parser.add_argument("--print", dest="do_print", action="store_true",
@@ -31,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         if args.export is not None:
             from tui.records.exchange import export_record
 
-            path = export_record(record, args.export)
+            path = export_record(record, args.export, replace_any=args.force)
             print(f"Game {_name(record)} exported to {path}")
             return 0
         from tui.records.replay import Replay
@@ -57,7 +60,7 @@ def _find(game: str):  # noqa: ANN202 - a GameRecord
     from tui.records.store import RecordNotFound
 
     text = game.strip().lstrip("#")
-    if text.isdigit() or text == "last":
+    if (text.isascii() and text.isdigit()) or text == "last":
         store = default_store()
         record_id = store.latest_id() if text == "last" else int(text)
         if record_id is None:
@@ -70,8 +73,13 @@ def _find(game: str):  # noqa: ANN202 - a GameRecord
         except RecordNotFound as exc:
             raise RecordError(f"{exc} (`rummy stats` lists them)") from None
     path = Path(game).expanduser()
-    if not path.exists():
-        raise RecordError(f"{game!r} is neither a recorded game's number nor a file")
+    try:
+        found = path.is_file()
+    except OSError:  # e.g. longer than the file system allows
+        found = False
+    if not found:
+        shown = game if len(game) <= 60 else game[:57] + "..."
+        raise RecordError(f"{shown!r} is neither a recorded game's number nor a file")
     return read_record_file(path)
 
 

@@ -13,10 +13,17 @@ import sys
 import textwrap
 from typing import TextIO
 
-from ..engine.ruleset.dump import standalone_yaml
-from ..engine.ruleset.files import NewRulesetError, new_ruleset_file, schema_json
-from ..engine.ruleset.loader import RulesetError, bundled_rulesets_dir, list_rulesets, load_ruleset
-from ..engine.ruleset.text import describe_rules
+from ..engine.ruleset import (
+    NewRulesetError,
+    RulesetError,
+    bundled_rulesets_dir,
+    describe_rules,
+    list_rulesets,
+    load_ruleset,
+    new_ruleset_file,
+    schema_json,
+    standalone_yaml,
+)
 from ..paths import user_rulesets_dir
 
 
@@ -48,9 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _write(text: str, stream: TextIO) -> None:
-    """Print even where the terminal cannot show every character (dashes, suits)."""
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    stream.write(text.encode(encoding, errors="replace").decode(encoding))
+    """Write whole (`rummy` escapes control characters and unencodable ones on the way)."""
+    stream.write(text)
     stream.flush()
 
 
@@ -131,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         _write(schema_json(), sys.stdout)
         return 0
     if action == "reference":
-        from ..engine.ruleset.reference import reference_markdown
+        from ..engine.ruleset import reference_markdown
 
         _write(reference_markdown(), sys.stdout)
         return 0

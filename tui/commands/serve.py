@@ -27,8 +27,8 @@ from tui.net.server import (
     is_loopback,
     start_server,
 )
-from tui.net.session import AppFactory, SessionInfo
-from tui.service.lobby import Guest, Lobby, LobbyConfig
+from tui.net.session import AppFactory, SessionInfo, SessionRefused
+from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -123,7 +123,13 @@ class LobbyApps:
         from tui.app.settings import SettingsStore
         from tui.paths import player_rulesets_dir
 
-        guest = self.lobby.enter(info.player_name)
+        try:
+            guest = self.lobby.enter(
+                info.player_name, info.key,
+                on_replaced=lambda: info.close("You connected again from elsewhere: this "
+                                               "older session is closed."))
+        except LobbyError as exc:
+            raise SessionRefused(str(exc)) from None
         self._guests[info.id] = guest
         env = AppEnvironment(
             settings_store=SettingsStore(None),  # in memory: guests share no file

@@ -20,8 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tui.bots import LEVELS
     from tui.bots.arena import run_match
-    from tui.engine.ruleset.errors import RulesetError
-    from tui.engine.ruleset.loader import load_ruleset
+    from tui.engine.ruleset import RulesetError, load_ruleset
 
     levels = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in levels if b not in LEVELS]

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load(name: str) -> Ruleset:
-    from tui.engine.ruleset.loader import RulesetError, load_ruleset
+    from tui.engine.ruleset import RulesetError, load_ruleset
 
     try:
         return load_ruleset(name)
@@ -79,7 +79,7 @@ def _check_round(rules: Ruleset, round_no: int) -> None:
                          f"{len(rules.rounds)}")
 
 
-def _parse_hand(tokens: list[str], rules: Ruleset) -> list:
+def _parse_hand(tokens: list[str], rules: Ruleset) -> list[Any]:
     hand = []
     for uid, token in enumerate(tokens):
         try:
@@ -99,14 +99,15 @@ def _parse_hand(tokens: list[str], rules: Ruleset) -> list:
     return hand
 
 
-def solve_hand(hand: list, rules: Ruleset, round_no: int) -> dict[str, Any]:
+def solve_hand(hand: list[Any], rules: Ruleset, round_no: int) -> dict[str, Any]:
     """The JSON answer for one hand (see the module notes for the fields)."""
-    from tui.engine.solver.api import best_arrangement, find_contract, going_out
+    from tui.engine.solver import best_arrangement, find_contract, going_out
 
     rnd = rules.round(round_no)
     lay = None
     arrangement = best_arrangement(hand, rules, round_no)
-    out = going_out(hand, rules, round_no, arrangement)
+    size_ok = _may_go_out_with(len(hand), rules, rnd.cards)
+    out = going_out(hand, rules, round_no, arrangement) if size_ok else None
     wild = [RANK_NAMES[r] for r in rnd.wild] + (["JK"] if _jokers_wild(rules) else [])
     result: dict[str, Any] = {
         "round": round_no,
@@ -127,10 +128,20 @@ def solve_hand(hand: list, rules: Ruleset, round_no: int) -> dict[str, Any]:
             "met": lay is not None,
             "melds": [] if lay is None else [[str(c) for c in m.cards] for m in lay.melds],
         }
-    # shown in text output only: what each wild stands for
+    # shown in text output only: what each wild stands for, why a hand cannot go out
     result["_shown"] = [meld.describe() for meld in arrangement.melds]
+    result["_size"] = "" if size_ok else (
+        f"a hand of {len(hand)} cards cannot: this round goes out from {rnd.cards + 1} "
+        f"(the {rnd.cards} dealt and the card drawn)")
     result["_contract_shown"] = [] if lay is None else [m.describe() for m in lay.melds]
     return result
+
+
+def _may_go_out_with(size: int, rules: Ruleset, dealt: int) -> bool:
+    """Whether a hand of `size` cards is one that goes out: where a whole hand is declared
+    (no melding during play) only the dealt cards and the card drawn, `dealt + 1`; where
+    players meld as they go a hand of any size may be the last cards."""
+    return rules.going_out.melding_during_play or size == dealt + 1
 
 
 def _jokers_wild(rules: Ruleset) -> bool:
@@ -162,7 +173,7 @@ def _text(result: dict[str, Any], rules: Ruleset) -> str:
         how = f"yes, discarding {result['discard']}" if result["discard"] else \
             "yes, with no discard"
     else:
-        how = "no"
+        how = f"no ({result['_size']})" if result["_size"] else "no"
     lines.append(f"go out:    {how}")
     contract = result["contract"]
     if contract is not None:

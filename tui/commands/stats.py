@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _as_json(stats) -> dict:  # noqa: ANN001 - a tui.records.stats.Stats
-    def line(ln) -> dict:  # noqa: ANN001
+def _as_json(stats) -> dict[Any, Any]:  # noqa: ANN001 - a tui.records.stats.Stats
+    def line(ln) -> dict[Any, Any]:  # noqa: ANN001
         return {"label": ln.label, "played": ln.played, "won": ln.won,
                 "points": ln.points, "rounds": ln.rounds}
 
-    def result(r) -> dict | None:  # noqa: ANN001
+    def result(r) -> dict[Any, Any] | None:  # noqa: ANN001
         if r is None:
             return None
         return {"game": r.game_id, "ruleset": r.ruleset, "name": r.name, "total": r.total,

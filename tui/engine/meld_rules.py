@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 from .cards import ACE, KING, RANK_NAMES, SUITS, Card
 from .meld import Face, Meld, face_name
@@ -120,7 +121,7 @@ def make_meld(
     ("set"/"run") forces the reading when cards could be either (e.g. all wilds).
     """
     fixed = [declare.get(card.uid) if declare else None for card in cards]
-    return _validate(list(cards), fixed, meld_params(rules, round_no), kind, "")
+    return validate_meld(list(cards), fixed, meld_params(rules, round_no), kind, "")
 
 
 def extend_meld(
@@ -144,7 +145,7 @@ def extend_meld(
             raise MeldError(f"{card} is already in that meld", "lay_off")
     fixed: list[Face | None] = list(meld.stands_for)
     fixed += [declare.get(card.uid) if declare else None for card in cards]
-    new = _validate(list(meld.cards) + list(cards), fixed, meld_params(rules, round_no),
+    new = validate_meld(list(meld.cards) + list(cards), fixed, meld_params(rules, round_no),
                     meld.kind, end)
     return replace(meld, cards=new.cards, stands_for=new.stands_for)
 
@@ -161,7 +162,7 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
     if card.is_joker or card.rank in params.wild_ranks:
         raise MeldError(f"{card} is wild: only a natural card can replace a joker",
                         "joker_swap")
-    wanted_pos = _positions_of(card.rank, params)
+    wanted_pos = run_positions_of(card.rank, params)
     for i, (held, face) in enumerate(zip(meld.cards, meld.stands_for, strict=True)):
         if not held.is_joker:
             continue
@@ -173,16 +174,16 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
         else:
             if face[0] != card.rank or face[1] not in ("", card.suit):
                 continue
-        fixed = list(meld.stands_for)
+        fixed: list[Face | None] = list(meld.stands_for)
         fixed[i] = (face[0], card.suit)
         cards = list(meld.cards)
         cards[i] = card
-        new = _validate(cards, fixed, params, meld.kind, "")
+        new = validate_meld(cards, fixed, params, meld.kind, "")
         return replace(meld, cards=new.cards, stands_for=new.stands_for), held
     raise MeldError(f"no joker in that meld stands for {card}", "joker_swap")
 
 
-def _positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
+def run_positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
     """Places a natural card of `rank` can take in a run."""
     if rank != ACE:
         return (rank,)
@@ -191,7 +192,7 @@ def _positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
     return tuple(p for p, ok in ((1, params.ace_low), (14, params.ace_high)) if ok)
 
 
-def _validate(cards: list[Card], fixed: list[Face | None], params: MeldParams,
+def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParams,
               kind: str | None, end: str) -> Meld:
     if not cards:
         raise MeldError("a meld needs cards", "melds")
@@ -239,7 +240,7 @@ def _blame(exc: MeldError, cards: list[Card], fixed: list[Face | None], params: 
     return exc
 
 
-def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple:
+def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple[Any, ...]:
     """Which reading to try first; the first one's error is the one reported."""
     naturals = [c for c in cards if c.rank not in params.wild_ranks]
     if len({c.rank for c in naturals}) > 1:
@@ -273,8 +274,7 @@ def _validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParam
         f = fixed[i]
         if f is not None and (f[0] != cards[i].rank or f[1] not in ("", cards[i].suit)):
             raise MeldError(f"{cards[i]} is not wild and can only stand for itself", "declare")
-    declared = {fixed[i][0] for i in range(len(cards)) if i not in true_nat
-                and fixed[i] is not None}
+    declared = {f[0] for i, f in enumerate(fixed) if i not in true_nat and f is not None}
     if ranks:
         rank = next(iter(ranks))
     elif declared:
@@ -313,16 +313,16 @@ def _validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParam
         used_suits.append(c.suit)
         naturals += 1
     # the remaining wilds: declared suits first, then the missing suits
-    for i in range(len(cards)):
-        if faces[i] is not None or fixed[i] is None:
+    for i, declared_face in enumerate(fixed):
+        if faces[i] is not None or declared_face is None:
             continue
-        suit = fixed[i][1]
+        suit = declared_face[1]
         if suit and suit not in SUITS:
             raise MeldError(f"bad suit {suit!r} declared", "declare")
         if params.distinct_suits:
             if not suit or suit in used_suits:
                 raise MeldError(f"a wild must stand for a suit missing from the set, "
-                                f"not {face_name(fixed[i])}", "melds.set.distinct_suits")
+                                f"not {face_name(declared_face)}", "melds.set.distinct_suits")
             used_suits.append(suit)
         faces[i] = (rank, suit)
     missing = [s for s in SUITS if s not in used_suits]
@@ -353,7 +353,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     if dup:
         raise MeldError(f"a run cannot hold two identical cards ({face_name(dup[0])})",
                         "melds.run")
-    declared_suits = {fixed[i][1] for i in range(n) if fixed[i] is not None and fixed[i][1]}
+    declared_suits = {f[1] for f in fixed if f is not None and f[1]}
     if suits:
         suit = next(iter(suits))
     elif declared_suits:
@@ -371,7 +371,7 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     # fixed places of true naturals (ace: 1 and/or 14) and of declared wilds
     choices: list[tuple[int, ...]] = []
     for i in true_nat:
-        options = _positions_of(cards[i].rank, params)
+        options = run_positions_of(cards[i].rank, params)
         f = fixed[i]
         if f is not None:
             pos = _norm_pos(f[0], params)
@@ -383,11 +383,10 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
             raise MeldError("aces cannot be in runs here", "ace")
         choices.append(options)
     # wild-rank cards of the run's suit may stand for themselves (then they are natural)
-    selfish = [i for i, c in enumerate(cards)
+    selfish = [i for i, (c, f) in enumerate(zip(cards, fixed, strict=True))
                if i not in true_nat and not c.is_joker and c.suit == suit
-               and (fixed[i] is None or (fixed[i][1] in ("", suit)
-                                         and _norm_pos(fixed[i][0], params)
-                                         in _positions_of(c.rank, params)))]
+               and (f is None or (f[1] in ("", suit)
+                                  and _norm_pos(f[0], params) in run_positions_of(c.rank, params)))]
     forced = [i for i in selfish if fixed[i] is not None]
     optional = [i for i in selfish if fixed[i] is None]
     declared_wild = [i for i in range(n) if i not in true_nat and i not in selfish
@@ -397,8 +396,8 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
         for chosen in combinations(optional, size):
             nat_idx = true_nat + forced + list(chosen)
             nat_choices = choices + [
-                (_norm_pos(fixed[i][0], params),) if fixed[i] is not None
-                else _positions_of(cards[i].rank, params) for i in forced + list(chosen)]
+                (_norm_pos(f[0], params),) if (f := fixed[i]) is not None
+                else run_positions_of(cards[i].rank, params) for i in forced + list(chosen)]
             try:
                 return _place_run(cards, fixed, params, end, suit, nat_idx, nat_choices,
                                   declared_wild)
@@ -422,12 +421,14 @@ def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, 
     _check_counts(naturals, n - naturals, params, "run")
     fixed_pos: dict[int, int] = {}
     for i in declared_wild:
-        pos = _norm_pos(fixed[i][0], params)
+        face = fixed[i]
+        assert face is not None  # declared
+        pos = _norm_pos(face[0], params)
         if not params.min_pos <= pos <= params.max_pos:
-            raise MeldError(f"a wild cannot stand for {face_name(fixed[i])} here", "ace")
+            raise MeldError(f"a wild cannot stand for {face_name(face)} here", "ace")
         fixed_pos[i] = pos
     free = [i for i in range(n) if i not in fixed_pos and i not in nat_idx]
-    variants = [()]
+    variants: list[tuple[int, ...]] = [()]
     for options in nat_choices:
         variants = [v + (p,) for v in variants for p in options]
     error: MeldError | None = None

@@ -14,11 +14,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
 from .actions import IllegalAction, action_from_json
 from .game import Game
-from .ruleset.dump import standalone_yaml
-from .ruleset.errors import RulesetError
-from .ruleset.loader import load_ruleset_text
+from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
 
 FORMAT = "rummy-tui-game"
 VERSION = 1
@@ -56,6 +55,10 @@ def game_to_json(game: Game) -> dict[str, Any]:
     }
 
 
+MAX_SEED = 2**63  # seeds are whole numbers below this in size (the app draws below 2**31)
+MAX_SAVE_BYTES = 64 * 1024 * 1024  # far beyond any real game; a bigger file is not a save
+
+
 def game_from_json(data: Any) -> Game:
     """Rebuild a game by replaying its actions; `SaveError` if anything does not fit,
     including a state that differs from the one the save was made in."""
@@ -67,48 +70,100 @@ def game_from_json(data: Any) -> Game:
 
 def replay_moves(data: Any) -> Game:
     """Play a saved game's moves through its rules; `SaveError` if they do not replay.
-    Whether the result is the state that was saved is `game_from_json`'s check."""
+    Whether the result is the state that was saved is `game_from_json`'s check.
+
+    Every value is checked for its type and range before it is used, so a damaged or
+    hand-edited file is refused in one line and never half-loaded."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("not a rummy-tui saved game")
     if data.get("version") != VERSION:
-        raise SaveError(f"saved by an unknown version ({data.get('version')!r})")
+        raise SaveError(f"saved by an unknown version ({_short(data.get('version'))})")
+    rules_data = _field(data, "rules", dict)
+    key = _field(rules_data, "key", str)
+    source = _field(rules_data, "source", str)
+    standalone = rules_data.get("standalone", source)
+    if not isinstance(standalone, str):
+        raise _damaged("its ruleset is not text")
+    names = _field(data, "names", list)
+    if not all(isinstance(n, str) for n in names):
+        raise _damaged("a player's name is not text")
+    seed = whole_number(data, "seed", -MAX_SEED, MAX_SEED)
+    last_round = whole_number(data, "round", 1, MAX_SEED)
+    actions = _field(data, "actions", list)
     try:
-        rules_data = data["rules"]
-        rules = load_ruleset_text(rules_data.get("standalone", rules_data["source"]),
-                                  file=f"<saved {rules_data['key']}>", key=rules_data["key"])
-        rules = replace(rules, source=str(rules_data["source"]))
-        game = Game(rules, [str(n) for n in data["names"]], int(data["seed"]))
-        for raw in data["actions"]:
+        rules = load_ruleset_text(standalone, file=f"<saved {key}>", key=key)
+        rules = replace(rules, source=source)
+        game = Game(rules, names, seed)
+        for raw in actions:
             action = action_from_json(raw)
             if game.phase == "round_over":
                 game.next_round()
             game.apply(action)
-        while game.phase == "round_over" and game.round.number < int(data["round"]):
+        while game.phase == "round_over" and game.round.number < last_round:
             game.next_round()
     except RulesetError as exc:
-        raise SaveError(f"the saved ruleset is no longer valid:\n{exc}") from exc
+        first = str(exc).splitlines()[0] if str(exc) else "it does not load"
+        raise SaveError(f"the saved ruleset is no longer valid ({first})") from exc
     except IllegalAction as exc:
         raise SaveError(f"the saved moves do not replay: {exc}") from exc
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise SaveError(f"the save file is damaged ({exc})") from exc
+    except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError,
+            RecursionError) as exc:
+        raise _damaged(_short(exc)) from exc
     return game
+
+
+def whole_number(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    """`data[key]` if it is a whole number (not a bool, not a float) in [low, high)."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _damaged(f"{key} is not a whole number")
+    if not low <= value < high:
+        raise _damaged(f"{key} is out of range")
+    return value
+
+
+def _field(data: dict[str, Any], key: str, kind: type) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise _damaged(f"no {key}" if value is None else f"{key} is not a {kind.__name__}")
+    return value
+
+
+def _damaged(reason: str) -> SaveError:
+    return SaveError(f"the save file is damaged ({reason})")
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """A value or an error in one short line, for a message."""
+    text = str(value) if isinstance(value, BaseException) else repr(value)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def read_save_json(path: Path) -> Any:
+    """The JSON document in a save file; `SaveError` in one line if it cannot be read
+    (missing, unreadable, too big, not UTF-8, not JSON, nested or numbered absurdly)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SAVE_BYTES + 1)
+    except OSError as exc:
+        raise SaveError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveError(f"{path} is damaged (far too big for a saved game)")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SaveError(f"{path} is damaged (not UTF-8 text at byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path} is damaged: {exc.msg} at line {exc.lineno}") from exc
+    except (ValueError, RecursionError) as exc:  # e.g. a 5,000-digit number, deep nesting
+        raise SaveError(f"{path} is damaged ({_short(exc)})") from exc
 
 
 def save_game(game: Game, path: Path) -> None:
     """Write atomically, so a crash mid-write never leaves a broken save behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(game_to_json(game)), encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps(game_to_json(game)))
 
 
 def load_game(path: Path) -> Game:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path} is damaged: {exc.msg} at line {exc.lineno}") from exc
-    return game_from_json(data)
+    return game_from_json(read_save_json(path))

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
 
-_UNCACHED_EXTENDED_KEY = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
+_UNCACHED_EXTENDED_KEY = XTermParser._parse_extended_key.__wrapped__
 
 
 @lru_cache(maxsize=1024)

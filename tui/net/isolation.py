@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import io
 import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import IO, Any
 
+from rich.console import Console
 from textual.app import App
 
 from tui.net.colors import rich_color_system
@@ -106,6 +108,9 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     app._capture_stderr = SERVER_STDERR  # type: ignore[assignment]
     app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
     app.console._color_system = rich_color_system(color_system)
+    # A crash is logged in one line by the session; Textual's own report (a whole
+    # traceback printed at exit) would only flood the server's output.
+    app.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
     app.console.size = terminal.size
 
 

@@ -4,6 +4,13 @@
 session (a PTY plus a shell request) gets `app_factory(SessionInfo)` run by a
 `Session`. Anything that is not a player at a terminal - a command, SFTP, a session
 without a PTY, port or agent forwarding - is refused with a sentence saying why.
+
+Who is who: a client that logs in with a public key is that key (`SessionInfo.key`, its
+SHA256 fingerprint, and the name `--authorized-keys` gives it, if any); the lobby decides
+what a key may do with a name (`tui.service.identity`).  On an open server any key is
+accepted as an identity and a client without one gets in by keyboard-interactive with no
+question.  With `--password`, password logins carry no key.  The door's limits (login
+grace, connections in progress, failed-login delays) are `tui.net.door`.
 """
 
 from __future__ import annotations
@@ -13,23 +20,26 @@ import hmac
 import ipaddress
 import itertools
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
 from tui.net.colors import color_system_for
+from tui.net.door import Door, DoorLimits
 from tui.net.hostkey import load_host_key
 from tui.net.isolation import isolate_executor
+from tui.net.player_keys import KeysFileError, PlayerKeys, read_player_keys
 from tui.net.session import AppFactory, Session, SessionInfo
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_SESSIONS = 64
 DEFAULT_IDLE_TIMEOUT = 30 * 60
-# Connections still logging in, on top of the sessions, before new ones are turned away.
-LOGIN_SLACK = 16
+DEFAULT_KEEPALIVE = 5.0
+"""Seconds between keepalive probes; 3 unanswered ones close a frozen connection."""
+KEEPALIVE_COUNT = 3
 
 NOT_A_TERMINAL = (
     "rummy-tui: this is a card table, not a shell: connect with a terminal, "
@@ -57,19 +67,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def load_authorized_keys(path: Path | str) -> asyncssh.SSHAuthorizedKeys:
+def load_authorized_keys(path: Path | str) -> PlayerKeys:
     """Read an OpenSSH authorized_keys file, with a clear error if it is unusable."""
     try:
-        return asyncssh.read_authorized_keys(str(Path(path).expanduser()))
-    except OSError as error:
-        raise ServeError(f"{path}: cannot read authorized keys ({error.strerror})") from None
-    except (ValueError, asyncssh.KeyImportError) as error:
-        raise ServeError(f"{path}: not an authorized_keys file ({error})") from None
+        return read_player_keys(path)
+    except KeysFileError as error:
+        raise ServeError(str(error)) from None
 
 
 def full_message(max_sessions: int) -> str:
     players = "1 player" if max_sessions == 1 else f"{max_sessions} players"
-    return f"rummy-tui: the table is full ({players} connected); try again later."
+    return f"rummy-tui: the server is full ({players} connected); try again later."
 
 
 class Server:
@@ -82,11 +90,13 @@ class Server:
         max_sessions: int,
         idle_timeout: float | None,
         password: str | None,
-        authorized_keys: asyncssh.SSHAuthorizedKeys | None,
+        authorized_keys: PlayerKeys | None,
         host_key_path: Path,
         host_key_fingerprint: str = "",
         login_timeout: float = 60,
         on_session_end: Callable[[SessionInfo], None] | None = None,
+        door: Door | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.app_factory = app_factory
         self.on_session_end = on_session_end
@@ -100,6 +110,9 @@ class Server:
         self.host_key_fingerprint = host_key_fingerprint
         self.login_timeout = login_timeout
         """Seconds to log in, and then to open a session, before the link is closed."""
+        self.door = door or Door()
+        self.sleep = sleep
+        """How the door waits before answering a failed login (tests record instead)."""
         """SHA256 fingerprint players' ssh shows on first connection."""
         self.host = ""
         self.port = 0
@@ -119,6 +132,11 @@ class Server:
         return self.password is not None or self.authorized_keys is not None
 
     @property
+    def open(self) -> bool:
+        """Anyone who can connect plays (a key, if offered, is their identity)."""
+        return not self.requires_auth
+
+    @property
     def full(self) -> bool:
         return len(self._sessions) >= self.max_sessions
 
@@ -128,7 +146,8 @@ class Server:
 
     # -- called by the per-connection objects -----------------------------------------
 
-    def _new_session(self, chan: asyncssh.SSHServerChannel[bytes], username: str) -> Session | None:
+    def _new_session(self, chan: asyncssh.SSHServerChannel[bytes], username: str,
+                     key: str = "", given_name: str | None = None) -> Session | None:
         """A player's terminal session is ready: run an app for it (or say why not)."""
         if self._closing:
             _refuse(chan, "rummy-tui: the server is shutting down.\r\n")
@@ -152,13 +171,16 @@ class Server:
             color_system=color_system_for(term_type, env),
             peer=f"{peer[0]}:{peer[1]}",
             env=env,
+            key=key,
+            given_name=given_name,
         )
         session = Session(
             info, chan, idle_timeout=self.idle_timeout, on_finished=self._session_finished
         )
         self._sessions[info.id] = session
         log.info(
-            "session %s: %s from %s (%s %sx%s)", info.id, username, info.peer, term_type, *info.size
+            "session %s: %s from %s (%s %sx%s%s)", info.id, info.player_name, info.peer,
+            term_type, *info.size, f", key {key}" if key else "",
         )
         session.start(factory)
         return session
@@ -208,19 +230,21 @@ def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
         pass
 
 
-class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class _PlayerSession(asyncssh.SSHServerSession):
     """asyncssh's view of one session channel; hands over to `Session` once started."""
 
-    def __init__(self, server: Server, owner: _PlayerConnection, username: str) -> None:
+    def __init__(self, server: Server, owner: _PlayerConnection) -> None:
         self._server = server
         self._owner: _PlayerConnection | None = owner
-        self._username = username
+        self._username = owner.username
+        self._key = owner.key
+        self._given_name = owner.given_name
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._pty = False
         self._kind = ""
         self._session: Session | None = None
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
 
     def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
@@ -251,9 +275,10 @@ class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         elif not self._pty:
             _refuse(chan, NOT_A_TERMINAL)
         else:
-            self._session = self._server._new_session(chan, self._username)
+            self._session = self._server._new_session(chan, self._username, self._key,
+                                                      self._given_name)
 
-    def data_received(self, data: bytes, datatype: Any) -> None:  # type: ignore[override]
+    def data_received(self, data: bytes, datatype: Any) -> None:
         if self._session is not None:
             self._session.data_received(data)
 
@@ -280,12 +305,19 @@ class _PlayerSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
 
 class _PlayerConnection(asyncssh.SSHServer):
-    """One TCP connection: authentication policy and refusal of everything but play."""
+    """One TCP connection: the door (see `tui.net.door`), authentication policy, and
+    refusal of everything but play."""
 
     def __init__(self, server: Server) -> None:
         self._server = server
         self._conn: asyncssh.SSHServerConnection | None = None
-        self._username = ""
+        self.username = ""
+        self.key = ""
+        """Fingerprint of the public key this connection logged in with ("" for none)."""
+        self.given_name: str | None = None
+        """The name `--authorized-keys` gives that key, if any."""
+        self._address = ""
+        self._failures = 0
         self._channels = 0
         self._channels_opened = 0
         self._no_session_timer: asyncio.TimerHandle | None = None
@@ -293,8 +325,14 @@ class _PlayerConnection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         self._server._connections.add(conn)
+        peer = conn.get_extra_info("peername") or ("", 0)
+        self._address = str(peer[0])
+        for crowded in self._server.door.arrived(self, self._address):
+            if isinstance(crowded, _PlayerConnection) and crowded._conn is not None:
+                crowded._conn.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._server.door.settled(self)
         if self._no_session_timer is not None:
             self._no_session_timer.cancel()
             self._no_session_timer = None
@@ -303,6 +341,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._conn = None
 
     def auth_completed(self) -> None:
+        self._server.door.settled(self)
         # A logged-in connection that never opens a session only holds a slot.
         timeout = self._server.login_timeout
         if timeout:
@@ -323,36 +362,64 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         server = self._server
-        self._username = username
+        self.username = username
         if server.full:
             raise asyncssh.DisconnectError(
                 asyncssh.DISC_TOO_MANY_CONNECTIONS, full_message(server.max_sessions)
             )
-        if server.connection_count > server.max_sessions + LOGIN_SLACK:
-            raise asyncssh.DisconnectError(
-                asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "rummy-tui: too many connections at once; try again later.",
-            )
-        if server.authorized_keys is not None and self._conn is not None:
-            self._conn.set_authorized_keys(server.authorized_keys)
-        return server.requires_auth
+        # Always ask, even on an open server: a client's key, offered, is its identity.
+        return True
+
+    # -- keys ---------------------------------------------------------------------------
+
+    def public_key_auth_supported(self) -> bool:
+        return self._server.open or self._server.authorized_keys is not None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for each key offered and again, with its signature checked by asyncssh,
+        # for the one that logs in: the last key accepted is the one the player holds.
+        keys = self._server.authorized_keys
+        if keys is None:
+            admitted, name = self._server.open, None
+        else:
+            conn = self._conn
+            host = str(conn.get_extra_info("peername", ("", 0))[0]) if conn else ""
+            admitted, name = keys.match(key, host, self._address)
+        if admitted:
+            self.key, self.given_name = key.get_fingerprint("sha256"), name
+        return admitted
+
+    # -- no key: an open server lets keyless clients in without a question ---------------
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._server.open
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self.key, self.given_name = "", None
+        return self._server.open
+
+    # -- the table password ---------------------------------------------------------------
 
     def password_auth_supported(self) -> bool:
         return self._server.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
+    async def validate_password(self, username: str, password: str) -> bool:
         expected = self._server.password
-        if expected is None:
-            return False
-        return hmac.compare_digest(password.encode(), expected.encode())
-
-    def public_key_auth_supported(self) -> bool:
-        return self._server.authorized_keys is not None
+        if expected is not None and hmac.compare_digest(password.encode(), expected.encode()):
+            self.key, self.given_name = "", None
+            return True
+        self._failures += 1
+        await self._server.sleep(self._server.door.failed(self._address, username, "password"))
+        if self._failures >= self._server.door.limits.failures_per_connection \
+                and self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                  "rummy-tui: too many wrong passwords; try again later.")
+        return False
 
     def session_requested(self) -> _PlayerSession:
         self._channels += 1
         self._channels_opened += 1
-        return _PlayerSession(self._server, self, self._username)
+        return _PlayerSession(self._server, self)
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
@@ -379,9 +446,11 @@ async def start_server(
     password: str | None = None,
     max_sessions: int = DEFAULT_MAX_SESSIONS,
     idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
-    keepalive_interval: float = 30,
-    login_timeout: float = 60,
+    keepalive_interval: float = DEFAULT_KEEPALIVE,
+    login_timeout: float | None = None,
     on_session_end: Callable[[SessionInfo], None] | None = None,
+    door_limits: DoorLimits | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -390,10 +459,17 @@ async def start_server(
     start creates) the key in the user data folder. `authorized_keys` restricts players
     to the keys in that file; `password` admits whoever knows it; with both, either
     works; with neither, anyone who can reach the address plays under their SSH user
-    name. `idle_timeout` (seconds, None for never) ends sessions without input.
+    name (a key, if offered, is their identity). `idle_timeout` (seconds, None for
+    never) ends sessions without input. `keepalive_interval`: a client that answers
+    none of `KEEPALIVE_COUNT` probes this far apart is dropped. `login_timeout` (default:
+    the door's login grace) is the time to log in, and then to open a session.
+    `door_limits` and `sleep` set the door (`tui.net.door`); tests pass their own.
     `on_session_end(info)` runs after each session ended (quit, drop, crash, timeout).
     Raises `ServeError` for unusable settings.
     """
+    door = Door(door_limits)
+    if login_timeout is None:
+        login_timeout = door.limits.login_grace
     if max_sessions < 1:
         raise ServeError("--max-sessions must be at least 1")
     if idle_timeout is not None and idle_timeout <= 0:
@@ -411,6 +487,8 @@ async def start_server(
         host_key_fingerprint=key.get_fingerprint(),
         login_timeout=login_timeout,
         on_session_end=on_session_end,
+        door=door,
+        sleep=sleep,
     )
     try:
         listener = await asyncssh.create_server(
@@ -425,7 +503,7 @@ async def start_server(
             agent_forwarding=False,
             allow_scp=False,
             keepalive_interval=keepalive_interval,
-            keepalive_count_max=4,
+            keepalive_count_max=KEEPALIVE_COUNT,
             login_timeout=login_timeout,
             server_version="rummy-tui",
         )

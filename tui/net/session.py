@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from textual.app import App
@@ -28,7 +29,27 @@ log = logging.getLogger(__name__)
 # How long an app gets to finish after it was asked to exit before its task is cancelled.
 EXIT_GRACE_SECONDS = 3.0
 
+CRASH_MESSAGE = (
+    "Sorry: your session hit a bug in rummy-tui and had to close (the server's log says "
+    "what went wrong). Your seat is kept for a while: connect again to take it back."
+)
+
 _current: contextvars.ContextVar[SessionInfo] = contextvars.ContextVar("rummy_ssh_session")
+
+
+def crash_reason(error: BaseException | None) -> str:
+    """`ValueError: bad thing (at table.py:123 in act)`: the error and where it was raised."""
+    if error is None:
+        return "unknown error"
+    where = ""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        code = tb.tb_frame.f_code
+        where = f" (at {Path(code.co_filename).name}:{tb.tb_lineno} in {code.co_name})"
+    text = " ".join(str(error).split())[:200]
+    return f"{type(error).__name__}: {text}{where}" if text else f"{type(error).__name__}{where}"
 
 
 def current_session() -> SessionInfo | None:
@@ -62,6 +83,10 @@ class SessionInfo:
     """The client's address, "host:port"."""
     env: Mapping[str, str] = field(default_factory=dict)
     """Environment variables the client sent (LANG, COLORTERM, ...)."""
+    key: str = ""
+    """SHA256 fingerprint of the public key the player logged in with; "" for none."""
+    given_name: str | None = None
+    """The name `--authorized-keys` gives that key (it wins over the SSH user name)."""
     connected_at: float = field(default_factory=time.time)
     _session: _Closer | None = field(default=None, repr=False)
     _app: App[Any] | None = field(default=None, repr=False)
@@ -69,9 +94,10 @@ class SessionInfo:
 
     @property
     def player_name(self) -> str:
-        """The user name made safe to show on other players' screens: printable
-        characters only, at most 24 of them, "player" if nothing is left."""
-        return clean_name(self.username)
+        """The name to play under (the one the keys file gives, or else the SSH user
+        name), made safe to show on other players' screens: printable characters only,
+        at most 24 of them, "player" if nothing is left."""
+        return clean_name(self.given_name or self.username)
 
     @property
     def app(self) -> App[Any] | None:
@@ -92,6 +118,11 @@ class SessionInfo:
         """End this session: the app exits, `message` is shown, the channel closes."""
         if self._session is not None:
             self._session.close(message)
+
+
+class SessionRefused(Exception):
+    """Raised by an app factory that will not serve this player; the text (one or two
+    sentences) is shown to them before the session closes."""
 
 
 class SessionChannel(Protocol):
@@ -169,14 +200,30 @@ class Session:
             await app.run_async(mouse=True, size=self.terminal.size)
             status = app.return_code or 0
             crashed = status != 0 and app._exception is not None
+            if crashed:
+                self._log_crash(app._exception)
         except asyncio.CancelledError:
             status = 1
-        except Exception:
-            log.exception("session %s (%s): the app failed", self.info.id, self.info.username)
+        except SessionRefused as refused:
+            status = 1
+            self._close_message = self._close_message or f"rummy-tui: {refused}"
+            log.info("session %s (%s from %s): refused: %s", self.info.id,
+                     self.info.player_name, self.info.peer, refused)
+        except Exception as error:
+            self._log_crash(error)
             status, crashed = 1, True
         finally:
             release_streams()
             self._finish(status, crashed)
+
+    def _log_crash(self, error: BaseException | None) -> None:
+        """One line in the log: which session, which player, what went wrong and where
+        (the whole traceback only at debug level)."""
+        info = self.info
+        log.error("session %s (%s from %s): crashed: %s", info.id, info.player_name,
+                  info.peer, crash_reason(error))
+        if error is not None:
+            log.debug("session %s traceback", info.id, exc_info=error)
 
     # -- input from the SSH session ---------------------------------------------------
 
@@ -241,10 +288,7 @@ class Session:
         if channel is not None:
             lines = []
             if crashed:
-                lines.append(
-                    "Sorry: the table hit an internal error and closed your session. "
-                    "Other players are not affected."
-                )
+                lines.append(CRASH_MESSAGE)
             if self._close_message:
                 lines.append(self._close_message)
             try:

@@ -87,11 +87,25 @@ def counter_factory(info: SessionInfo) -> CounterApp:
     return CounterApp(info)
 
 
-class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+class KeylessClient(asyncssh.SSHClient):
+    """Answers a keyboard-interactive login that asks nothing, as OpenSSH does (asyncssh
+    on its own tries keyboard-interactive only with a password): how a client without a
+    key gets into an open server."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
+    ) -> list[str] | None:
+        return [] if not prompts else None
+
+
+class _ClientSession(asyncssh.SSHClientSession):
     def __init__(self, client: TerminalClient) -> None:
         self._client = client
 
-    def data_received(self, data: bytes, datatype: Any) -> None:  # type: ignore[override]
+    def data_received(self, data: bytes, datatype: Any) -> None:
         self._client._received(data, datatype)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -139,9 +153,8 @@ class TerminalClient:
             client_keys=client_keys,
             known_hosts=None,
             agent_path=None,
-            preferred_auth=(
-                "publickey,keyboard-interactive,password" if password or client_keys else "none"
-            ),
+            preferred_auth="publickey,keyboard-interactive,password",
+            client_factory=None if password else KeylessClient,
         )
         kwargs: dict[str, Any] = {"encoding": None, "env": env or {}}
         if term_type is not None:

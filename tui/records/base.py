@@ -16,8 +16,13 @@ class RecordError(Exception):
 
 
 class SeatLike(Protocol):
-    name: str
-    bot: str | None
+    """Anything that names a seat's player and bot level (read-only)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def bot(self) -> str | None: ...
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from pathlib import Path
+
+from tui.atomic import write_atomic
 
 from .record import GameRecord, RecordError
 from .store import RecordStore
@@ -20,19 +23,41 @@ def export_name(record: GameRecord) -> str:
     return f"{slug}-{day}{number}{SUFFIX}"
 
 
-def export_record(record: GameRecord, path: Path) -> Path:
-    """Write the record as JSON (atomically); a folder gets a descriptive file name."""
+def export_record(record: GameRecord, path: Path, replace_any: bool = False) -> Path:
+    """Write the record as JSON (atomically); a folder gets a descriptive file name.
+
+    Only a regular file is ever replaced: a symlink, a device or a pipe at `path` is refused
+    (`RecordError`) unless `replace_any`, since the write would replace it, not write
+    through it."""
     path = Path(path).expanduser()
-    if path.is_dir():
-        path = path / export_name(record)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(record.to_json(), indent=1), encoding="utf-8")
-        tmp.replace(path)
+        if path.is_dir():
+            path = path / export_name(record)
+        existing = path.lstat()
+    except FileNotFoundError:
+        existing = None
+    except OSError as exc:
+        raise RecordError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    if existing is not None and not stat.S_ISREG(existing.st_mode) and not replace_any:
+        raise RecordError(f"{path} is not a regular file ({_kind(existing.st_mode)}); "
+                          "not replaced (--force replaces it)")
+    try:
+        write_atomic(path, json.dumps(record.to_json(), indent=1))
     except OSError as exc:
         raise RecordError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return path
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    return "not a plain file"
 
 
 def export_to_folder(record: GameRecord, folder: Path) -> Path:

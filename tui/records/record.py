@@ -19,6 +19,7 @@ from tui.engine.game import Game
 from tui.engine.save import FORMAT as GAME_FORMAT
 from tui.engine.save import VERSION as GAME_VERSION
 from tui.engine.save import SaveError, fingerprint, game_from_json, replay_moves
+from tui.terminal_text import printable
 
 from .base import RecordError, SeatLike, SeatRecord, as_utc, record_uid, seat_records
 
@@ -75,7 +76,7 @@ class GameRecord:
                   started_at: datetime | float | str,
                   finished_at: datetime | float | str | None = None) -> GameRecord:
         """The record of a game that has ended (`ValueError` for one still in play)."""
-        from tui.engine.ruleset.dump import standalone_yaml
+        from tui.engine.ruleset import standalone_yaml
 
         if game.phase != "game_over":
             raise ValueError("only a finished game can be recorded")
@@ -177,7 +178,7 @@ class GameRecord:
             winners = tuple(int(s) for s in data["winners"])
             text = str(game_data["rules"]["source"])
             key = str(game_data["rules"]["key"])
-            name = str(data.get("ruleset", {}).get("name") or key)
+            name = printable(str(data.get("ruleset", {}).get("name") or key))
             actions = tuple(dict(a) for a in game_data["actions"])
             seed = int(game_data["seed"])
             names = [str(n) for n in game_data["names"]]
@@ -185,6 +186,9 @@ class GameRecord:
             raise RecordError(f"the record is damaged ({exc})") from exc
         if names != [s.name for s in seats]:
             raise RecordError("the record is damaged (its seats do not match its game)")
+        # Names are shown on terminals: an escape sequence in the file stays visible text.
+        seats = tuple(SeatRecord(printable(s.name), None if s.bot is None else printable(s.bot))
+                      for s in seats)
         try:
             game = game_from_json(game_data)
         except SaveError as exc:

@@ -19,8 +19,7 @@ from tui.engine.actions import Action, IllegalAction, action_from_json
 from tui.engine.cards import Card
 from tui.engine.game import Game
 from tui.engine.meld import Meld
-from tui.engine.ruleset.errors import RulesetError
-from tui.engine.ruleset.loader import load_ruleset_text
+from tui.engine.ruleset import RulesetError, load_ruleset_text
 from tui.engine.view import Event, Phase
 
 from .record import GameRecord, RecordError

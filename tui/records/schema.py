@@ -9,6 +9,10 @@ Version 1 kept each game in one row with its players, scores and winners as JSON
 Version 2 adds a stable identity per record (`uid`, so a game recorded or imported twice is
 kept once), the ruleset's display name, the final-state fingerprint, and a `seats` table
 (one row per player with level, total and whether they won) that statistics query.
+A version-1 file could hold one game twice (version 1 had no identity) or a row damaged
+by hand: the step keeps the first copy of a game, and keeps a damaged row as it is, with
+an identity of its own, for reading to skip and report.  (These cases used to stop the
+step, so no database that went through it is changed by this.)
 """
 
 from __future__ import annotations
@@ -58,25 +62,39 @@ def _to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX seats_name ON seats (name)")
     rows = conn.execute(
         "SELECT id, ruleset_key, ruleset_text, seed, players, scores, winners, started_at, "
-        "actions FROM games").fetchall()
+        "actions FROM games ORDER BY id").fetchall()
+    seen: set[str] = set()
     for gid, key, text, seed, players, scores, winners, started, actions in rows:
-        seats = [SeatRecord(str(p["name"]), p.get("bot")) for p in json.loads(players)]
-        points = json.loads(scores)
-        won = set(json.loads(winners))
+        try:
+            seats = [SeatRecord(str(p["name"]), p.get("bot")) for p in json.loads(players)]
+            points = json.loads(scores)
+            won = set(json.loads(winners))
+            totals = [sum(int(r[s]) for r in points) for s in range(len(seats))]
+            uid = record_uid(text, seats, seed, json.loads(actions), as_utc(started))
+            name = ruleset_display_name(text, key)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError,
+                RecursionError):
+            # A damaged row is kept as it is (reading skips and reports it); its identity
+            # only has to be unique.
+            conn.execute("UPDATE games SET uid = ? WHERE id = ?", (f"unreadable-{gid}", gid))
+            continue
+        if uid in seen:  # the same game kept twice: keep the first
+            conn.execute("DELETE FROM games WHERE id = ?", (gid,))
+            continue
+        seen.add(uid)
         for s, spec in enumerate(seats):
-            total = sum(r[s] for r in points)
             conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
-                         (gid, s, spec.name, spec.bot, total, int(s in won)))
-        uid = record_uid(text, seats, seed, json.loads(actions), as_utc(started))
+                         (gid, s, spec.name, spec.bot, totals[s], int(s in won)))
         conn.execute("UPDATE games SET uid = ?, ruleset_name = ? WHERE id = ?",
-                     (uid, _ruleset_name(text, key), gid))
+                     (uid, name, gid))
     conn.execute("CREATE UNIQUE INDEX games_uid ON games (uid)")
 
 
-def _ruleset_name(text: str, key: str) -> str:
+def ruleset_display_name(text: str, key: str) -> str:
+    """The `name:` a ruleset text gives itself, or its key when it gives none."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return key
     name = data.get("name") if isinstance(data, dict) else None
     return str(name) if name else key
@@ -101,7 +119,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     Returns the version it was at; raises `NewerSchema` (changing nothing) for a database
     from the future.
     """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
     for step in range(version, SCHEMA_VERSION):

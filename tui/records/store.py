@@ -18,22 +18,38 @@ import json
 import logging
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from .base import SeatRecord, as_utc
+from tui.file_lock import locked
+
+from .base import RecordError
+from .rows import (
+    RECORD_COLUMNS,
+    ROW_DAMAGE,
+    GameSummary,
+    lenient_text,
+    one_line,
+    record_from_row,
+    summary_from_row,
+)
+from .salvage import readable_records
 from .schema import SCHEMA_VERSION, NewerSchema, migrate
 
 if TYPE_CHECKING:
     from .record import GameRecord
 
 DB_NAME = "records.sqlite3"
+MAX_RECORD_ID = 2**63 - 1
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another to finish
+SQLITE_PERM = 3
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
 SQLITE_CORRUPT = 11
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
 SQLITE_NOTADB = 26
 
 log = logging.getLogger(__name__)
@@ -55,26 +71,43 @@ class RecordNotFound(KeyError):
     """No record with that number."""
 
     def __str__(self) -> str:
-        return f"there is no recorded game #{self.args[0]}"
+        number = str(self.args[0])
+        if len(number) > 20:
+            number = number[:12] + "…"
+        return f"there is no recorded game #{number}"
 
 
-@dataclass(frozen=True)
-class GameSummary:
-    """One recorded game without its moves: enough for lists and statistics."""
+def _cannot_write(exc: sqlite3.DatabaseError) -> bool:
+    """The file cannot be changed (read-only, full, no room for the journal) as opposed to
+    damaged or busy."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR,
+                                            SQLITE_FULL, SQLITE_CANTOPEN):
+        return True
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "full" in text or "unable to open" in text
 
-    id: int
-    ruleset_key: str
-    ruleset_name: str
-    seats: tuple[SeatRecord, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    rounds: int
-    started_at: datetime
-    finished_at: datetime
 
-    @property
-    def duration(self) -> float:
-        return max(0.0, (self.finished_at - self.started_at).total_seconds())
+def _read_into_memory(path: Path) -> sqlite3.Connection | None:
+    """A private in-memory copy of the database at `path`, read without writing a byte
+    (not even a journal: `immutable` is the last resort, for media where SQLite cannot
+    make its shared-memory file); None if it cannot be read at all."""
+    if not path.exists():
+        return None
+    uri = path.resolve().as_uri()
+    for options in ("mode=ro", "immutable=1"):
+        try:
+            source = sqlite3.connect(f"{uri}?{options}", uri=True, timeout=BUSY_TIMEOUT)
+            copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            try:
+                source.backup(copy)
+            finally:
+                source.close()
+        except sqlite3.DatabaseError:
+            continue
+        copy.text_factory = lenient_text
+        return copy
+    return None
 
 
 def _is_damage(exc: sqlite3.DatabaseError) -> bool:
@@ -94,12 +127,16 @@ class RecordStore:
         self.notice: str | None = None  # something the player should be told, once
         self._ready = False
         self._unavailable: str | None = None
-        self._lock = threading.Lock()
+        self._read_only: str | None = None  # why games cannot be written, if they cannot
+        self._reader: sqlite3.Connection | None = None
+        self._salvage_from: Path | None = None  # a damaged file set aside, to copy from
+        self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ connections
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        conn.text_factory = lenient_text
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
@@ -107,6 +144,10 @@ class RecordStore:
     @contextlib.contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         self._prepare()
+        if self._reader is not None:  # a read-only store: one shared, upgraded copy
+            with self._lock:
+                yield self._reader
+            return
         conn = self._connect()
         try:
             yield conn
@@ -137,6 +178,9 @@ class RecordStore:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction; writers wait for each other (busy timeout)."""
+        self._prepare()
+        if self._read_only:
+            raise RecordsUnavailable(self._read_only)
         with self._connection() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -175,11 +219,42 @@ class RecordStore:
                     log.warning(self._unavailable)
                     raise RecordsUnavailable(self._unavailable) from exc
                 except sqlite3.DatabaseError as exc:
-                    if not _is_damage(exc) or attempt:
-                        raise RecordsUnavailable(
-                            f"cannot open your game records ({self.path}): {exc}") from exc
-                    self._set_aside(str(exc))
+                    if _is_damage(exc) and not attempt:
+                        self._set_aside(str(exc))
+                        continue
+                    if _cannot_write(exc) and self._open_read_only(str(exc)):
+                        break
+                    raise RecordsUnavailable(
+                        f"cannot open your game records ({self.path}): {exc}") from exc
             self._ready = True
+            if self._salvage_from is not None:
+                source, self._salvage_from = self._salvage_from, None
+                self._salvage(source)
+
+    def _open_read_only(self, reason: str) -> bool:
+        """The file is there but cannot be written (a read-only medium, a full disk): keep
+        showing the games.  A copy is read into memory and upgraded there if it is from an
+        older release; recording is refused with the reason until the store is reopened."""
+        copy = _read_into_memory(self.path)
+        if copy is None:
+            return False
+        try:
+            if copy.execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+                copy.close()
+                return False
+            copy.execute("BEGIN")
+            migrate(copy)
+            copy.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            copy.close()
+            return False
+        self._reader = copy
+        self._read_only = (
+            f"Your game records ({self.path}) cannot be written ({reason}). They are shown "
+            "as they are, but games are not recorded until the file can be written again.")
+        self._tell(self._read_only)
+        log.warning(self._read_only)
+        return True
 
     def _open_and_migrate(self) -> None:
         conn = self._connect()
@@ -206,7 +281,8 @@ class RecordStore:
 
     def _set_aside(self, reason: str) -> None:
         """Rename a damaged database (and its WAL files) aside, keeping it for rescue."""
-        with _set_aside_lock, _file_lock(self.path.with_name(self.path.name + ".lock")):
+        with _set_aside_lock, locked(self.path.with_name(self.path.name + ".lock"),
+                                     BUSY_TIMEOUT):
             if not self._still_damaged():
                 return  # another writer already replaced it
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -225,11 +301,29 @@ class RecordStore:
                 raise RecordsUnavailable(
                     f"your game records ({self.path}) are damaged and could not be moved "
                     f"aside: {exc.strerror or exc}") from exc
-            self.notice = (
+            self._tell(
                 f"Your game records file was damaged and could not be read ({reason}). "
                 f"It was kept as {target.name} and a fresh records file was started; "
                 "this and later games are recorded as usual.")
             log.warning("%s (in %s)", self.notice, self.path.parent)
+            self._salvage_from = target
+
+    def _salvage(self, source: Path) -> None:
+        """Copy every game that can still be read from the damaged file `source` into the
+        fresh one, under its old number where that is free."""
+        found, lost = readable_records(source)
+        kept = 0
+        for record in found:
+            try:
+                with self._write() as conn:
+                    self._insert(conn, record, record.id)
+                kept += 1
+            except (sqlite3.DatabaseError, RecordsUnavailable) as exc:
+                log.warning("could not salvage game #%s: %s", record.id, exc)
+        if kept or lost:
+            self._tell(f"{kept} recorded game{'s' if kept != 1 else ''} could be read from "
+                       f"it and {'were' if kept != 1 else 'was'} copied into the fresh file"
+                       + (f"; {lost} could not." if lost else "."))
 
     def _still_damaged(self) -> bool:
         if not self.path.exists():
@@ -238,7 +332,7 @@ class RecordStore:
             conn = self._connect()
             try:
                 conn.execute("PRAGMA schema_version").fetchone()
-                return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+                return bool(conn.execute("PRAGMA quick_check").fetchone()[0] != "ok")
             finally:
                 conn.close()
         except sqlite3.DatabaseError as exc:
@@ -258,37 +352,48 @@ class RecordStore:
 
     def _add(self, record: GameRecord) -> int:
         with self._write() as conn:
-            row = conn.execute("SELECT id FROM games WHERE uid = ?", (record.uid,)).fetchone()
-            if row is not None:
-                return int(row[0])
-            cur = conn.execute(
-                "INSERT INTO games (uid, ruleset_key, ruleset_name, ruleset_text, seed, players,"
-                " scores, winners, started_at, finished_at, actions, fingerprint)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.uid, record.ruleset_key, record.ruleset_name, record.ruleset_text,
-                 record.seed,
-                 json.dumps([{"name": s.name, "bot": s.bot} for s in record.seats]),
-                 json.dumps([list(p) for p in record.scores]),
-                 json.dumps(list(record.winners)),
-                 record.started_at.isoformat(), record.finished_at.isoformat(),
-                 json.dumps(list(record.actions), separators=(",", ":")),
-                 record.fingerprint),
-            )
-            game_id = int(cur.lastrowid)
-            totals = record.totals
-            conn.executemany(
-                "INSERT INTO seats (game_id, seat, name, bot, total, won)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, s, spec.name, spec.bot, totals[s], int(s in record.winners))
-                 for s, spec in enumerate(record.seats)],
-            )
-            return game_id
+            return self._insert(conn, record)
+
+    def _insert(self, conn: sqlite3.Connection, record: GameRecord,
+                record_id: int | None = None) -> int:
+        """Insert inside the caller's transaction (numbered `record_id` if that is free)."""
+        row = conn.execute("SELECT id FROM games WHERE uid = ?", (record.uid,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if record_id is not None and conn.execute(
+                "SELECT 1 FROM games WHERE id = ?", (record_id,)).fetchone() is not None:
+            record_id = None
+        cur = conn.execute(
+            "INSERT INTO games (id, uid, ruleset_key, ruleset_name, ruleset_text, seed,"
+            " players, scores, winners, started_at, finished_at, actions, fingerprint)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (record_id, record.uid, record.ruleset_key, record.ruleset_name,
+             record.ruleset_text, record.seed,
+             json.dumps([{"name": s.name, "bot": s.bot} for s in record.seats]),
+             json.dumps([list(p) for p in record.scores]),
+             json.dumps(list(record.winners)),
+             record.started_at.isoformat(), record.finished_at.isoformat(),
+             json.dumps(list(record.actions), separators=(",", ":")),
+             record.fingerprint),
+        )
+        assert cur.lastrowid is not None  # an INSERT always sets it
+        game_id = cur.lastrowid
+        totals = record.totals
+        conn.executemany(
+            "INSERT INTO seats (game_id, seat, name, bot, total, won)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s, spec.name, spec.bot, totals[s], int(s in record.winners))
+             for s, spec in enumerate(record.seats)],
+        )
+        return game_id
 
     def delete(self, record_id: int) -> bool:
         """Forget one record; False if there was none with that number."""
         return self._run(lambda: self._delete(record_id))
 
     def _delete(self, record_id: int) -> bool:
+        if not 0 < record_id <= MAX_RECORD_ID:
+            return False
         with self._write() as conn:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (record_id,))
             return cur.rowcount > 0
@@ -303,7 +408,8 @@ class RecordStore:
             return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def summaries(self, limit: int | None = None) -> list[GameSummary]:
-        """Recorded games, newest first, without their moves."""
+        """Recorded games, newest first, without their moves.  A row that cannot be read
+        (damaged by hand or by the disk) is left out, and `notice` says which."""
         return self._run(lambda: self._summaries(limit))
 
     def _summaries(self, limit: int | None) -> list[GameSummary]:
@@ -320,45 +426,50 @@ class RecordStore:
                     "SELECT game_id, name, bot, total FROM seats ORDER BY game_id, seat"):
                 seats.setdefault(gid, []).append((name, bot, total))
         out = []
-        for gid, key, rname, scores, winners, started, finished in games:
-            rows = seats.get(gid, [])
-            out.append(GameSummary(
-                id=gid, ruleset_key=key, ruleset_name=rname or key,
-                seats=tuple(SeatRecord(n, b) for n, b, _ in rows),
-                totals=tuple(t for _, _, t in rows),
-                winners=tuple(json.loads(winners)),
-                rounds=len(json.loads(scores)),
-                started_at=as_utc(started),
-                finished_at=as_utc(finished),
-            ))
+        damaged: list[tuple[object, BaseException]] = []
+        for row in games:
+            try:
+                out.append(summary_from_row(row, seats.get(row[0], [])))
+            except ROW_DAMAGE as exc:
+                damaged.append((row[0], exc))
+        self._report_damaged(damaged)
         return out
 
+    def _report_damaged(self, damaged: list[tuple[object, BaseException]]) -> None:
+        if not damaged:
+            return
+        numbers = ", ".join(f"#{gid}" for gid, _ in damaged[:10])
+        more = f" and {len(damaged) - 10} more" if len(damaged) > 10 else ""
+        log.warning("records %s: damaged rows %s%s (first: %s)", self.path, numbers, more,
+                    damaged[0][1])
+        games = "game" if len(damaged) == 1 else "games"
+        self._tell(f"{len(damaged)} recorded {games} ({numbers}{more}) could not be read "
+                   "and were left out; the others are shown.")
+
+    def _tell(self, message: str) -> None:
+        """Add to what the player will be told (once, by `pop_notice`)."""
+        if self.notice and message in self.notice:
+            return
+        self.notice = f"{self.notice} {message}" if self.notice else message
+
     def get(self, record_id: int) -> GameRecord:
-        """The full record, moves and all; `RecordNotFound` if there is none."""
+        """The full record, moves and all; `RecordNotFound` if there is none, `RecordError`
+        if its row is damaged."""
+        if not 0 < record_id <= MAX_RECORD_ID:  # SQLite numbers rows with 64-bit integers
+            raise RecordNotFound(record_id)
         return self._run(lambda: self._get(record_id))
 
     def _get(self, record_id: int) -> GameRecord:
-        from .record import GameRecord
-
         with self._connection() as conn:
             row = conn.execute(
-                "SELECT id, uid, ruleset_key, ruleset_name, ruleset_text, seed, players, scores,"
-                " winners, started_at, finished_at, actions, fingerprint FROM games WHERE id = ?",
-                (record_id,)).fetchone()
+                f"SELECT {RECORD_COLUMNS} FROM games WHERE id = ?", (record_id,)).fetchone()
         if row is None:
             raise RecordNotFound(record_id)
-        (gid, uid, key, rname, text, seed, players, scores, winners, started, finished,
-         actions, fp) = row
-        return GameRecord(
-            uid=uid, ruleset_key=key, ruleset_name=rname or key, ruleset_text=text, seed=seed,
-            seats=tuple(SeatRecord(str(p["name"]), p.get("bot")) for p in json.loads(players)),
-            scores=tuple(tuple(p) for p in json.loads(scores)),
-            winners=tuple(json.loads(winners)),
-            started_at=as_utc(started),
-            finished_at=as_utc(finished),
-            actions=tuple(json.loads(actions)),
-            fingerprint=fp, id=gid,
-        )
+        try:
+            return record_from_row(row)
+        except ROW_DAMAGE as exc:
+            raise RecordError(f"recorded game #{record_id} is damaged and cannot be read "
+                              f"({one_line(exc)})") from exc
 
     def latest_id(self) -> int | None:
         """The number of the game that finished last (None with no records)."""
@@ -369,27 +480,3 @@ class RecordStore:
             row = conn.execute(
                 "SELECT id FROM games ORDER BY finished_at DESC, id DESC LIMIT 1").fetchone()
         return None if row is None else int(row[0])
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """Serialise setting a damaged file aside between processes (where the OS can)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: the thread lock is all we have
-        yield
-        return
-    with open(path, "a+b") as handle:
-        deadline = time.monotonic() + BUSY_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.02)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tui.engine.rules import Ruleset
+from tui.service.identity import Identity, NameBook, NameTaken
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
@@ -33,7 +34,7 @@ RulesLoader = Callable[[str], Ruleset]
 def _load_rules(key: str) -> Ruleset:
     """A ruleset by key, among those installed or in the server's rules folder only:
     never a path, since the key may come from a remote player."""
-    from tui.engine.ruleset.loader import load_ruleset, ruleset_paths
+    from tui.engine.ruleset import load_ruleset, ruleset_paths
 
     paths = {name: path for name, path, _ in ruleset_paths()}
     if key not in paths:
@@ -77,9 +78,11 @@ class Lobby:
     """
 
     def __init__(self, config: LobbyConfig | None = None,
-                 rules_loader: RulesLoader = _load_rules) -> None:
+                 rules_loader: RulesLoader = _load_rules, names: NameBook | None = None) -> None:
         self.config = config or LobbyConfig()
         self._load_rules = rules_loader
+        self.names = names if names is not None else NameBook()
+        """Which SSH key owns which name (kept in the server's database by `rummy serve`)."""
         self._tables: dict[int, SharedTable] = {}
         self._ids = itertools.count(1)
         self._guests: list[Guest] = []
@@ -111,19 +114,47 @@ class Lobby:
                 fill_level=shared.fill_level))
         return out
 
-    def waiting_seat(self, name: str) -> SharedTable | None:
-        """The game in progress where `name` owns a chair and is away, if any."""
+    def waiting_seat(self, who: Identity, code: str = "") -> SharedTable | None:
+        """The game in progress where `who` owns a chair they may take back now (proved
+        by their key or session, or by `code`): away, or held by a lingering session of
+        theirs."""
         for shared in self._tables.values():
-            index = shared.seat_of(name)
+            index = shared.seat_of(who.name)
+            if index is None or shared.status != "playing":
+                continue
+            seat = shared.seats[index]
+            if shared.may_take_back(index, who, code) and (
+                    not seat.present or seat.owner == who.proof or code):
+                return shared
+        return None
+
+    def seat_behind_code(self, who: Identity) -> SharedTable | None:
+        """The game in progress where a keyless `who` has a chair under their name that
+        only its rejoin code gives back."""
+        if who.has_key:
+            return None
+        for shared in self._tables.values():
+            index = shared.seat_of(who.name)
             if index is not None and shared.status == "playing" \
-                    and not shared.seats[index].present:
+                    and shared.seats[index].rejoin_code is not None \
+                    and not shared.may_take_back(index, who):
                 return shared
         return None
 
     # ------------------------------------------------------------------ guests
-    def enter(self, name: str) -> Guest:
-        """A session arrives: it acts in the lobby as `name` until `Guest.close()`."""
-        guest = Guest(self, name)
+    def enter(self, name: str, key: str = "",
+              on_replaced: Callable[[], None] | None = None) -> Guest:
+        """A session arrives: it acts in the lobby as `name` until `Guest.close()`.
+
+        `key` is the fingerprint of the SSH key the player logged in with ("" for none):
+        a key owns its name (see `tui.service.identity`).  `on_replaced` is called if the
+        same player takes their seat from a newer session.  Raises `LobbyError` if the
+        name belongs to another key."""
+        try:
+            identity = self.names.admit(name, key)
+        except NameTaken as exc:
+            raise LobbyError(str(exc)) from None
+        guest = Guest(self, identity, on_replaced)
         self._guests.append(guest)
         self._changed()
         return guest
@@ -160,7 +191,7 @@ class Lobby:
         return shared
 
     def _rules(self, key: str) -> Ruleset:
-        from tui.engine.ruleset.loader import RulesetError
+        from tui.engine.ruleset import RulesetError
 
         try:
             return self._load_rules(key)
@@ -200,9 +231,12 @@ class Lobby:
 class Guest:
     """One session in the lobby: at most one table at a time, seated or watching."""
 
-    def __init__(self, lobby: Lobby, name: str) -> None:
+    def __init__(self, lobby: Lobby, identity: Identity,
+                 on_replaced: Callable[[], None] | None = None) -> None:
         self.lobby = lobby
-        self.name = name
+        self.identity = identity
+        self.name = identity.name
+        self._on_replaced = on_replaced
         self.handle: SeatHandle | None = None
         self.closed = False
         self._unsubscribers: list[Callable[[], None]] = []
@@ -234,28 +268,38 @@ class Guest:
         self.leave()
         shared = self.lobby.create(self.name, rules_key, seats, fill_level, rules)
         try:
-            self.handle = shared.sit(self.name)
+            self.handle = shared.sit(self.identity, on_replaced=self._replaced)
         except LobbyError:
             shared.close()
             raise
         return self.handle
 
-    def join(self, table_id: int) -> SeatHandle:
-        """Sit at a waiting table, or take one's own chair back at a game in progress."""
+    def join(self, table_id: int, code: str = "") -> SeatHandle:
+        """Sit at a waiting table, or take one's own chair back at a game in progress
+        (a keyless player from a new session: with the chair's rejoin `code`)."""
         self._check_open()
         shared = self.lobby.table(table_id)
         if self.handle is not None and self.handle.active and self.handle.shared is shared \
                 and not self.handle.spectator:
             return self.handle
         index = shared.seat_of(self.name)
-        if index is None or shared.seats[index].present:
-            self._check_can_sit(shared)
+        if index is None or not shared.may_take_back(index, self.identity, code):
+            self._check_can_sit(shared, code)
         self.leave()
-        self.handle = shared.sit(self.name)
+        self.handle = shared.sit(self.identity, code, on_replaced=self._replaced)
         return self.handle
 
-    def _check_can_sit(self, shared: SharedTable) -> None:
+    def _replaced(self) -> None:
+        """This player took their seat back from a newer session: this one is stale."""
+        self.handle = None
+        if self._on_replaced is not None:
+            self._on_replaced()
+
+    def _check_can_sit(self, shared: SharedTable, code: str = "") -> None:
         index = shared.seat_of(self.name)
+        if index is not None and shared.status != "waiting":
+            shared.refuse_take_back(index, self.identity, code)
+            return
         if index is not None and shared.seats[index].present:
             raise LobbyError(f"{self.name} is already at table {shared.id} "
                              "(from another connection).")

@@ -9,8 +9,11 @@ task steps the bots at a steady pace and deals the next round once every player 
 has seen the summary (or after a timeout), so no app drives anything.
 
 A person who leaves (quits, drops, crashes) keeps their seat: after a grace period a bot
-plays it for them, and they take it back by sitting down again under the same name.  A
-table without anyone left is closed.
+plays it for them, and they take it back by sitting down again as the same player (the
+same SSH key, or a keyless player's one-time rejoin code: `tui.service.identity`).  A
+player who comes back while their old session still holds the seat (a frozen connection)
+takes it over, and the old session is told to close.  A table without anyone left is
+closed.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from tui.engine.rules import Ruleset
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
-from tui.service.interface import no_subscription
-from tui.service.table import SeatSpec, Table
+from tui.service.identity import Identity, new_rejoin_code, same_code
+from tui.service.interface import SeatSpec, no_subscription
+from tui.service.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +73,11 @@ class Seat:
     """One chair: open, a bot's, or a person's (present or away)."""
 
     person: str | None = None
-    """The person who owns the chair, by name (kept while they are away)."""
+    """The name of the person who owns the chair (kept while they are away)."""
+    owner: str = ""
+    """What proves who that person is (`Identity.proof`): their key, or their session."""
+    rejoin_code: str | None = None
+    """A keyless owner's one-time code to take the chair back from a new session."""
     bot: str | None = None
     """Level of the bot in a bot's chair."""
     name: str = ""
@@ -105,13 +113,23 @@ class SeatHandle:
 
     _ids = itertools.count(1)
 
-    def __init__(self, shared: SharedTable, seat: int, name: str) -> None:
+    def __init__(self, shared: SharedTable, seat: int, name: str,
+                 on_replaced: Callable[[], None] | None = None) -> None:
         self.id = next(self._ids)
         self.shared = shared
         self.seat = seat
         self.name = name
         self.active = True
+        self.on_replaced = on_replaced
+        """Called when the same player sat down in this seat from another session."""
         self._unsubscribers: list[Callable[[], None]] = []
+
+    @property
+    def rejoin_code(self) -> str | None:
+        """The code that takes this seat back from a new session (keyless players only)."""
+        if self.seat < 0 or not self.active:
+            return None
+        return self.shared.seats[self.seat].rejoin_code
 
     @property
     def spectator(self) -> bool:
@@ -141,11 +159,25 @@ class SeatHandle:
         """Leave the table (idempotent): a person keeps their seat for the grace period."""
         if not self.active:
             return
+        self._let_go()
+        self.shared._released(self)
+
+    def _let_go(self) -> None:
         self.active = False
         for unsubscribe in self._unsubscribers:
             unsubscribe()
         self._unsubscribers.clear()
-        self.shared._released(self)
+
+    def _replaced(self) -> None:
+        """The same player took this seat from another session: this one holds nothing."""
+        if not self.active:
+            return
+        self._let_go()
+        if self.on_replaced is not None:
+            try:
+                self.on_replaced()
+            except Exception:
+                log.exception("table %s: closing a replaced session failed", self.shared.id)
 
 
 class ChatLink:
@@ -291,6 +323,7 @@ class SharedTable:
         self._driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._holders: dict[int, SeatHandle] = {}  # seat -> the handle of who sits there
         self._ready: dict[int, int] = {}  # seat -> round number whose summary it saw
         self._unsubscribe_table: Callable[[], None] | None = None
 
@@ -340,32 +373,69 @@ class SharedTable:
         return len(self._subscribers)
 
     # ------------------------------------------------------------------ seats
-    def sit(self, name: str) -> SeatHandle:
-        """Sit `name` down: an open chair while waiting, or their own chair back."""
+    def may_take_back(self, index: int, who: Identity, code: str = "") -> bool:
+        """True when `who` (or whoever holds the seat's rejoin `code`) owns chair `index`."""
+        seat = self.seats[index]
+        return seat.person is not None and (
+            seat.owner == who.proof or (not who.has_key and same_code(code, seat.rejoin_code)))
+
+    def refuse_take_back(self, index: int, who: Identity, code: str = "") -> None:
+        """Raise `LobbyError` saying why, unless `who` may take chair `index` back."""
+        if self.may_take_back(index, who, code):
+            return
+        name = self.seats[index].name
+        if who.has_key or self.seats[index].owner.startswith("key:"):
+            raise LobbyError(f"The seat of {name} at table {self.id} belongs to another "
+                             "player.")
+        raise LobbyError(f"The seat of {name} at table {self.id} is taken back with the "
+                         "rejoin code shown when they sat down: "
+                         + ("that code is not it." if code else "press j to enter it."))
+
+    def sit(self, who: Identity, code: str = "",
+            on_replaced: Callable[[], None] | None = None) -> SeatHandle:
+        """Sit `who` down: an open chair while waiting, or their own chair back - proved by
+        their key, their session, or (keyless) the chair's rejoin `code`.  Coming back while
+        an old session still holds the chair replaces that session (`on_replaced` of its
+        handle is called).  Raises `LobbyError` with the reason."""
         if self.status == "closed":
             raise LobbyError("This table has closed.")
+        name = who.name
         mine = self.seat_of(name)
         if mine is not None:
-            seat = self.seats[mine]
-            if seat.present:
-                raise LobbyError(f"{seat.person} is already at this table "
-                                 "(from another connection).")
-            return self._come_back(mine)
+            self.refuse_take_back(mine, who, code)
+            return self._come_back(mine, who, on_replaced)
         if self.status != "waiting":
             raise LobbyError("This game has already started: you can watch it.")
         free = next((i for i, seat in enumerate(self.seats) if seat.is_open), None)
         if free is None:
-            raise LobbyError("This table is full.")
-        self.seats[free] = Seat(person=name, name=name, present=True)
+            raise LobbyError(f"Table {self.id} is full.")
+        self.seats[free] = Seat(person=name, name=name, present=True, owner=who.proof,
+                                rejoin_code=None if who.has_key else new_rejoin_code())
         self.chat.announce(f"{name} sat down.")
-        handle = SeatHandle(self, free, name)
+        handle = self._hold(free, SeatHandle(self, free, name, on_replaced))
         self._changed()
         if all(seat.person for seat in self.seats):
             self.start(name)
         return handle
 
-    def _come_back(self, index: int) -> SeatHandle:
+    def _hold(self, index: int, handle: SeatHandle) -> SeatHandle:
+        self._holders[index] = handle
+        return handle
+
+    def _come_back(self, index: int, who: Identity,
+                   on_replaced: Callable[[], None] | None) -> SeatHandle:
         seat = self.seats[index]
+        lingering = self._holders.pop(index, None)
+        if seat.owner != who.proof or lingering is not None:
+            seat.rejoin_code = None if who.has_key else new_rejoin_code()  # one use only
+        seat.owner = who.proof
+        if seat.present and lingering is not None:
+            lingering._replaced()
+            self.chat.announce(f"{seat.name} reconnected.")
+            handle = self._hold(index, SeatHandle(self, index, seat.person or seat.name,
+                                                  on_replaced))
+            self._changed()
+            return handle
         seat.present = True
         timer = self._grace.pop(index, None)
         if timer is not None:
@@ -375,7 +445,8 @@ class SharedTable:
             self.table.set_bot(index, None)
         seat.standin = False
         self.chat.announce(f"{seat.name} is back.")
-        handle = SeatHandle(self, index, seat.person or seat.name)
+        handle = self._hold(index, SeatHandle(self, index, seat.person or seat.name,
+                                              on_replaced))
         self._changed()
         return handle
 
@@ -396,8 +467,9 @@ class SharedTable:
             self.spectators.pop(handle.id, None)
             self._changed()
             return
-        if self.status == "closed":
+        if self.status == "closed" or self._holders.get(handle.seat) is not handle:
             return
+        del self._holders[handle.seat]
         seat = self.seats[handle.seat]
         if not same_name(seat.person, handle.name) or not seat.present:
             return

@@ -14,17 +14,21 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from tui.bots import Bot, make_bot
+from tui.atomic import write_atomic
+from tui.bots import LEVELS, Player, make_bot
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
-from tui.engine.save import SaveError, game_from_json, game_to_json
+from tui.engine.save import SaveError, game_from_json, game_to_json, read_save_json
 from tui.engine.view import SeatView
 from tui.records import RecordOutcome, record_finished_game
 from tui.service.interface import SeatSpec, no_subscription
 
 HINT_LEVEL = "hard"
+EARLIEST_START = 946_684_800.0  # 2000-01-01: no game was saved before that
+CLOCK_SLACK = 86_400.0  # a clock a day fast still loads
 
 
 class Table:
@@ -38,7 +42,7 @@ class Table:
         self.seed = random.randrange(2**31) if seed is None else seed
         self.game = game or Game(rules, [s.name for s in seats], self.seed)
         self.seed = self.game.seed
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[int, Player] = {}
         for seat, spec in enumerate(self.seats):
             if spec.bot:
                 self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
@@ -176,38 +180,53 @@ class Table:
 
     # ---------------------------------------------------------------- saving
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[Any, Any]:
         return {"seats": [asdict(s) for s in self.seats], "started_at": self.started_at,
                 "game": game_to_json(self.game)}
 
     def save(self, path: Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json()), encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(Path(path), json.dumps(self.to_json()))
 
     @classmethod
     def load(cls, path: Path) -> Table:
-        """Resume a saved table; `SaveError` (and nothing loaded) if the file is bad."""
+        """Resume a saved table; `SaveError` in one line (and nothing loaded) if the file
+        is bad: every value is checked before anything is built from it."""
         path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise SaveError(f"cannot read {path}: {exc.strerror}") from exc
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"{path} is damaged: {exc.msg} at line {exc.lineno}") from exc
-        try:
-            seats = [SeatSpec(str(s["name"]), s.get("bot")) for s in data["seats"]]
-            game_data = data["game"]
-        except (KeyError, TypeError) as exc:
-            raise SaveError(f"{path} is damaged (no seats)") from exc
-        game = game_from_json(game_data)
+        data = read_save_json(path)
+        if not isinstance(data, dict):
+            raise SaveError(f"{path} is damaged (not a saved table)")
+        seats = _saved_seats(path, data.get("seats"))
+        started = _saved_start(path, data.get("started_at"))
+        game = game_from_json(data.get("game"))
         if len(seats) != game.players:
             raise SaveError(f"{path} is damaged (seats do not match players)")
-        started = data.get("started_at")
-        return cls(game.rules, seats, game.seed, game=game,
-                   started_at=float(started) if isinstance(started, int | float) else None)
+        return cls(game.rules, seats, game.seed, game=game, started_at=started)
+
+
+def _saved_seats(path: Path, raw: object) -> list[SeatSpec]:
+    if not isinstance(raw, list):
+        raise SaveError(f"{path} is damaged (no seats)")
+    seats = []
+    for seat in raw:
+        name = seat.get("name") if isinstance(seat, dict) else None
+        bot = seat.get("bot") if isinstance(seat, dict) else None
+        if not isinstance(name, str):
+            raise SaveError(f"{path} is damaged (a seat has no name)")
+        if bot is not None and (not isinstance(bot, str) or bot not in LEVELS):
+            raise SaveError(f"{path} is damaged (unknown computer player level "
+                            f"{str(bot)[:20]!r})")
+        seats.append(SeatSpec(name, bot))
+    return seats
+
+
+def _saved_start(path: Path, raw: object) -> float | None:
+    """When the saved game began (epoch seconds); absent is fine (the record says now)."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int | float) \
+            or not EARLIEST_START <= raw <= time.time() + CLOCK_SLACK:
+        raise SaveError(f"{path} is damaged (its start time is not a time)")
+    return float(raw)
 
 
 def _replay(game: Game, upto: int) -> Game:

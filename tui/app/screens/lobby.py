@@ -19,9 +19,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
@@ -130,9 +131,17 @@ class LobbyScreen(Screen[None]):
             self._unsubscribe = None
 
     def _take_back_seat(self) -> None:
-        """A player who comes back (same name) sits straight down at their game again."""
-        shared = self.guest.lobby.waiting_seat(self.guest.name)
+        """A player who comes back (same key, or same session) sits straight down at their
+        game again; a keyless one is told their seat waits behind its rejoin code."""
+        lobby, who = self.guest.lobby, self.guest.identity
+        shared = lobby.waiting_seat(who)
         if shared is None:
+            behind = lobby.seat_behind_code(who)
+            if behind is not None and self._rejoin_until:
+                self._rejoin_until = 0.0
+                self.notify(f"A seat under your name waits at table {behind.id}: choose it and "
+                            "press j, then enter the rejoin code you were shown.",
+                            title="Your seat?", timeout=15)
             return
         self._rejoin_until = 0.0
         try:
@@ -200,7 +209,7 @@ class LobbyScreen(Screen[None]):
             return None
         row = tables.cursor_row
         try:
-            key = tables.coordinate_to_cell_key((row, 0)).row_key.value
+            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
         except Exception:  # noqa: BLE001 - no row under the cursor
             return None
         return int(key) if key is not None else None
@@ -243,14 +252,22 @@ class LobbyScreen(Screen[None]):
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
                         Style(color="#f1c40f"))
+            code = self.guest.handle.rejoin_code
+            if code:
+                text.append(f"\nYour rejoin code: {code} (also under your hand at the "
+                            "table). If your connection drops, connect again under the same "
+                            "name and enter it to take your seat back.")
         elif summary.status == "waiting":
             text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
                         "bots when the game starts).")
         elif summary.status == "playing":
             text.append("In play: w watches (you will see no hand).")
-            if self.guest.lobby.waiting_seat(self.guest.name) is not None and any(
-                    name == self.guest.name for name, _ in summary.seats):
-                text.append(" Your seat is waiting for you: j.")
+            lobby, who = self.guest.lobby, self.guest.identity
+            if any(name == self.guest.name for name, _ in summary.seats):
+                if lobby.waiting_seat(who) is not None:
+                    text.append(" Your seat is waiting for you: j.")
+                elif lobby.seat_behind_code(who) is not None:
+                    text.append(" A seat under your name: j and its rejoin code take it back.")
         else:
             text.append("The game is over.")
         body.update(text)
@@ -283,7 +300,8 @@ class LobbyScreen(Screen[None]):
         handle = self.guest.handle
         if handle is None or handle.shared.table is None:
             return
-        session = TableSession(handle.table(), handle.seat, None, False, handle.chat)
+        session = TableSession(handle.table(), handle.seat, None, False, handle.chat,
+                               handle.rejoin_code)
         self._table_screen = TableScreen(session)
         self.app.push_screen(self._table_screen)
 
@@ -320,6 +338,15 @@ class LobbyScreen(Screen[None]):
         summary = self._selected()
         if summary is None:
             self.notify("Choose a table first (↑↓), or create one (c).", markup=False)
+            return
+        behind = self.guest.lobby.seat_behind_code(self.guest.identity)
+        if behind is not None and behind.id == summary.id:
+            def entered(code: str | None) -> None:
+                if code and self._try(lambda: self.guest.join(summary.id, code)):
+                    self.refresh_lobby()
+                    self._follow_my_table()
+
+            self.app.push_screen(RejoinCodeScreen(summary.id), entered)
             return
         if self._try(lambda: self.guest.join(summary.id)):
             self.refresh_lobby()
@@ -373,6 +400,31 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+class RejoinCodeScreen(ModalScreen[str | None]):
+    """Asks a keyless player for the rejoin code of their seat; dismisses with it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(classes="picker")
+        self.table_id = table_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="rejoin-dialog"):
+            yield Label(f"Take your seat back at table {self.table_id}",
+                        classes="dialog-title")
+            yield Label("The rejoin code you were shown when you sat down:")
+            yield Input(placeholder="ABC-123", max_length=12, id="rejoin-code")
+            yield Label("Enter take the seat · Esc cancel", classes="dialog-help")
+
+    @on(Input.Submitted, "#rejoin-code")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class ChoiceRow(Static, can_focus=True):
@@ -439,7 +491,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
@@ -467,8 +519,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
-        from tui.engine.ruleset.errors import RulesetError
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import RulesetError, load_ruleset
 
         rules_row = self.query_one("#choose-rules", ChoiceRow)
         if not rules_row.choices:

@@ -35,7 +35,7 @@ class NewGameScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="new-game")
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
 
         self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
         listed = list_rulesets(self.user_dir)
@@ -80,7 +80,7 @@ class NewGameScreen(Screen[None]):
     def _player_range(self) -> range:
         if not self.infos:
             return range(2, 3)
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import load_ruleset
 
         rules = load_ruleset(self.infos[0].path, self.user_dir)
         return range(rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS) + 1)
@@ -118,7 +118,7 @@ class NewGameScreen(Screen[None]):
         return next((i for i in self.infos if i.key == value), None)
 
     def _rules(self):  # noqa: ANN202
-        from tui.engine.ruleset.loader import load_ruleset
+        from tui.engine.ruleset import load_ruleset
 
         info = self._info()
         return load_ruleset(info.path, self.user_dir)

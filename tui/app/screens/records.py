@@ -16,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -213,7 +214,7 @@ class RecordsScreen(Screen[None]):
         row = table.cursor_row
         if not 0 <= row < len(self.summaries):
             return None
-        key = table.coordinate_to_cell_key((row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
         return int(key) if key is not None else None
 
     # ------------------------------------------------------------------ actions

@@ -35,7 +35,7 @@ class RulesScreen(Screen[PlayRules | None]):
 
     def _rulesets(self):  # noqa: ANN202
         """Every ruleset that loads, and the player's own that do not (to edit them)."""
-        from tui.engine.ruleset.loader import list_rulesets
+        from tui.engine.ruleset import list_rulesets
 
         return [i for i in list_rulesets(self.user_dir, self.confine)
                 if not i.shadowed and (i.error is None or not i.bundled)]
@@ -66,8 +66,7 @@ class RulesScreen(Screen[PlayRules | None]):
 
     @on(Select.Changed, "#rules-choice")
     def _show(self) -> None:
-        from tui.engine.ruleset.loader import RulesetError, load_ruleset
-        from tui.engine.ruleset.text import describe_rules
+        from tui.engine.ruleset import RulesetError, describe_rules, load_ruleset
 
         info = self._selected()
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
@@ -83,8 +82,7 @@ class RulesScreen(Screen[PlayRules | None]):
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:
         """Write a file extending the chosen ruleset into the player's folder; edit it."""
-        from tui.engine.ruleset.files import NewRulesetError, free_name, new_ruleset_file
-        from tui.engine.ruleset.loader import RulesetError
+        from tui.engine.ruleset import NewRulesetError, RulesetError, free_name, new_ruleset_file
 
         info = self._selected()
         if info is None or info.error:

@@ -23,9 +23,7 @@ from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tui.engine.rules import Ruleset
-from tui.engine.ruleset.errors import LocatedError
-from tui.engine.ruleset.live import LiveCheck, check_text, save_checked
-from tui.engine.ruleset.text import describe_rules
+from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
 
 from ..results import PlayRules
 from ..widgets.yaml_editor import YamlEditor

@@ -1,18 +1,22 @@
-"""End of a deal (every hand's best arrangement and points, then the score sheet) and end
-of the game (standings and a chart of running totals)."""
+"""End of a deal (every hand: its melds, the cards that scored, the points) and end of the
+game (standings, a chart of running totals, the last deal, the score sheet).
+
+Each part is a tab of its own, so a summary fits 80×24 however many deals have been played
+(an eleven-deal score sheet does not have to share the screen with eight hands)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich import box
 from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from tui.engine.view import SeatView
 
@@ -29,15 +33,17 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     """Every hand of the last deal: its melds, the cards that scored, and the points."""
     result = view.results[-1]
 
-    def wild(cards: tuple) -> list:
+    def wild(cards: tuple[Any, ...]) -> list[Any]:
         return [c for c in cards if view.is_wild(c)]
 
+    # no fixed ratios: the melds and the cards left share the width as their cards need
     table = RichTable(expand=True, show_edge=False, pad_edge=False, show_lines=False,
-                      header_style="bold")
+                      header_style="bold", box=box.SIMPLE_HEAD if not style.ascii else box.ASCII)
     table.add_column("Player", no_wrap=True)
-    table.add_column("Melds", ratio=3)
-    table.add_column("Left in hand", ratio=2)
+    table.add_column("Melds")
+    table.add_column("Left in hand")
     table.add_column("Points", justify="right", no_wrap=True)
+    table.add_column("Total", justify="right", no_wrap=True)
     for seat, points in enumerate(result.points):
         name = Text(name_of(view, seat), Style(bold=seat == view.seat))
         if seat == result.went_out:
@@ -50,7 +56,8 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
         dead = result.deadwood[seat] if seat < len(result.deadwood) else ()
         table.add_row(name, melds or Text("—", Style(dim=True)),
                       chips(dead, style, wild(dead)) if dead else Text("—", Style(dim=True)),
-                      Text(str(points), Style(bold=True)))
+                      Text(str(points), Style(bold=True)),
+                      Text(str(view.players[seat].total)))
     return table
 
 
@@ -71,17 +78,18 @@ class RoundSummaryScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         view = self.view_now
         result = view.results[-1] if view.results else None
-        with VerticalScroll(classes="summary-body"):
-            title = Text(deal_label(view) + " — over", Style(bold=True))
+        title = Text(deal_label(view) + " — over", Style(bold=True))
+        if result is not None:
+            title.append("   " + (f"{name_of(view, result.went_out)} went out."
+                                  if result.went_out >= 0 else "Nobody went out."))
+        with Vertical(classes="summary-body"):
             yield Static(title, classes="summary-title")
-            if result is not None:
-                who = (f"{name_of(view, result.went_out)} went out."
-                       if result.went_out >= 0 else "Nobody went out.")
-                yield Static(Text(who), classes="summary-sub")
-                yield Static(hands_table(view, self.card_style), classes="hands")
-            sheet = ScoreSheet(classes="sheet")
-            sheet.border_title = "Score sheet"
-            yield sheet
+            with TabbedContent():
+                if result is not None:
+                    with TabPane("This deal", id="deal"):
+                        yield Static(hands_table(view, self.card_style), classes="hands")
+                with TabPane("Score sheet", id="sheet"):
+                    yield ScoreSheet(classes="sheet")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -116,19 +124,20 @@ class GameOverScreen(Screen[bool]):
 
     def compose(self) -> ComposeResult:
         view = self.view_now
-        with VerticalScroll(classes="summary-body"):
-            yield Static(Text("Game over", Style(bold=True)), classes="summary-title")
-            yield Static(self._winners_text(), classes="summary-sub")
-            yield Static(self._standings(), classes="standings")
-            if view.results:
-                yield Static(Text("Last deal", Style(bold=True)), classes="summary-sub")
-                yield Static(hands_table(view, self.card_style), classes="hands")
-            with Vertical(classes="chart-box") as box:
-                box.border_title = "Running totals"
-                yield TotalsChart()
-            sheet = ScoreSheet(classes="sheet")
-            sheet.border_title = "Score sheet"
-            yield sheet
+        with Vertical(classes="summary-body"):
+            with Horizontal(classes="summary-title"):
+                yield Static(Text("Game over  ", Style(bold=True)), classes="summary-head")
+                yield Static(self._winners_text(), classes="summary-sub")
+            with TabbedContent():
+                with TabPane("Standings", id="standings"):
+                    yield Static(self._standings(), classes="standings")
+                with TabPane("Running totals", id="chart"):
+                    yield TotalsChart()
+                if view.results:
+                    with TabPane("Last deal", id="deal"):
+                        yield Static(hands_table(view, self.card_style), classes="hands")
+                with TabPane("Score sheet", id="sheet"):
+                    yield ScoreSheet(classes="sheet")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Resize
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -41,8 +42,8 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .. import intents
-from ..cardart import CardStyle, chips
-from ..describe import deal_label, name_of, prompt
+from ..cardart import CardStyle, card_words, chips
+from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..messages import (
     ActionRefused,
@@ -65,7 +66,9 @@ from ..widgets.scoresheet import ScoreSheet
 from .pickers import PickScreen
 
 NARROW = 100  # below this width the side column (scores, log) is hidden
+MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
+HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
 
 
 class TableScreen(Screen[None]):
@@ -117,7 +120,17 @@ class TableScreen(Screen[None]):
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
-        self._bot_timer = None
+        self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
+        self._hint_timer: Any = None
+        self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
+        self._bot_timer: Timer | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A window too small to show the table plays nothing blind: only leaving, help
+        and quitting still work."""
+        if self.has_class("-too-small") and action not in ("leave", "help", "quit"):
+            return False
+        return True
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -151,6 +164,7 @@ class TableScreen(Screen[None]):
         if self.session.chat is not None:
             yield ChatBox(self.session.chat, id="chat")
         yield KeyBar(id="keys")
+        yield Static(id="too-small")
 
     def _opponent_seats(self) -> list[int]:
         count = len(self.view_now.players)
@@ -160,7 +174,8 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#me").border_title = "Your hand"
-        self.query_one("#me").display = self.seat >= 0  # spectators have no hand
+        if self.seat < 0:  # spectators have no hand
+            self.query_one("#me").display = False
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         self._apply_size(self.size.width, self.size.height)
@@ -187,6 +202,12 @@ class TableScreen(Screen[None]):
         self._apply_size(event.size.width, event.size.height)
 
     def _apply_size(self, width: int, height: int) -> None:
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play "
+                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept.")
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
         try:
@@ -252,7 +273,8 @@ class TableScreen(Screen[None]):
             pane.show(player, levels.get(pane.seat, ""), view.phase,
                       view.turn == pane.seat and view.phase in ("draw", "play", "buy"),
                       [m for m in view.table if m.owner == pane.seat],
-                      view.round.contract.required, style, targets)
+                      view.round.contract.required, style, targets,
+                      buys=buys_left(view, pane.seat))
         my_turn = view.my_turn
         self.query_one(StockPile).show(view.stock_count,
                                        my_turn and intents.can(view, DrawStock), style)
@@ -269,12 +291,12 @@ class TableScreen(Screen[None]):
         my_melds = self.query_one("#my-melds", MeldList)
         my_melds.display = bool(mine)
         my_melds.show(mine, style, targets)
-        self.query_one("#prompt", Static).update(Text(prompt(view, style),
-                                                      Style(bold=my_turn)))
+        self.query_one("#prompt", Static).update(self._prompt_line(view, style))
+        words = self.card_words()
         this_deal = view.deal_events()
         start = len(view.log) - len(this_deal)
         self.query_one("#recent", GameLog).show(this_deal, self.seat,
-                                                max(0, self._fresh_from - start))
+                                                max(0, self._fresh_from - start), words)
         me = self.query_one("#me")
         me.set_class(my_turn, "-turn")
         me.border_title = self._hand_title(view)
@@ -284,7 +306,7 @@ class TableScreen(Screen[None]):
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", self.seat,
                                         style.ascii)
-        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from)
+        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from, words)
         self.query_one(KeyBar).show(self._hints(view))
         self._autosave(view)
         self._update_penalty()
@@ -326,6 +348,8 @@ class TableScreen(Screen[None]):
                  f"{len(view.hand)} cards"]
         if me is not None:
             parts.append(f"{me.total} pts")
+        if buys_left(view, self.seat):
+            parts.append(buys_left(view, self.seat))
         if self._penalty:
             parts.append(self._penalty)
         return Text(" · ".join(parts))  # a player's name is data, never markup
@@ -339,29 +363,36 @@ class TableScreen(Screen[None]):
             bits.append(f"{len(self.hand.groups)} meld(s) grouped")
         if self.hand.sort_mode:
             bits.append(f"by {self.hand.sort_mode}")
+        if self.session.rejoin_code:
+            bits.append(f"rejoin code {self.session.rejoin_code}")
         return " · ".join(bits)
 
     def _hints(self, view: SeatView) -> list[Hint]:
+        """The keys of this moment, the turn's moves first; `rank` says which go first
+        when the bar is short of room (`?` then lists every key)."""
+        ascii_keys = self.card_style().ascii
+        enter, space, move = ("Enter", "Spc", "<>") if ascii_keys else ("⏎", "␣", "⇧←→")
         hints: list[Hint] = []
-        chat = [Hint("/", "Chat", "chat")] if self.session.chat is not None else []
+        chat = [Hint("/", "Chat", "chat", rank=3)] if self.session.chat is not None else []
         if self.seat < 0:  # a spectator only watches
             if view.phase in ("round_over", "game_over"):
-                hints.append(Hint("⏎", "Summary", "continue"))
-            return hints + chat + [Hint("c", "Scores", "scores"), Hint("?", "Help", "help"),
-                                   Hint("q", "Leave", "leave")]
+                hints.append(Hint(enter, "Summary", "continue"))
+            return hints + chat + [Hint("c", "Scores", "scores", rank=2),
+                                   Hint("?", "Help", "help", rank=1),
+                                   Hint("q", "Leave", "leave", rank=1)]
         mine = view.my_turn
         rules = view.rules
         if view.phase in ("round_over", "game_over"):
-            hints.append(Hint("⏎", "Summary", "continue"))
+            hints.append(Hint(enter, "Summary", "continue"))
         elif mine and view.phase == "buy":
             hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
         elif mine and view.phase == "draw":
             hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))
             if rules.draw.discard != "none":
-                hints.append(Hint("t", "Take discard", "take_discard",
+                hints.append(Hint("t", "Take", "take_discard",
                                   intents.can(view, TakeDiscard)))
         elif mine and view.phase == "play":
-            hints.append(Hint("␣", "Select", "select"))
+            hints.append(Hint(space, "Select", "select"))
             if rules.going_out.melding_during_play:
                 me = view.me
                 down = view.round.contract.required and me is not None and me.contract_down
@@ -375,15 +406,15 @@ class TableScreen(Screen[None]):
             else:
                 hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
             hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
-        hints.append(Hint("a", "Arrange", "arrange"))
+        hints.append(Hint("a", "Arrange", "arrange", rank=4))
         if not (mine and view.phase == "play"):
-            hints.append(Hint("⇧←→", "Move", "shift(1)"))
-        hints.append(Hint("h", "Hint", "hint", mine))
+            hints.append(Hint(move, "Move", "shift(1)", rank=5))
+        hints.append(Hint("h", "Hint", "hint", mine, rank=2))
         if self.table.can_undo(self.seat):
-            hints.append(Hint("u", "Undo", "undo"))
+            hints.append(Hint("u", "Undo", "undo", rank=2))
         if self.has_class("-narrow"):
-            hints.append(Hint("c", "Scores", "scores"))
-        hints += chat + [Hint("?", "Help", "help"), Hint("q", "Menu", "leave")]
+            hints.append(Hint("c", "Scores", "scores", rank=3))
+        hints += chat + [Hint("?", "Help", "help", rank=1), Hint("q", "Menu", "leave", rank=1)]
         return hints
 
     # ------------------------------------------------------------------ after changes
@@ -465,13 +496,10 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="solve")
     def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        if not hand:
-            text = ""
-        else:
-            arrangement = self._arrange(hand, view)
-            if arrangement is None:
-                return
-            text = f"penalty now {arrangement.penalty}"
+        from tui.engine.scoring import hand_points
+
+        text = f"penalty now {hand_points(hand, view.rules, view.schedule_round)}" if hand \
+            else ""
         if get_current_worker().is_cancelled:
             return
         self.app.call_from_thread(self._set_penalty, text)
@@ -484,7 +512,7 @@ class TableScreen(Screen[None]):
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
         try:
-            from tui.engine.solver.api import best_arrangement
+            from tui.engine.solver import best_arrangement
         except ImportError:
             return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)
@@ -503,13 +531,14 @@ class TableScreen(Screen[None]):
         try:
             action = build(view)
         except intents.NeedChoice as exc:
-            self.notify(str(exc), title="Choose first")
+            self.notify(self.card_words()(str(exc)), title="Choose first")
             return False
         try:
             self.table.act(self.seat, action)
         except IllegalAction as exc:
             rule = f"\nRule: {exc.rule}" if exc.rule else ""
-            self.notify(f"{exc}{rule}", title="Not allowed", severity="warning", timeout=6)
+            self.notify(self.card_words()(f"{exc}{rule}"), title="Not allowed",
+                        severity="warning", timeout=6)
             return False
         except Exception as exc:  # noqa: BLE001 - a bug must not close the player's table
             self.log.error(f"{action!r} failed: {exc!r}")
@@ -722,8 +751,42 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def _fetch_hint(self) -> None:
+        moves = len(self.table.view(self.seat).log)
         text = self.table.hint(self.seat)
-        self.app.call_from_thread(self.notify, text, title="Hint", timeout=10)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_hint, text, moves)
+
+    def _show_hint(self, text: str, moves: int) -> None:
+        """A hint takes the prompt's line (never a box over the table) until the next move
+        or for `HINT_SECONDS`, whichever comes first; a new hint replaces it."""
+        self._hint = (self.card_words()(text), moves)
+        if self._hint_timer is not None:
+            self._hint_timer.stop()
+        self._hint_timer = self.set_timer(HINT_SECONDS, self._drop_hint)
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _drop_hint(self) -> None:
+        self._hint = None
+        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
+                                                                   self.card_style()))
+
+    def _prompt_line(self, view: SeatView, style: CardStyle) -> Text:
+        """The hint while it is fresh (no move since it was given), else the prompt."""
+        if self._hint is not None and self._hint[1] == len(view.log):
+            return Text(f"Hint: {self._hint[0]}", Style(bold=True, italic=True))
+        self._hint = None
+        return Text(prompt(view, style), Style(bold=view.my_turn))
+
+    def card_words(self) -> Callable[[str], str]:
+        """Writes the cards in a line of text as the table shows them (player names are
+        left alone); the same function while the card style and names stay the same."""
+        style = self.card_style()
+        names = tuple(p.name for p in self.view_now.players)
+        key = (style, names)
+        if self._words is None or self._words[0] != key:
+            self._words = (key, lambda text: card_words(text, style, names))
+        return self._words[1]
 
     def action_undo(self) -> None:
         if self._bot_busy:

@@ -86,9 +86,11 @@ class ChatBox(Vertical):
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
                         max_length=200, compact=True, id="chat-input")
 
+    def _arrived(self) -> None:
+        self.post_message(self.Arrived())
+
     def on_mount(self) -> None:
-        self._unsubscribe = self.source.subscribe(lambda message: self.post_message(
-            self.Arrived()))
+        self._unsubscribe = self.source.subscribe(lambda message: self._arrived())
         self.show_messages()
 
     def on_unmount(self) -> None:

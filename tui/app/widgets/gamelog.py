@@ -3,7 +3,7 @@ so after the bots have played you see at a glance what they did."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -32,25 +32,29 @@ class GameLog(VerticalScroll):
         self._body = Static()
         self._shown: tuple[Event, ...] = ()
         self._fresh_from = -1
+        self._words: Callable[[str], str] | None = None
         self.limit = limit
         self.headers = headers
 
     def compose(self):  # noqa: ANN201 - textual compose
         yield self._body
 
-    def show(self, events: Sequence[Event], me: int, fresh_from: int) -> None:
-        """`fresh_from`: index of the first event to highlight."""
+    def show(self, events: Sequence[Event], me: int, fresh_from: int,
+             words: Callable[[str], str] | None = None) -> None:
+        """`fresh_from`: index of the first event to highlight; `words` writes the cards
+        in a line as the table does (`cardart.card_words`)."""
         events = tuple(events)
-        if events == self._shown and fresh_from == self._fresh_from:
+        if events == self._shown and fresh_from == self._fresh_from and words is self._words:
             return
         self._shown = events
         self._fresh_from = fresh_from
-        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers))
+        self._words = words
+        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers, words))
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
 def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
-             headers: bool = True) -> Text:
+             headers: bool = True, words: Callable[[str], str] | None = None) -> Text:
     out = Text()
     start = max(0, len(events) - limit)
     last_deal = None
@@ -66,5 +70,6 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
         colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"
         fresh = index >= fresh_from and event.seat != me
         out.append("● " if fresh else "· ", Style(color=colour, bold=fresh))
-        out.append(event.text, Style(bold=fresh, dim=not fresh and event.seat != me))
+        text = words(event.text) if words is not None else event.text
+        out.append(text, Style(bold=fresh, dim=not fresh and event.seat != me))
     return out

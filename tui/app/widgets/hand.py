@@ -77,7 +77,7 @@ class HandView(Widget):
             edge = CURSOR_EDGE if at_cursor else SELECTED_EDGE if selected else EDGE
             paint_small(canvas, x, 0 if selected else 1, card, self.card_style,
                         wild=self.is_wild(card), edge=edge, bold_edge=at_cursor or selected,
-                        short_ten=step < 4, tall=tall)
+                        tall=tall)
             if uid in self.model.new and not selected and step >= 4:
                 canvas.put(x + 1, 0, "new", Style(color="#f1c40f", italic=True))
             group = self.model.group_of(uid)

@@ -1,7 +1,9 @@
 """The footer of the table: the keys that matter right now, unavailable ones dimmed.
 
 Textual's own footer lists every binding; at a card table only a few keys make sense at
-each moment, so this bar shows those, in the order of a turn.  Each hint is clickable.
+each moment, so this bar shows those, in the order of a turn.  It is always one line: when
+the hints do not fit, the least needed go first (`Hint.rank`; `?` lists every key anyway).
+Each hint is clickable.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Size
 from textual.widget import Widget
 
 from ..messages import KeyHintClicked
@@ -29,11 +30,29 @@ class Hint:
     label: str
     action: str  # the screen action it runs
     enabled: bool = True
+    rank: int = 0  # 0: a move of the turn, kept first; higher: dropped sooner for room
+
+    @property
+    def width(self) -> int:
+        return len(self.key) + 2 + len(self.label) + 1
+
+
+def fitting(hints: Sequence[Hint], width: int) -> tuple[Hint, ...]:
+    """The hints that fit one line of `width` cells, keeping the lowest ranks (and, among
+    equal ranks, the earlier hints), in their original order."""
+    order = sorted(range(len(hints)), key=lambda i: (hints[i].rank, i))
+    kept: set[int] = set()
+    used = 0
+    for i in order:
+        if used + hints[i].width <= width:
+            kept.add(i)
+            used += hints[i].width
+    return tuple(h for i, h in enumerate(hints) if i in kept)
 
 
 class KeyBar(Widget):
     DEFAULT_CSS = """
-    KeyBar { height: auto; dock: bottom; background: $panel; }
+    KeyBar { height: 1; dock: bottom; background: $panel; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -45,35 +64,18 @@ class KeyBar(Widget):
         hints = tuple(hints)
         if hints != self.hints:
             self.hints = hints
-            self.refresh(layout=True)
-
-    def _layout(self, width: int) -> list[list[tuple[Hint, int]]]:
-        rows: list[list[tuple[Hint, int]]] = [[]]
-        x = 0
-        for hint in self.hints:
-            size = len(hint.key) + 2 + len(hint.label) + 1
-            if x and x + size > width:
-                rows.append([])
-                x = 0
-            rows[-1].append((hint, x))
-            x += size
-        return rows
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self._layout(max(width, 10))))
+            self.refresh()
 
     def render(self) -> Text:
-        rows = self._layout(max(self.size.width, 10))
         self._spots = []
-        lines = []
-        for y, row in enumerate(rows):
-            line = Text()
-            for hint, x in row:
-                line.append(f" {hint.key} ", KEY_ON if hint.enabled else KEY_OFF)
-                line.append(hint.label + " ", LABEL_ON if hint.enabled else LABEL_OFF)
-                self._spots.append((y, x, x + len(hint.key) + 2 + len(hint.label), hint.action))
-            lines.append(line)
-        return Text("\n").join(lines)
+        line = Text()
+        x = 0
+        for hint in fitting(self.hints, max(self.size.width, 10)):
+            line.append(f" {hint.key} ", KEY_ON if hint.enabled else KEY_OFF)
+            line.append(hint.label + " ", LABEL_ON if hint.enabled else LABEL_OFF)
+            self._spots.append((0, x, x + hint.width - 1, hint.action))
+            x += hint.width
+        return line
 
     def on_click(self, event: events.Click) -> None:
         for y, x0, x1, action in self._spots:

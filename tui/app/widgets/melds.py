@@ -10,6 +10,7 @@ from textual import events
 from textual.geometry import Size
 from textual.widget import Widget
 
+from tui.engine.cards import RANK_NAMES, SUITS, Card
 from tui.engine.meld import Meld
 
 from ..cardart import CardStyle, chip
@@ -19,9 +20,11 @@ TARGET = Style(color="#f1c40f", bold=True)
 
 
 def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
-    """Chips for every card; a run too long for `width` is shortened to its ends."""
-    wild = {card.uid for card, _ in meld.wild_cards()}
-    parts = [chip(card, style, card.uid in wild) for card in meld.cards]
+    """Chips for every card, a wild one with the card it stands for; a run too long for
+    `width` is shortened to its ends."""
+    wild = {id(card): stand_in(meld, face, style) for card, face in meld.wild_cards()}
+    parts = [chip(card, style, id(card) in wild, wild.get(id(card), ""))
+             for card in meld.cards]
     full = Text(" ").join(parts)
     if full.cell_len <= width or len(parts) < 4:
         return full
@@ -30,6 +33,15 @@ def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
     short.append_text(parts[-1])
     short.append(f" ({len(parts)})", Style(dim=True))
     return short
+
+
+def stand_in(meld: Meld, face: tuple[int, str], style: CardStyle) -> str:
+    """What a wild card in `meld` stands for: the very card in a run (`7♣`), the rank in a
+    set (`7`), where the suit is not the point."""
+    rank, suit = face
+    if meld.kind == "set" or suit not in SUITS:
+        return RANK_NAMES.get(rank, "?")
+    return style.label(Card(rank, suit))
 
 
 class MeldList(Widget):

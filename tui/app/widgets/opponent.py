@@ -35,7 +35,8 @@ class OpponentPane(Vertical):
 
     def show(self, player: PlayerInfo, level: str, phase: str, turn: bool,
              melds: Sequence[Meld], contract_required: bool, card_style: CardStyle,
-             targets: set[int]) -> None:
+             targets: set[int], buys: str = "") -> None:
+        """`buys`: how many buys the seat has left, where buying is on."""
         marker = "> " if card_style.ascii else "▶ "
         self.border_title = Text((marker if turn else "") + player.name + (
             f" ({level})" if level else ""))
@@ -54,6 +55,8 @@ class OpponentPane(Vertical):
         info.append(" · ", Style(dim=True))
         info.append(f"{player.total}", Style(bold=True))
         info.append(" pts")
+        if buys:
+            info.append("\n" + buys)
         if player.went_out:
             info.append("\nwent out", Style(color="#f1c40f", bold=True))
         self.query_one(".info", Static).update(info)

@@ -73,14 +73,14 @@ class DiscardPile(Widget):
         canvas = Canvas(width, 5)
         top = self.cards[-1] if self.cards else None
         below = list(self.cards[:-1]) if self.deep else []
-        step = 3
+        step = 4  # the rank and suit of each card below the top show, `10♣` too
         room = max(0, (width - 8 - 2) // step)
         fan = below[-room:] if room else []
         fan_x = 0
         top_x = fan_x + (len(fan) * step + 2 if fan else 1)
         for j, card in enumerate(fan):
             paint_small(canvas, fan_x + j * step, 1, card, self.card_style,
-                        wild=self.is_wild(card), short_ten=True)
+                        wild=self.is_wild(card))
         self._fan = (fan_x, step, len(fan))
         art = (big_card(top, self.card_style, wild=self.is_wild(top)) if top
                else empty_slot(self.card_style))

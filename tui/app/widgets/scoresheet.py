@@ -19,7 +19,7 @@ def leaders(totals: Sequence[int], lowest_wins: bool) -> set[int]:
 
 def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int]]:
     """Per seat, the total after each finished round."""
-    out = [[] for _ in range(seats)]
+    out: list[list[int]] = [[] for _ in range(seats)]
     totals = [0] * seats
     for row in scores:
         for seat in range(seats):

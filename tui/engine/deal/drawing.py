@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..actions import Action, Buy, DrawStock, IllegalAction, PassBuy, TakeDiscard
 from ..cards import Card, format_cards
-from ..solver.api import find_contract
+from ..solver import find_contract
 from .melding import Melding
 
 
@@ -86,10 +86,12 @@ class Drawing(Melding):
             self.phase = "play"
             return
         limit = buying.limit_per_deal
+        # never offered back to whoever just discarded it
         queue = [
             (seat + i) % self.players
             for i in range(1, self.players)
-            if limit is None or self.buys[(seat + i) % self.players] < limit
+            if (seat + i) % self.players != self.discarded_by
+            and (limit is None or self.buys[(seat + i) % self.players] < limit)
         ]
         if not queue:
             self.phase = "play"
@@ -124,6 +126,7 @@ class Drawing(Melding):
                     "turn, and you cannot", "draw.deep_must_meld")
         taken = self.discard[len(self.discard) - 1 - depth:]
         del self.discard[len(self.discard) - 1 - depth:]
+        self.discarded_by = -1
         self.hands[seat].extend(taken)
         self.taken = list(taken)
         if depth > 0 and self.rules.draw.deep_must_meld:
@@ -139,6 +142,7 @@ class Drawing(Melding):
     def _do_buy(self, action: Buy) -> None:
         seat = action.seat
         card = self.discard.pop()
+        self.discarded_by = -1
         penalty: list[Card] = []
         for _ in range(self.rules.buying.penalty_cards):
             if not self.stock and not self._rebuild_stock():

@@ -53,6 +53,7 @@ class GoingOut(Drawing):
             raise refusal
         self._remove_from_hand(seat, [card])
         self.discard.append(card)
+        self.discarded_by = seat
         self._say(seat, f"{self.names[seat]} discarded {card}.", "discard", (card,))
         if not self.hands[seat]:
             self._goes_out(seat)
@@ -94,6 +95,7 @@ class GoingOut(Drawing):
         if action.discard is not None:
             self._remove_from_hand(seat, [action.discard])
             self.discard.append(action.discard)
+            self.discarded_by = seat
             self._say(seat, f"{self.names[seat]} discarded {action.discard}.", "discard",
                       (action.discard,))
         self._goes_out(seat)

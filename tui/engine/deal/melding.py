@@ -10,7 +10,7 @@ from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
 from ..meld_rules import MAX_RUN, MeldError, extend_meld, make_meld, swap_joker
-from ..solver.api import contract_melds_ok
+from ..solver import contract_melds_ok
 from .turns import DealState, distinct_faces, same_card
 
 

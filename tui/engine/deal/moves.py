@@ -21,7 +21,7 @@ from ..actions import (
     SwapJoker,
 )
 from ..meld import Meld
-from ..solver.api import find_contract, going_out
+from ..solver import find_contract, going_out
 from .going_out import GoingOut
 from .turns import distinct_faces
 

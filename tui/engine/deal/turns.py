@@ -54,6 +54,7 @@ class DealState:
         self.in_final_turns = False
         self.buy_offer: Card | None = None
         self.buy_queue: list[int] = []  # seats still to be asked
+        self.discarded_by = -1  # who discarded the top card of the pile (-1: turned up)
         self.rebuilds = 0
         self.next_meld_id = 0
         self._wild = meld_params(rules, self.rules_round).wild_ranks

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...terminal_text import printable
 from ..cards import JOKER_RANK, RANK_NAMES
 from ..rules import (
     STANDARD_VALUES,
@@ -89,8 +90,9 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
         key=lambda spec: spec.players,
     )
     return Ruleset(
-        name=data["name"],
-        description=" ".join(str(data.get("description", "")).split()),
+        # Shown on terminals: an escape sequence in the file is kept as visible text.
+        name=printable(data["name"]),
+        description=printable(" ".join(str(data.get("description", "")).split())),
         players_min=players["min"],
         players_max=players["max"],
         decks=tuple(decks),

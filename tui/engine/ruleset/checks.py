@@ -43,7 +43,8 @@ class _Checker:
             entry if isinstance(entry, dict) else None
             for entry in expanded_rounds({**data, "rounds": rounds})
         ]
-        decks = data.get("decks") if isinstance(data.get("decks"), list) else []
+        listed = data.get("decks")
+        decks: list[Any] = listed if isinstance(listed, list) else []
         self.decks_specs: dict[int, dict[str, Any]] = {
             index: spec
             for index, spec in enumerate(decks)

@@ -110,7 +110,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _flow(value: Any) -> str:
-    text = yaml.dump(value, Dumper=_Dumper, default_flow_style=True, sort_keys=False, width=10**6)
+    text: str = yaml.dump(value, Dumper=_Dumper, default_flow_style=True, sort_keys=False,
+                          width=10**6)
     return text.strip().removesuffix("...").strip()
 
 

@@ -7,7 +7,10 @@ holds them all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from ...terminal_text import printable
 
 
 @dataclass(frozen=True, order=True)
@@ -20,9 +23,11 @@ class LocatedError:
     message: str
 
     def __str__(self) -> str:
+        """One line to show anywhere: a file name or a value quoted from the file cannot
+        drive the terminal (control characters are written as visible escapes)."""
         if self.line <= 0:
-            return f"{self.file}: {self.message}"
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+            return printable(f"{self.file}: {self.message}")
+        return printable(f"{self.file}:{self.line}:{self.column}: {self.message}")
 
 
 class RulesetError(Exception):
@@ -36,7 +41,7 @@ class RulesetError(Exception):
         return "\n".join(str(error) for error in self.errors)
 
 
-def _order(errors: list[LocatedError]):  # noqa: ANN202 - a sort key function
+def _order(errors: list[LocatedError]) -> Callable[[LocatedError], tuple[str, int, int, int]]:
     """Sort by file position, keeping the order found for errors on one spot."""
     first_seen = {error: index for index, error in reversed(list(enumerate(errors)))}
     return lambda error: (error.file, error.line, error.column, first_seen[error])

@@ -12,12 +12,14 @@ import json
 import re
 from pathlib import Path
 
+from ...atomic import write_atomic
 from ..rules import Ruleset
 from .dump import SCHEMA_FILE_NAME, starter_yaml
 from .loader import bundled_rulesets_dir, find_ruleset, load_ruleset
 from .schema import rules_schema
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+MAX_NAME_LENGTH = 64  # far below any file system's limit on a file name
 
 
 class NewRulesetError(Exception):
@@ -70,6 +72,11 @@ def new_ruleset_file(
             f"{name!r} is not a usable name: use letters, digits, _ and -, e.g. my_rules",
             bad_name=True,
         )
+    if len(name) > MAX_NAME_LENGTH:
+        raise NewRulesetError(
+            f"a name of {len(name)} characters is too long: use at most {MAX_NAME_LENGTH}",
+            bad_name=True,
+        )
     target = folder / f"{name}.yaml"
     if target.exists():
         raise NewRulesetError("already exists; not overwritten (pick another name)", target)
@@ -85,7 +92,7 @@ def new_ruleset_file(
         extends = _extends_ref(base_path, folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / SCHEMA_FILE_NAME).write_text(schema_json(), encoding="utf-8")
+        write_atomic(folder / SCHEMA_FILE_NAME, schema_json())
         with target.open("x", encoding="utf-8") as handle:
             handle.write(starter_yaml(title or title_for(name), base, extends))
     except FileExistsError:  # made by someone else since the check above

@@ -10,11 +10,10 @@ written or broken one.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...atomic import write_atomic
 from ..rules import Ruleset
 from .errors import LocatedError, RulesetError
 from .loader import load_ruleset_text
@@ -71,13 +70,5 @@ def save_checked(
     result = check_text(text, path, user_dir, confine)
     if not result.ok:
         return result
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
     return result

@@ -125,8 +125,12 @@ def find_ruleset(
         path = _user_path(text)
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
-        if path.is_file():
-            return path
+        try:
+            if path.is_file():
+                return path
+        except OSError as exc:  # e.g. a name longer than the file system allows
+            raise RulesetError([LocatedError(text[:200], 0, 0,
+                                             f"cannot read: {exc.strerror or exc}")]) from None
         raise RulesetError([LocatedError(text, 0, 0, "no such ruleset file")])
     found = ruleset_paths(user_dir)
     for key, path, _origin in found:

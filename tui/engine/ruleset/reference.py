@@ -58,7 +58,7 @@ _TYPE_WORDS = {
 
 
 def _flow(value: Any) -> str:
-    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6)
+    text: str = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6)
     return text.strip().removesuffix("...").strip()
 
 

@@ -393,10 +393,10 @@ def _going_out(r: Ruleset) -> str:
         text += "  That ends the round at once for everyone."
     lines.append(_para(text))
     for number in range(1, len(r.rounds) + 1):
-        rule = r.round(number).going_out_discard
-        if rule is not None and rule != g.discard:
+        own = r.round(number).going_out_discard
+        if own is not None and own != g.discard:
             lines.append(
-                _item("-", f"Round {number}: {_discard_rule(rule, g.melding_during_play)}.")
+                _item("-", f"Round {number}: {_discard_rule(own, g.melding_during_play)}.")
             )
     if g.bonus:
         verb = "adds" if g.bonus > 0 else "takes"

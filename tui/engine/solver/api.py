@@ -15,8 +15,9 @@ from ..cards import SUITS, Card
 from ..meld import Meld
 from ..meld_rules import card_penalty
 from ..rules import Ruleset
+from .context import BIG, Plan, context_for
 from .contract import contract_melds_ok, search_contract
-from .core import BIG, Plan, context, solve
+from .core import solve
 from .quick import may_go_out
 
 __all__ = ["Arrangement", "best_arrangement", "going_out", "find_contract",
@@ -34,7 +35,7 @@ class Arrangement:
 
 def best_arrangement(hand: Sequence[Card], rules: Ruleset, round_no: int) -> Arrangement:
     """The arrangement of the whole hand leaving the fewest penalty points (exact)."""
-    plan = solve(list(hand), context(rules, round_no, "penalty"))
+    plan = solve(list(hand), context_for(rules, round_no, "penalty"))
     assert plan is not None
     # weighed by the "penalty" scheme, the plan's cost is the deadwood's points
     return _arrangement(plan, rules, round_no, penalty=plan.cost)
@@ -56,7 +57,7 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
         values = [card_penalty(c, rules, round_no) for c in cards]
         if min(values) >= 0 and arrangement.penalty > max(values):
             return None
-    ctx = context(rules, round_no, "count")
+    ctx = context_for(rules, round_no, "count")
     if not may_go_out(cards, ctx, spare=0 if rule == "forbidden" else 1):
         return None
     plan = solve(cards, ctx, bound=BIG + BIG // 2)

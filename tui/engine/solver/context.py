@@ -9,6 +9,7 @@ caches are bounded together (`CACHE_ENTRIES`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..cards import ACE, Card
 from ..meld import Meld
@@ -20,7 +21,7 @@ X = 100  # code offset of a wild-rank card used as a natural
 HIGH_ACE = 14
 SCAN_ABOVE = 4000  # set choices to enumerate beyond which `solver_scan` is faster
 
-Outcomes = dict[tuple[int, int], tuple[int, tuple]]
+Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
 
 
 @dataclass
@@ -57,15 +58,17 @@ class Context:
                       and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2)
         self.set_single_core = p.set_max >= UNLIMITED and not p.distinct_suits
         self.suit_memo: dict[int, dict[tuple[int, ...], Outcomes]] = {}
-        self.table_memo: dict[tuple[int, tuple[int, ...]], tuple] = {}
-        self.set_memo: dict[tuple, list] = {}
-        self.left_memo: dict[tuple, list] = {}
-        self.rank_memo: dict[tuple, tuple] = {}
+        # The tables below hold tuples of tuples shaped for speed; each module that fills
+        # one documents its shape.
+        self.table_memo: dict[tuple[int, tuple[int, ...]], Any] = {}
+        self.set_memo: dict[tuple[Any, ...], Any] = {}
+        self.left_memo: dict[tuple[Any, ...], Any] = {}
+        self.rank_memo: dict[tuple[Any, ...], Any] = {}
         self._thresholds: dict[int, int] = {}
-        self.cluster_memo: dict[tuple, tuple] = {}
-        self.plan_memo: dict[tuple, list] = {}
-        self.shape_memo: dict[tuple, list] = {}  # `solver_fast`: melds per suit and rank
-        self.quick_shape: tuple | None = None  # `solver_quick`: run windows per rank
+        self.cluster_memo: dict[tuple[Any, ...], Any] = {}
+        self.plan_memo: dict[tuple[Any, ...], Any] = {}
+        self.shape_memo: dict[tuple[Any, ...], Any] = {}  # `solver_fast`: melds per suit, rank
+        self.quick_shape: tuple[Any, ...] | None = None  # `solver_quick`: run windows per rank
 
     def set_threshold(self, budget: int) -> int:
         """Fewest naturals of one rank worth a set core with `budget` wilds in the pool: a
@@ -104,7 +107,7 @@ CACHE_ENTRIES = 150_000  # about 75 MB of tables, over every ruleset and round
 _solves = 0
 
 
-def _keep_caches_bounded() -> None:
+def keep_caches_bounded() -> None:
     """Every few hundred solves, drop every table if together they grew too big (a
     long-running server sees an endless variety of hands)."""
     global _solves
@@ -123,7 +126,7 @@ def _weigh(value: int, scheme: str) -> int:
 _CONTEXTS: dict[tuple[int, int, str], Context] = {}
 
 
-def context(rules: Ruleset, round_no: int, scheme: str = "penalty") -> Context:
+def context_for(rules: Ruleset, round_no: int, scheme: str = "penalty") -> Context:
     key = (id(rules), round_no, scheme)
     ctx = _CONTEXTS.get(key)
     if ctx is None or ctx.rules is not rules:

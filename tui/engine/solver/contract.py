@@ -12,13 +12,21 @@ even its best case cannot beat the best lay-down found.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import SUITS, Card
 from ..meld import Meld
-from ..meld_rules import MeldError, MeldParams, _positions_of, _validate, card_penalty, meld_params
+from ..meld_rules import (
+    MeldError,
+    MeldParams,
+    card_penalty,
+    meld_params,
+    run_positions_of,
+    validate_meld,
+)
 from ..rules import Ruleset
 
-Core = tuple  # (kind, faces (face ids), places, t, need, cap, value, key)
+Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key)
 
 
 def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
@@ -177,7 +185,7 @@ class _Search:
             # each face once per run; aces take each place they may
             options: list[tuple[int, int]] = []  # (place, face)
             for f in fs:
-                for q in _positions_of(self.faces[f][0], p):
+                for q in run_positions_of(self.faces[f][0], p):
                     options.append((q, f))
             options.sort()
             for chosen in _run_subsets(options, p, self.total_wilds):
@@ -215,7 +223,7 @@ class _Search:
         wild_values = sorted((v for f, v in enumerate(self.value) if self.wild[f]
                               for _ in range(self.count[f])), reverse=True)
         self.best_value = self.total_value - 1 if self.whole_hand else -1
-        self.best: tuple | None = None
+        self.best: tuple[Any, ...] | None = None
         self.wild_total = sum(wild_values)
         # suffix maxima of core values for the bound
         self.suffix_max = {}
@@ -237,12 +245,12 @@ class _Search:
             return None
         return self._build(*self.best)
 
-    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list, counts: list[int],
+    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
              value: int) -> None:
-        kind, cands, wanted = picks[stage] if stage < len(picks) else (None, None, 0)
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
+        kind, cands, wanted = picks[stage]
         if taken == wanted:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return
@@ -272,7 +280,7 @@ class _Search:
             for f in core[1]:
                 counts[f] += 1
 
-    def _fits(self, core: Core, chosen: list, counts: list[int]) -> bool:
+    def _fits(self, core: Core, chosen: list[Any], counts: list[int]) -> bool:
         need: dict[int, int] = {}
         for f in core[1]:
             need[f] = need.get(f, 0) + 1
@@ -293,11 +301,11 @@ class _Search:
                 return False
         return True
 
-    def _melds_must(self, chosen: list) -> bool:
+    def _melds_must(self, chosen: list[Any]) -> bool:
         """Whether a chosen core holds the card that must be melded."""
         return any(self.must in core[1] for core in chosen)
 
-    def _leaf(self, chosen: list, counts: list[int], value: int) -> None:
+    def _leaf(self, chosen: list[Any], counts: list[int], value: int) -> None:
         if self.must_natural and not self._melds_must(chosen):
             return
         if self.whole_hand and any(c and not w for c, w in zip(counts, self.wild, strict=True)):
@@ -337,7 +345,7 @@ class _Search:
             if self.first_found:
                 self.best_value = 1 << 62  # nothing can beat it: the search winds down
 
-    def _wild_options(self, chosen: list):
+    def _wild_options(self, chosen: list[Any]):
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
         wild counts it can take.  (None, None) if a group cannot be laid out."""
         p = self.p
@@ -412,10 +420,10 @@ class _Search:
         return melds, rest
 
     def _meld(self, core: Core, naturals: list[Card], wilds: list[Card],
-              span: tuple[int, int] | None, used_ranks: set, used_suits: set) -> Meld:
+              span: tuple[int, int] | None, used_ranks: set[Any], used_suits: set[Any]) -> Meld:
         kind = core[0]
         p = self.p
-        fixed: list = []
+        fixed: list[Any] = []
         if kind == "set":
             rank = core[7]
             if rank is None:
@@ -446,7 +454,7 @@ class _Search:
                     fixed += [(q, suit) for q in free]
         cards = list(naturals) + list(wilds)
         try:
-            return _validate(cards, fixed, p, kind, "")
+            return validate_meld(cards, fixed, p, kind, "")
         except MeldError as exc:  # pragma: no cover - the search only builds legal melds
             raise AssertionError(f"contract search built an illegal meld: {exc}") from exc
 
@@ -479,7 +487,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int):
     n = len(options)
     if p.wrap:
         # small: every subset, filtered by span afterwards
-        def rec_all(i: int, acc: tuple, places: frozenset):
+        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]):
             if i == n:
                 if acc and _span(tuple(q for q, _ in acc), True) - len(acc) <= budget:
                     yield acc
@@ -491,7 +499,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int):
         yield from rec_all(0, (), frozenset())
         return
 
-    def rec(i: int, acc: tuple):
+    def rec(i: int, acc: tuple[Any, ...]):
         if acc:
             yield acc
         for j in range(i, n):
@@ -564,10 +572,10 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
         return 0, None
     order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
     # state: high end of the last run -> {total wilds: layout list}
-    states: dict[int, dict[int, list]] = {lo_bound - 2: {0: []}}
+    states: dict[int, dict[int, list[Any]]] = {lo_bound - 2: {0: []}}
     for i in order:
         opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
-        new: dict[int, dict[int, list]] = {}
+        new: dict[int, dict[int, list[Any]]] = {}
         for last, totals in states.items():
             for lo, hi, w in opts:
                 if lo <= last + 1:
@@ -579,7 +587,7 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
         states = new
         if not states:
             return 0, None
-    reach: dict[int, list] = {}
+    reach: dict[int, list[Any]] = {}
     for totals in states.values():
         for tot, layout in totals.items():
             reach.setdefault(tot, layout)

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
 from ..cards import ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
-    _CONTEXTS,
     BIG,
     CACHE_ENTRIES,
     HIGH_ACE,
@@ -37,12 +37,12 @@ from .context import (  # noqa: F401 - re-exported: bots and tests use them from
     Context,
     Plan,
     X,
-    _keep_caches_bounded,
-    context,
+    context_for,
+    keep_caches_bounded,
 )
 from .fast import solve_few_wilds
-from .sets import _build, _leftover_table, _rank_options, finish
-from .suits import _clusters, _suit_plan, _suit_table
+from .sets import build_meld, finish, leftover_table, rank_options
+from .suits import suit_clusters, suit_plan, suit_table
 
 FAST_MOST = 20  # hands up to this size with at most one wild go to `solver_fast`
 
@@ -61,7 +61,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     if ctx.plain and len(cards) <= FAST_MOST and sum(
             1 for card in cards if card.rank in wild_ranks) <= 1:
         fast = solve_few_wilds(cards, ctx, bound, melds)
-        _keep_caches_bounded()
+        keep_caches_bounded()
         return fast
     naturals: list[Card] = []
     jokers: list[Card] = []
@@ -105,7 +105,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     best.deadwood.extend(dead)
     if bound is not None and best.cost > bound:
         return None
-    _keep_caches_bounded()
+    keep_caches_bounded()
     return best
 
 
@@ -136,7 +136,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         if len(entries) > 1:
             entries.sort(key=_first)
         suit_codes = tuple([e[1] for e in entries])
-        groups, loose = _clusters(ctx, budget, suit_codes)
+        groups, loose = suit_clusters(ctx, budget, suit_codes)
         for group in groups:
             cid = len(clusters)
             members = [entries[k][2] for k in group]
@@ -157,7 +157,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
             continue
         members.sort(key=_member_key)
         stuck = tuple([i for i, m in enumerate(members) if id(m[2]) not in where])
-        opts, allow_none = _rank_options(ctx, budget,
+        opts, allow_none = rank_options(ctx, budget,
                                          tuple([(s, c) for s, c, _ in members]), stuck)
         if not opts:
             continue
@@ -201,16 +201,16 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         comp_clusters.setdefault(root(cid), []).append(cid)
     for r in range(len(ranks)):
         comp_ranks.setdefault(root(len(clusters) + r), []).append(r)
-    local: dict[tuple[int, int], tuple] = {}
+    local: dict[tuple[int, int], tuple[Any, ...]] = {}
     tables = ctx.table_memo
 
-    def cluster_table(cid: int, mask: int) -> tuple:
+    def cluster_table(cid: int, mask: int) -> tuple[Any, ...]:
         hit = local.get((cid, mask))
         if hit is None:
             items = clusters[cid][0]
             if mask:
                 items = tuple(c for k, c in enumerate(items) if not mask >> k & 1)
-            hit = tables.get((budget, items)) or _suit_table(ctx, budget, items)
+            hit = tables.get((budget, items)) or suit_table(ctx, budget, items)
             hit = hit[0]
             local[(cid, mask)] = hit
         return hit
@@ -228,8 +228,8 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
 
             if scan_applies(ctx):
                 return solve_scan(ctx, naturals, pool, allow_allwild, anchored, bound, melds)
-    comp_tables: list[tuple] = []
-    comp_info: list[tuple] = []
+    comp_tables: list[tuple[Any, ...]] = []
+    comp_info: list[tuple[Any, ...]] = []
     for comp in sorted(set(comp_clusters) | set(comp_ranks)):
         cids = comp_clusters.get(comp, [])
         rids = comp_ranks.get(comp, [])
@@ -242,7 +242,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
         comp_info.append((cids, rids, back))
     if bound is not None and base_dw + sum(min(e[2] for e in t) for t in comp_tables) > bound:
         return None
-    left = _leftover_table(
+    left = leftover_table(
         ctx,
         tuple(sorted([weight[c.rank] for c in pool if c.rank == JOKER_RANK], reverse=True)),
         tuple(sorted([weight[c.rank] for c in pool if c.rank != JOKER_RANK], reverse=True)),
@@ -261,7 +261,7 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
                     free_cards, pool, left, budget, cluster_table, melds)
 
 
-def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
+def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[Any, Any]:
     """Min-plus product of (need, slack, deadwood) tables: key -> least deadwood."""
     if budget == 0:
         total = 0
@@ -285,7 +285,7 @@ def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
     for tab in several:
         if len(tab) == 1:
             n2, s2, d2 = tab[0]
-            new = {}
+            new: dict[tuple[int, int], int] = {}
             for (n1, s1), d1 in states.items():
                 nn = n1 + n2
                 if nn <= budget:
@@ -314,19 +314,14 @@ def _combine_costs(tables: list, budget: int, need0: int, slack0: int) -> dict:
     return states
 
 
-def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
+def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[Any, Any]:
     """Min-plus product of (need, slack, deadwood) tables: key -> (deadwood, keys used)."""
     if budget == 0:
-        total = 0
-        path = []
-        for tab in tables:
-            entry = tab[0]
-            total += entry[2]
-            path.append((0, 0))
-        return {(need0, slack0): (total, tuple(path))}
-    states: dict[tuple[int, int], tuple[int, tuple]] = {(need0, slack0): (0, ())}
+        total = sum(tab[0][2] for tab in tables)
+        return {(need0, slack0): (total, ((0, 0),) * len(tables))}
+    states: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {(need0, slack0): (0, ())}
     for tab in tables:
-        new: dict[tuple[int, int], tuple[int, tuple]] = {}
+        new: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
         for (n1, s1), (d1, path) in states.items():
             for n2, s2, d2 in tab:
                 nn = n1 + n2
@@ -344,10 +339,10 @@ def _combine(tables: list, budget: int, need0: int, slack0: int) -> dict:
     return states
 
 
-def _component(ctx: Context, budget: int, cids: list[int], ranks: list, cluster_table):
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], cluster_table):
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
-    best: dict[tuple[int, int], tuple[int, tuple]] = {}
+    best: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
     per_rank = [([None] if allow_none else []) + compiled
                 for _, compiled, allow_none, _ in ranks]
     empty: dict[int, int] = {}
@@ -407,7 +402,7 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
     return member[0], member[1]
 
 
-def _first(entry: tuple) -> int:
+def _first(entry: tuple[Any, ...]) -> int:
     return entry[0]
 
 
@@ -452,7 +447,7 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
             keep = [k for k in range(len(items)) if not mask >> k & 1]
             items = tuple(items[k] for k in keep)
             members = [members[k] for k in keep]
-        plan = _suit_plan(ctx, budget, items, key)
+        plan = suit_plan(ctx, budget, items, key)
         if not plan:
             deadwood.extend(members)
             continue
@@ -471,7 +466,7 @@ def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, cl
         for rest in free.values():
             deadwood.extend(rest)
     if not pool:
-        return Plan(cost, [_build(ctx, kind, naturals, places, [])
+        return Plan(cost, [build_meld(ctx, kind, naturals, places, [])
                            for kind, naturals, places, _, _ in cores] if melds else [],
                     deadwood)
     return finish(ctx, cost, cores, deadwood, pool, left[total_key[0]][total_key[1]], melds)

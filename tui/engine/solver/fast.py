@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import Any
 
 from ..cards import ACE, JOKER_RANK, SUITS, Card
-from ..meld_rules import MAX_RUN, MeldParams, _positions_of
+from ..meld_rules import MAX_RUN, MeldParams, run_positions_of
 from .context import HIGH_ACE, Context, Plan
-from .sets import _build
+from .sets import build_meld
 
 # Counts of cards per face live in one int, a field of FIELD bits a face, each with a guard
 # bit that a subtraction clears only when it takes more copies than there are; so taking a
@@ -74,7 +75,7 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
     wild_w = weight[wilds[0].rank] if wilds else 0
     plain = [m for m in found if not m[1]]
     n = len(plain)
-    memo: dict[tuple, tuple[int, bool]] = {}
+    memo: dict[tuple[Any, ...], tuple[int, bool]] = {}
 
     def fitting(i: int, left: int) -> int:
         """The first natural meld from the `i`th on whose cards are all still in hand."""
@@ -155,7 +156,7 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
         _, need, _, _, kind, fids, places = meld
         took = wilds if need else spare if meld is host else []
         # a run's faces are listed low to high already
-        plan.melds.append(_build(ctx, kind, [copies[f].pop() for f in fids], list(places),
+        plan.melds.append(build_meld(ctx, kind, [copies[f].pop() for f in fids], list(places),
                                  list(took)))
     return plan
 
@@ -165,7 +166,7 @@ def _melds(ctx: Context, copies: dict[int, list[Card]], wilds: int) -> list[Meld
     per suit (by the places it holds) and per rank (by its copies in each suit)."""
     p = ctx.p
     memo = ctx.shape_memo
-    ace = sum(1 << q for q in _positions_of(ACE, p))  # the places an ace may take
+    ace = sum(1 << q for q in run_positions_of(ACE, p))  # the places an ace may take
     masks = [0, 0, 0, 0]
     ranks: dict[int, list[int]] = {}
     for fid, got in copies.items():

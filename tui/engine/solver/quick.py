@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import JOKER_RANK, Card
-from ..meld_rules import MeldParams, _positions_of
+from ..meld_rules import MeldParams, run_positions_of
 from .context import Context
 
 
@@ -93,7 +93,7 @@ def _least_wilds(needy: list[tuple[int, str, int]], suit_masks: dict[str, int], 
         if j != i:
             parent[root(i)] = root(j)
         places = by_suit.setdefault(suit, [])
-        places.extend((q, i) for q in _positions_of(rank, p))
+        places.extend((q, i) for q in run_positions_of(rank, p))
     for suit, places in by_suit.items():
         places.sort()
         mask = suit_masks[suit]
@@ -139,7 +139,7 @@ def _shape(ctx: Context) -> tuple[list[int], list[tuple[int, ...]]]:
     windows: list[tuple[int, ...]] = [()] * 14
     for rank in range(1, 14):
         masks: list[int] = []
-        for pos in _positions_of(rank, p):
+        for pos in run_positions_of(rank, p):
             bits[rank] |= 1 << pos
             masks.extend(through.get(pos, ()))
         windows[rank] = tuple(masks)

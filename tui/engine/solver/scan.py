@@ -16,10 +16,11 @@ outnumber naturals) without wrap-around; `solver_core` falls back to it only the
 from __future__ import annotations
 
 from itertools import combinations, product
+from typing import Any
 
 from ..cards import ACE, SUITS, Card
 from .context import Context, Plan
-from .sets import _leftover_table, _set_options, finish
+from .sets import finish, leftover_table, set_core_options
 
 JOKER_RANK = 0
 
@@ -78,7 +79,7 @@ class _Scan:
             place = card.rank if card.rank != ACE or self.low else 14
             self.cards.setdefault((place, card.suit), []).append(card)
             self.by_rank.setdefault(card.rank, []).append(card)
-        self.moves_memo: dict[tuple, list] = {}
+        self.moves_memo: dict[tuple[Any, ...], list[Any]] = {}
 
     # -- per suit: what the cards at one place do to the open runs -----------------------
 
@@ -100,7 +101,7 @@ class _Scan:
         slack = p.run_max - max(span, p.run_min)
         return need, slack if slack < self.budget else self.budget
 
-    def moves(self, spans: tuple[int, ...], reserved: int, count: int, place: int) -> list:
+    def moves(self, spans: tuple[int, ...], reserved: int, count: int, place: int) -> list[Any]:
         """Every way `count` identical cards at `place` act on a suit's open runs:
         [(new spans, new reserved, need, slack, dead cards, detail)]."""
         key = (spans, reserved, count, place)
@@ -114,9 +115,9 @@ class _Scan:
             count, reserved_after = reserved, 0
         else:
             reserved_after = reserved
-        out = []
+        out: list[tuple[Any, ...]] = []
         k = len(spans)
-        seen: set = set()
+        seen: set[Any] = set()
         for keep in (range(count + 1) if may_reserve else (0,)):
             avail = count - keep
             for ext in _subsets(spans, min(k, avail)):
@@ -162,17 +163,17 @@ class _Scan:
 
     # -- the scan -----------------------------------------------------------------------
 
-    def set_options(self, place: int) -> list:
+    def set_options(self, place: int) -> list[Any]:
         """Set choices decided at `place`: [(cards per suit taken, need, slack, cores)]."""
         if place == 14 and self.low:
             return [((0, 0, 0, 0), 0, 0, ())]
         rank = ACE if place in (1, 14) else place
         members = sorted(self.by_rank.get(rank, []), key=lambda c: (c.suit, c.uid))
-        out = [((0, 0, 0, 0), 0, 0, ())]
+        out: list[tuple[Any, ...]] = [((0, 0, 0, 0), 0, 0, ())]
         if len(members) < self.ctx.set_threshold(self.budget):
             return out
         sig = tuple((c.suit, c.rank) for c in members)
-        for cores, need, slack in _set_options(self.ctx, self.budget, sig):
+        for cores, need, slack in set_core_options(self.ctx, self.budget, sig):
             taken = [0, 0, 0, 0]
             for core in cores:
                 for i in core:
@@ -188,7 +189,7 @@ class _Scan:
         start = ((((), 0),) * 4)
         # stages of the scan; each maps a key to {(need, slack): (deadwood, back)}, where
         # back = (previous stage, key there, (need, slack) there, step taken)
-        stages: list[dict] = [{start: {(0, 0): (0, None)}}]
+        stages: list[dict[Any, Any]] = [{start: {(0, 0): (0, None)}}]
         first = 1 if self.low else 2
         limit = self.limit
         for place in range(first, self.last + 1):
@@ -197,10 +198,10 @@ class _Scan:
             options = self.set_options(place)
             # the set decided here (if any) ...
             prev_i = len(stages) - 1
-            staged: dict[tuple, dict] = {}
+            staged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for state, table in stages[prev_i].items():
                 for o_index, (_, o_need, o_slack, _) in enumerate(options):
-                    bucket: dict = {}
+                    bucket: dict[Any, Any] = {}
                     for (n, s), (dw, _) in table.items():
                         nn = n + o_need
                         if nn > budget:
@@ -217,7 +218,7 @@ class _Scan:
             for si in range(4):
                 here = len(self.cards.get((place, SUITS[si]), ()))
                 prev_i = len(stages) - 1
-                after: dict[tuple, dict] = {}
+                after: dict[tuple[Any, ...], dict[Any, Any]] = {}
                 for key, table in stages[prev_i].items():
                     state, o_index = key
                     spans, reserved = state[si]
@@ -242,7 +243,7 @@ class _Scan:
                 stages.append({k: v for k, v in after.items() if v})
             # the set choice is spent: merge on the suits' states alone
             prev_i = len(stages) - 1
-            merged: dict[tuple, dict] = {}
+            merged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for key, table in stages[prev_i].items():
                 into = merged.setdefault(key[0], {})
                 for ns, (dw, _) in table.items():
@@ -256,18 +257,15 @@ class _Scan:
         final = stages[-1].get(start)
         if not final:
             return None, True
-        left = _leftover_table(
+        left = leftover_table(
             self.ctx,
             tuple(sorted((weight[c.rank] for c in self.pool if c.rank == JOKER_RANK),
                          reverse=True)),
             tuple(sorted((weight[c.rank] for c in self.pool if c.rank != JOKER_RANK),
                          reverse=True)),
             self.allow_allwild, self.anchored)
-        best_key, best_cost = None, None
-        for key, (dw, _) in final.items():
-            cost = dw + left[key[0]][key[1]][0]
-            if best_cost is None or cost < best_cost:
-                best_key, best_cost = key, cost
+        best_key, best_cost = min(((key, dw + left[key[0]][key[1]][0])
+                                   for key, (dw, _) in final.items()), key=lambda kc: kc[1])
         if self.bound is not None and best_cost > self.bound:
             return None, True
         steps = []
@@ -293,15 +291,15 @@ class _Scan:
 
     # -- back to cards ------------------------------------------------------------------
 
-    def replay(self, steps: list) -> tuple[list, list[Card]]:
+    def replay(self, steps: list[Any]) -> tuple[list[Any], list[Card]]:
         """Follow the winning steps with the actual cards: set and run cores, deadwood."""
         p = self.p
-        cores: list = []
+        cores: list[Any] = []
         deadwood: list[Card] = []
         open_runs: dict[str, list[list[tuple[Card, int]]]] = {s: [] for s in SUITS}
         reserved: dict[str, list[Card]] = {s: [] for s in SUITS}
         hand = {k: list(v) for k, v in self.cards.items()}
-        options_at: dict[int, list] = {}
+        options_at: dict[int, list[Any]] = {}
         for step in steps:
             if step[0] == "set":
                 place, o_index = step[1], step[2]
@@ -342,7 +340,7 @@ class _Scan:
                 else:
                     still.append(run)
             # open runs in the order of the scan's state: by (normalised) length
-            still.sort(key=lambda r, q=place: self._norm(q - r[0][1] + 1, q))
+            still.sort(key=lambda r: self._norm(place - r[0][1] + 1, place))
             open_runs[suit] = still
         for suit in SUITS:
             deadwood.extend(reserved[suit])  # aces kept for the high end but not used

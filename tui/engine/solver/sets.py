@@ -3,13 +3,15 @@ wilds left over can still do, and turning cores plus wilds into melds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import JOKER_RANK, SUITS, Card
 from ..meld import Meld
-from ..meld_rules import _positions_of, _validate
+from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
 
-def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
+def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
     """Ways to put some of one rank's naturals (suit, code) into set cores:
     [(cores as index tuples, need, slack)], without the empty choice."""
     key = (budget, cards)
@@ -18,8 +20,8 @@ def _set_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
         return hit
     p = ctx.p
     n = len(cards)
-    seen: set = set()
-    out = []
+    seen: set[Any] = set()
+    out: list[tuple[Any, ...]] = []
 
     least = ctx.set_threshold(budget)
 
@@ -109,7 +111,7 @@ def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
     return sorted(reach)
 
 
-def _leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
+def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
                     allow_allwild: bool, anchored: bool):
     """cost[n][s]: weight of the wilds left in hand when cores need n and have slack s;
     also the choice (melds of wilds alone, their size, jokers melded)."""
@@ -151,8 +153,8 @@ def _leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, .
     return result
 
 
-def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
-                  stuck: tuple[int, ...]) -> tuple[list, bool]:
+def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
+                 stuck: tuple[int, ...]) -> tuple[tuple[Any, ...], bool]:
     """Set options of one rank in this hand, without those that provably lose: a card no
     run can hold joins the set when a set is made (single-core rules), and making no set
     loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
@@ -160,7 +162,7 @@ def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     hit = ctx.rank_memo.get(key)
     if hit is not None:
         return hit
-    opts = _set_options(ctx, budget, sig)
+    opts = set_core_options(ctx, budget, sig)
     if stuck and ctx.set_single_core:
         opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
     stuck_set = set(stuck)
@@ -172,8 +174,8 @@ def _rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     return out
 
 
-def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: list[Card],
-           wild_choice: tuple, melds: bool = True) -> Plan:
+def finish(ctx: Context, cost: int, cores: list[Any], deadwood: list[Card], pool: list[Card],
+           wild_choice: tuple[Any, ...], melds: bool = True) -> Plan:
     """Share the pool out and build the melds.  `cores` are (kind, naturals, run places,
     need, slack); `wild_choice` the leftover table's entry (melds of wilds alone, their
     size, jokers and other wilds melded)."""
@@ -207,18 +209,18 @@ def finish(ctx: Context, cost: int, cores: list, deadwood: list[Card], pool: lis
         given[idx].extend(giving[:take])
         del giving[:take]
         absorb -= take
-    melds = [_build(ctx, kind, naturals, places, wilds)
+    built = [build_meld(ctx, kind, naturals, places, wilds)
              for (kind, naturals, places, _, _), wilds in zip(cores, given, strict=True)]
     for lead, size in zip(leads, sizes, strict=True):
         wilds = giving[:size - len(lead)]
         del giving[:size - len(lead)]
         kind = "set" if p.set_min <= size <= p.set_max else "run"
-        melds.append(_build(ctx, kind, lead, [], wilds))
+        built.append(build_meld(ctx, kind, lead, [], wilds))
     assert not giving
-    return Plan(cost, melds, deadwood)
+    return Plan(cost, built, deadwood)
 
 
-def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
+def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
            wilds: list[Card]) -> Meld:
     """The meld of a core and its wilds, each wild standing where the rules' default puts
     it: a set's rank (a missing suit when suits must differ); a run's gaps, then its high
@@ -256,13 +258,13 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         extra = len(wilds) - gaps
         # a wild of the run's suit may stand for itself (3C in 3C-4C-5C, threes wild):
         # extend the run down to such wilds before the high end
-        own: dict[int, Card] = {}
+        own_place: dict[int, Card] = {}
         for wild in wilds:
             if wild.suit == suit and wild.rank != JOKER_RANK:
-                for q in _positions_of(wild.rank, p):
-                    own.setdefault(q, wild)
+                for q in run_positions_of(wild.rank, p):
+                    own_place.setdefault(q, wild)
         down = 0
-        while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own:
+        while down < extra and lo - 1 - down >= p.min_pos and lo - 1 - down in own_place:
             down += 1
         up = min(extra - down, p.max_pos - hi)
         lo -= extra - up
@@ -271,22 +273,22 @@ def _build(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         placed: dict[int, Card] = {}
         left = list(wilds)
         for q in slots:
-            wild = own.get(q)
-            if wild is not None and any(w is wild for w in left):
-                placed[q] = wild
-                left = [w for w in left if w is not wild]
+            itself = own_place.get(q)
+            if itself is not None and any(w is itself for w in left):
+                placed[q] = itself
+                left = [w for w in left if w is not itself]
         spare = iter(left)
         seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
     # wrap-around runs and melds of wilds alone: let the validator lay them out
-    fixed: list = []
+    fixed: list[Any] = []
     for k, card in enumerate(naturals):
         if kind == "set":
             fixed.append((card.rank, card.suit))
         else:
-            place = places[k] if places else _positions_of(card.rank, p)[0]
+            place = places[k] if places else run_positions_of(card.rank, p)[0]
             fixed.append((place, card.suit))
-    return _validate(list(naturals) + list(wilds), fixed + [None] * len(wilds), p, kind, "")
+    return validate_meld(list(naturals) + list(wilds), fixed + [None] * len(wilds), p, kind, "")
 
 
 def _split_sizes(ctx: Context, k: int, total: int) -> list[int]:

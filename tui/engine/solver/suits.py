@@ -8,11 +8,12 @@ card acting as a natural.  A suit's codes are kept in place order.
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 from ..cards import ACE
 from .context import HIGH_ACE, Context, X
 
-Outcomes = dict[tuple[int, int], tuple[int, tuple]]
+Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
 
 
 def _pos(code: int) -> int:
@@ -160,7 +161,7 @@ def _pareto(res: Outcomes) -> Outcomes:
     return out
 
 
-def _suit_table(ctx: Context, budget: int, items: tuple[int, ...]):
+def suit_table(ctx: Context, budget: int, items: tuple[int, ...]):
     """Outcomes of a suit over every placement of its aces (low/high): key -> (deadwood,
     variant items).  Cards that no run can hold are set aside as plain deadwood."""
     key = (budget, items)
@@ -286,7 +287,7 @@ def _windows_held(places: set[int], lo: int, hi: int, length: int, budget: int) 
     return ok
 
 
-def _suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
+def suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
     """The run cores (as lists of codes with places) behind one table entry."""
     memo_key = (budget, items, key)
     hit = ctx.plan_memo.get(memo_key)
@@ -298,7 +299,7 @@ def _suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int
 
 
 def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
-    _, table = _suit_table(ctx, budget, items)
+    _, table = suit_table(ctx, budget, items)
     dw, variant = table[key]
     cores: list[tuple[list[int], int, int]] = []
     cur_items, cur_key = variant, key
@@ -316,7 +317,7 @@ def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tupl
     return cores
 
 
-def _clusters(ctx: Context, budget: int, codes: tuple[int, ...]):
+def suit_clusters(ctx: Context, budget: int, codes: tuple[int, ...]):
     """Split one suit's cards (codes in place order) into groups no run crosses between:
     (groups as index tuples, indices of cards no run can hold at all)."""
     key = (budget, codes)

@@ -1,0 +1,88 @@
+"""The saved game in the app: one window owns the save slot; a damaged save is refused in
+one line with the choice to start a new game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app_driver import make_env, view, wait_until
+from textual.widgets import Static
+
+from tui.app.app import RummyApp
+from tui.app.screens.damaged_save import DamagedSaveScreen
+from tui.app.screens.menu import MenuScreen
+from tui.app.screens.new_game import NewGameScreen
+from tui.app.screens.table import TableScreen
+from tui.service.table import Table
+
+
+async def saved_game(tmp_path: Path) -> Path:
+    """Play one draw in a window, go back to the menu: the game is saved."""
+    env = make_env(tmp_path, "three_thirteen", players=2, seed=5)
+    app = RummyApp(env)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+    assert env.save_path is not None and env.save_path.exists()
+    return env.save_path
+
+
+async def test_a_damaged_save_offers_a_new_game_in_one_line(tmp_path: Path) -> None:
+    path = await saved_game(tmp_path)
+    data = json.loads(path.read_text())
+    data["game"]["seed"] = 1e400  # written as Infinity: not a whole number
+    path.write_text(json.dumps(data))
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(app.screen, DamagedSaveScreen))
+        reason = str(app.screen.query_one("#damaged-save-reason", Static).render())
+        assert "damaged" in reason and "seed" in reason and "\n" not in reason.strip()
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+    assert not path.exists()
+    assert path.with_name(path.name + ".damaged").exists()
+
+
+async def test_back_from_a_damaged_save_keeps_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "current_game.json"
+    path.write_bytes(b"\xff\xfe not a save")
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(app.screen, DamagedSaveScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+    assert path.read_bytes() == b"\xff\xfe not a save"
+
+
+async def test_a_second_window_does_not_overwrite_the_first_ones_game(tmp_path: Path) -> None:
+    first = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=5))
+    second = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=9))
+    path = tmp_path / "current_game.json"
+    async with first.run_test(size=(80, 24)) as one:
+        await wait_until(one, lambda: isinstance(first.screen, TableScreen))
+        await wait_until(one, lambda: view(first).my_turn and view(first).phase == "draw")
+        await one.press("s")
+        await wait_until(one, lambda: path.exists())
+        async with second.run_test(size=(80, 24), notifications=True) as two:
+            await wait_until(two, lambda: isinstance(second.screen, TableScreen))
+            await wait_until(two, lambda: view(second).my_turn and view(second).phase == "draw")
+            await two.press("s")
+            await two.pause()
+            assert Table.load(path).seed == 5  # still the first window's game
+            assert any("Another rummy window" in n.message for n in second._notifications)
+    # Once the first window has closed, the second window's slot is free again.
+    third = RummyApp(make_env(tmp_path, None))
+    async with third.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(third.screen, MenuScreen))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: isinstance(third.screen, TableScreen))
+        assert third.claimed_save_path() == path

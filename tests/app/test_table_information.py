@@ -1,0 +1,119 @@
+"""What the table tells the player must be right: one card notation everywhere, hints that
+do not outlive the move they were for, jokers that say what they stand for, buys left."""
+
+from __future__ import annotations
+
+import pytest
+from app_driver import HUMAN, make_env, table_screen, view, wait_until
+from table_rig import rig
+from textual.widgets import Static
+
+from tui.app.app import RummyApp
+from tui.app.cardart import CardStyle, card_words
+from tui.app.environment import AppEnvironment
+from tui.app.screens.table import TableScreen
+from tui.app.widgets.melds import meld_text
+from tui.app.widgets.piles import DiscardPile
+from tui.engine.cards import parse_cards
+from tui.engine.meld_rules import make_meld
+from tui.engine.ruleset.loader import load_ruleset
+from tui.service.table import SeatSpec, Table
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
+    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+
+
+def test_card_words_write_cards_as_the_table_does_and_leave_names_alone() -> None:
+    line = "QS took QC and TS from the pile; 10H, AS."
+    assert card_words(line, CardStyle(), keep=["QS"]) == (
+        "QS took Q♣ and 10♠ from the pile; 10♥, A♠.")
+    assert card_words(line, CardStyle(ascii=True), keep=["QS"]) == (
+        "QS took QC and 10S from the pile; 10H, AS.")
+    assert card_words("KCX 2CD draw", CardStyle()) == "KCX 2CD draw"  # not cards
+
+
+def test_a_joker_on_the_table_shows_what_it_stands_for() -> None:
+    rules = load_ruleset("contract_rummy")
+    run = make_meld(parse_cards("5H 6H JK"), rules, 1)
+    group = make_meld(parse_cards("7H 7S JK"), rules, 1)
+    assert meld_text(run, CardStyle(), 60).plain == "5♥ 6♥ JK★7♥"
+    assert meld_text(group, CardStyle(), 60).plain == "7♥ 7♠ JK★7"
+    assert meld_text(run, CardStyle(ascii=True), 60).plain == "5H 6H JK*7H"
+
+
+async def test_log_pile_and_hand_use_one_notation(tmp_path) -> None:
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
+                  seed=5)
+    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+        discard="QS 10D 5H", stock_top="8C", turn=HUMAN)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("t", "enter")  # take the 5♥
+        await pilot.pause()
+        await pilot.press("home", "d")  # discard the first card of the hand
+        await pilot.pause()
+        screen = table_screen(app)
+        log = str(screen.query_one("#log").query_one(Static).render())
+        assert "took 5♥" in log and "5H" not in log
+        pile = "\n".join(line.plain for line in screen.query_one(DiscardPile).render().split())
+        assert "10♦" in pile and "T♦" not in pile
+
+
+async def test_a_hint_shows_in_the_prompt_and_goes_with_the_next_move(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await pilot.pause()
+        expected = card_words(table.hint(HUMAN), CardStyle(), [p.name for p in view(app).players])
+        prompt = table_screen(app).query_one("#prompt", Static)
+        for _ in range(2):  # asked twice: still one hint
+            await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert str(prompt.render()) == f"Hint: {expected}"
+        assert not [n for n in app._notifications if n.title == "Hint"]  # no box over the table
+        await pilot.press("s")  # a move: the hint is gone
+        await pilot.pause()
+        assert not str(prompt.render()).startswith("Hint")
+
+
+async def test_buys_left_are_shown_where_buying_is_on(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.pause()
+        screen = table_screen(app)
+        limit = screen.table.rules.buying.limit_per_deal
+        assert f"{limit} buys left" in str(screen.query_one("#me").border_title)
+        info = str(screen.query_one("#seat-1 .info", Static).render())
+        assert f"{limit} buys left" in info
+    (tmp_path / "b").mkdir()
+    other = RummyApp(make_env(tmp_path / "b", "contract_rummy", players=3, seed=8,
+                              drive_bots=False))
+    async with other.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(other.screen, TableScreen))
+        assert "buy" not in str(table_screen(other).query_one("#me").border_title)
+
+
+async def test_penalty_now_is_what_the_rules_would_score() -> None:
+    """Contract games score every card left in hand, melds in it and all."""
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
+                  seed=5)
+    rig(table.game, ["7H 7S 7D 9C 9D 9S 4H 5H 7C KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6S JK 2D 3D 4D AH AS 10H 10S"], discard="QS", turn=HUMAN)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        title = str(table_screen(app).query_one("#me").border_title)
+        assert "penalty now 74" in title, title  # 7+7+7+7 + 9+9+9 + 4+5+10

@@ -1,0 +1,93 @@
+"""The door of the SSH server: who may keep a connection open before logging in, and how
+hard guessing a password is.
+
+- A connection still logging in holds no session: it does not count against
+  `--max-sessions` and has `login_grace` seconds to log in.
+- Connections in progress are capped, per address and overall; past a cap the *oldest*
+  one in progress is closed, so a pile of idle sockets never turns a real login away
+  (it only pushes out the pile's own oldest member).
+- A failed login is logged (address and user) and answered only after a delay that
+  doubles with each failure from that address (forgotten after `failure_memory`); a
+  connection is closed after `failures_per_connection` failures.
+
+Pure bookkeeping with an injectable clock: the server asks, the door answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DoorLimits:
+    """The door's limits (see the module docstring); tests make them small."""
+
+    login_grace: float = 15.0
+    pending_per_address: int = 8
+    pending_total: int = 128
+    failures_per_connection: int = 3
+    first_delay: float = 1.0
+    max_delay: float = 16.0
+    failure_memory: float = 15 * 60.0
+
+
+class Door:
+    """Connections in progress and failed logins, by address."""
+
+    def __init__(self, limits: DoorLimits | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits or DoorLimits()
+        self._clock = clock
+        self._pending: OrderedDict[Hashable, str] = OrderedDict()  # oldest first
+        self._failures: dict[str, tuple[int, float]] = {}  # address -> (count, last at)
+
+    @property
+    def pending(self) -> int:
+        """Connections that have not logged in yet."""
+        return len(self._pending)
+
+    def arrived(self, connection: Hashable, address: str) -> list[Hashable]:
+        """A connection from `address` opened: the connections (oldest first, possibly
+        this one) that must now be closed to keep within the caps."""
+        self._pending[connection] = address
+        evicted: list[Hashable] = []
+        same = [c for c, a in self._pending.items() if a == address]
+        while len(same) > self.limits.pending_per_address:
+            evicted.append(same.pop(0))
+        for gone in evicted:
+            del self._pending[gone]
+        while len(self._pending) > self.limits.pending_total:
+            gone, _ = self._pending.popitem(last=False)
+            evicted.append(gone)
+        if evicted:
+            log.warning("door: %s connections in progress from %s (or %s in all): "
+                        "closed the oldest %s", len(same), address, len(self._pending),
+                        len(evicted))
+        return evicted
+
+    def settled(self, connection: Hashable) -> None:
+        """The connection logged in, or closed: it no longer waits at the door."""
+        self._pending.pop(connection, None)
+
+    def failure_count(self, address: str) -> int:
+        count, last = self._failures.get(address, (0, 0.0))
+        if count and self._clock() - last > self.limits.failure_memory:
+            del self._failures[address]
+            return 0
+        return count
+
+    def failed(self, address: str, user: str, method: str) -> float:
+        """A login from `address` as `user` failed: log it; the seconds to wait before
+        answering (doubling with each recent failure from that address)."""
+        count = self.failure_count(address) + 1
+        self._failures[address] = (count, self._clock())
+        delay = min(self.limits.max_delay, self.limits.first_delay * 2 ** (count - 1))
+        log.warning("door: failed %s login from %s as %r (%s from this address; "
+                    "answering in %gs)", method, address, user, count, delay)
+        return delay
