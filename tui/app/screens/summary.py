@@ -95,9 +95,9 @@ class RoundSummaryScreen(Screen[bool]):
     def on_mount(self) -> None:
         view = self.view_now
         names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
+        for sheet in self.query(ScoreSheet):  # none if dismissed before it was mounted
+            sheet.show(names, view.scores, [p.total for p in view.players],
+                       view.rules.end.winner == "lowest", view.seat, self.card_style.ascii)
 
     def action_next(self) -> None:
         table = self.session.table
@@ -143,11 +143,11 @@ class GameOverScreen(Screen[bool]):
     def on_mount(self) -> None:
         view = self.view_now
         names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(TotalsChart).show(names, running_totals(view.scores, len(names)),
-                                         self.card_style.ascii)
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
+        for chart in self.query(TotalsChart):
+            chart.show(names, running_totals(view.scores, len(names)), self.card_style.ascii)
+        for sheet in self.query(ScoreSheet):  # none if dismissed before it was mounted
+            sheet.show(names, view.scores, [p.total for p in view.players],
+                       view.rules.end.winner == "lowest", view.seat, self.card_style.ascii)
 
     def _winners_text(self) -> Text:
         view = self.view_now
