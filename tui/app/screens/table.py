@@ -3,15 +3,20 @@ hand at the bottom, score sheet and log at the side (on wide terminals), and a k
 that shows what you can do right now.
 
 The screen plays only through the table service: it reads `table.view(seat)`, sends
-actions with `table.act`, and redraws whenever the service says something changed.  Bots
-are stepped on a timer at the player's chosen speed, in a worker thread so a slow bot never
-freezes the screen.
+actions with `table.act`, and redraws whenever the service says something changed: what
+each widget shows comes from `table_presenter.present`, and only the widgets whose part
+changed are drawn again (a draw or a discard lays nothing out again).  Bots are stepped on
+a timer at the player's chosen speed: a bot thinks in a worker thread, so a slow one never
+freezes the screen, and its move is made here, on the UI thread, like every change to the
+game.  The autosave's text is taken after each change and written by a worker.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -26,6 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from tui.atomic import write_atomic
 from tui.engine.actions import (
     Action,
     DrawStock,
@@ -53,7 +59,7 @@ from ..messages import (
 from ..table_presenter import SeatContext, TableContents, acted_seats, opponent_seats, present
 from ..table_session import TableSession
 from ..widgets.chat import ChatBox
-from ..widgets.gamelog import GameLog
+from ..widgets.gamelog import LogTail
 from ..widgets.hand import HandView
 from ..widgets.keybar import KeyBar
 from ..widgets.melds import MeldList, meld_text
@@ -66,12 +72,6 @@ NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
-
-
-def _lines(text: Text, box: Static) -> int:
-    """Rows `text` takes in `box` (to tell whether a new text needs a new layout)."""
-    width = max(1, box.content_region.width or box.size.width or 1)
-    return sum(max(1, -(-len(line) // width)) for line in text.plain.split("\n"))
 
 
 class TableScreen(Screen[None]):
@@ -123,6 +123,8 @@ class TableScreen(Screen[None]):
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
+        self._save_lock = threading.Lock()
+        self._save_number = self._saved_number = 0
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
@@ -160,10 +162,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
+                    yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log", focusable=False)
+                yield LogTail(id="log")
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -200,8 +202,10 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
+        self._draw()
 
     def _apply_size(self, width: int, height: int) -> None:
+        self._shown = None  # another size: every widget is drawn afresh
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
         if small:
@@ -317,14 +321,13 @@ class TableScreen(Screen[None]):
             my_melds.display = bool(now.my_melds)
             my_melds.show(now.my_melds, style, set(now.targets))
         if old is None or now.prompt != old.prompt:
-            prompt_box = self.query_one("#prompt", Static)
-            prompt_box.update(now.prompt, layout=old is None or _lines(now.prompt, prompt_box)
-                              != _lines(old.prompt, prompt_box))
-        if old is None or now.recent != old.recent:
-            self.query_one("#recent", GameLog).show(now.recent.events, self.seat,
+            self.query_one("#prompt", Static).update(now.prompt, layout=False)  # fixed height
+        # only the log in sight is drawn: the centre's on narrow screens, else the side's
+        if ctx.narrow and (old is None or now.recent != old.recent):
+            self.query_one("#recent", LogTail).show(now.recent.events, self.seat,
                                                     now.recent.fresh_from, ctx.words)
-        if old is None or now.log != old.log:
-            self.query_one("#log", GameLog).show(now.log.events, self.seat,
+        if not ctx.narrow and (old is None or now.log != old.log):
+            self.query_one("#log", LogTail).show(now.log.events, self.seat,
                                                  now.log.fresh_from, ctx.words)
         if old is None or (now.hand_title, now.hand_subtitle, now.my_turn) != (
                 old.hand_title, old.hand_subtitle, old.my_turn):
@@ -355,19 +358,41 @@ class TableScreen(Screen[None]):
                 if {c.face for c in a.cards} <= selected}
 
     def _autosave(self, view: SeatView) -> None:
+        """Save after every change: the game's text is taken here, on the UI thread, so it
+        is one consistent state; writing it (atomically, with a sync to disk) is a
+        worker's job.  Writes are numbered and an older one never replaces a newer."""
         path = self.session.save_path
         if path is None:
             return
         try:
-            if view.phase == "game_over":
-                path.unlink(missing_ok=True)
-            else:
-                self.table.save(path)
+            text = None if view.phase == "game_over" else self.table.save_text()
         except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
-            if not self._save_warned:
-                self._save_warned = True
-                self.notify(f"The game could not be saved to {path}: {exc}",
-                            title="Autosave failed", severity="warning", timeout=8)
+            self._save_failed(path, exc)
+            return
+        if view.phase != "game_over" and text is None:
+            return  # a table that is not saved
+        self._save_number += 1
+        self._write_save(path, text, self._save_number)
+
+    @work(thread=True, group="save")
+    def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        with self._save_lock:
+            if number < self._saved_number:
+                return  # a newer save is already written
+            try:
+                if text is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    write_atomic(path, text)
+            except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
+                self.app.call_from_thread(self._save_failed, path, exc)
+            self._saved_number = number
+
+    def _save_failed(self, path: Path, exc: Exception) -> None:
+        if not self._save_warned:
+            self._save_warned = True
+            self.notify(f"The game could not be saved to {path}: {exc}",
+                        title="Autosave failed", severity="warning", timeout=8)
 
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
@@ -402,13 +427,31 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="bot")
     def _run_bot(self) -> None:
+        """Think in the worker (a bot may take a while); move on the UI thread, where
+        every change to the game is made."""
         try:
-            self.table.step_bot()
+            choice = self.table.bot_choice()
         except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
-            self.app.call_from_thread(self.notify, f"A computer player's move failed: {exc}",
-                                      title="Bot error", severity="error")
-        finally:
-            self._bot_busy = False
+            self.app.call_from_thread(self._bot_failed, exc)
+            return
+        self.app.call_from_thread(self._apply_bot, choice)
+
+    def _apply_bot(self, choice: tuple[int, Action] | None) -> None:
+        self._bot_busy = False
+        if choice is None or self.table.bot_to_move() != choice[0]:
+            return  # nothing to do, or the table moved on while the bot thought
+        seat, action = choice
+        try:
+            self.table.act(seat, action)
+        except IllegalAction:
+            pass  # the table changed under the bot (nothing was played); it thinks again
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
+            self._bot_failed(exc)
+
+    def _bot_failed(self, exc: Exception) -> None:
+        self._bot_busy = False
+        self.notify(f"A computer player's move failed: {exc}", title="Bot error",
+                    severity="error")
 
     def _update_penalty(self) -> None:
         """Recompute the hand's best penalty in a worker, only when the hand changed."""
