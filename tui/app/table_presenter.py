@@ -33,7 +33,6 @@ from .describe import buys_left, deal_label, name_of, prompt
 from .widgets.keybar import Hint
 
 PHASE_WORDS = {"draw": "drawing", "play": "playing", "buy": "may buy?"}
-GOLD = "#f1c40f"
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,7 @@ class SeatContext:
     targets: frozenset[int] = frozenset()  # melds the selection could be laid off onto
     fresh_from: int = 0  # log index of the first move made since this seat last acted
     hint: str = ""  # a hint still fresh (no move since it was given)
+    clock: float | None = None  # seconds left of a timed turn
     words: Callable[[str], str] = field(default=str, compare=False)  # cards in log text
 
 
@@ -165,14 +165,16 @@ def log_content(events: Sequence[Event], fresh_from: int) -> LogContent:
 
 def bar_text(view: SeatView, ctx: SeatContext) -> Text:
     """The top line: the deal and what it asks on the left, whose move on the right."""
-    text = Text(" " + deal_label(view), Style(bold=True))
+    highlight = ctx.style.c.highlight
+    text = Text(" " + ctx.style.text(deal_label(view)), Style(bold=True))
     if view.final_turns:
-        text.append("   last turns", Style(color=GOLD, bold=True))
+        text.append("   last turns", Style(color=highlight, bold=True))
     if view.phase in ("draw", "play", "buy"):
         who = "your" if view.turn == ctx.seat else f"{name_of(view, view.turn)}'s"
         word = {"draw": "draw", "play": "play", "buy": "buy?"}[view.phase]
-        status = Text(f"{who} {word} ", Style(color=GOLD if view.my_turn else None,
-                                              bold=view.my_turn))
+        clock = f"· {ctx.clock:.0f}s " if ctx.clock is not None else ""
+        status = Text(f"{who} {word} {clock}", Style(color=highlight if view.my_turn else None,
+                                                     bold=view.my_turn))
         pad = max(1, ctx.width - text.cell_len - status.cell_len)
         text.append(" " * pad)
         text.append_text(status)
@@ -191,21 +193,22 @@ def opponent(view: SeatView, seat: int, ctx: SeatContext) -> OpponentContent:
     down = contract and player.contract_down
     tags = ["dealer"] if player.is_dealer else []
     if down:
-        tags.append("contract down" if ascii_only else "✓ contract")
+        tags.append("laid down" if ascii_only else "✓ contract")
     if turn:
         tags.append(PHASE_WORDS.get(view.phase, ""))
     info = Text()
     info.append(f"{player.hand_count}", Style(bold=True))
     info.append(" card" + ("s" if player.hand_count != 1 else ""))
-    info.append(" · ", Style(dim=True))
+    info.append(ctx.style.text(" · "), Style(dim=True))
     info.append(f"{player.total}", Style(bold=True))
     info.append(" pts")
     buys = buys_left(view, seat)
     if buys:
         info.append("\n" + buys)
     if player.went_out:
-        info.append("\nwent out", Style(color=GOLD, bold=True))
-    return OpponentContent(seat, title, " · ".join(t for t in tags if t), info, turn,
+        info.append("\nwent out", Style(color=ctx.style.c.highlight, bold=True))
+    subtitle = ctx.style.text(" · ".join(t for t in tags if t))
+    return OpponentContent(seat, title, subtitle, info, turn,
                            player.went_out, down,
                            tuple(m for m in view.table if m.owner == seat), ctx.targets)
 
@@ -214,7 +217,7 @@ def prompt_text(view: SeatView, ctx: SeatContext) -> Text:
     """The hint while it is fresh, else what is happening and what the player can do."""
     if ctx.hint:
         return Text(f"Hint: {ctx.hint}", Style(bold=True, italic=True))
-    return Text(prompt(view, ctx.style), Style(bold=view.my_turn))
+    return Text(ctx.style.text(prompt(view, ctx.style)), Style(bold=view.my_turn))
 
 
 def hand_title(view: SeatView, ctx: SeatContext) -> Text:
@@ -229,7 +232,7 @@ def hand_title(view: SeatView, ctx: SeatContext) -> Text:
         parts.append(buys)
     if ctx.penalty:
         parts.append(ctx.penalty)
-    return Text(" · ".join(parts))  # a player's name is data, never markup
+    return Text(ctx.style.text(" · ".join(parts)))  # a player's name is data, never markup
 
 
 def hand_subtitle(view: SeatView, ctx: SeatContext) -> str:
@@ -243,7 +246,7 @@ def hand_subtitle(view: SeatView, ctx: SeatContext) -> str:
         bits.append(f"by {ctx.sort_mode}")
     if ctx.rejoin_code:
         bits.append(f"rejoin code {ctx.rejoin_code}")
-    return " · ".join(bits)
+    return ctx.style.text(" · ".join(bits))
 
 
 def key_hints(view: SeatView, ctx: SeatContext) -> list[Hint]:

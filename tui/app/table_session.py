@@ -8,9 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.service.interface import TableService
-
-    from .widgets.chat import ChatSource
+    from tui.service.interface import ChatService, TableService
 
 
 @dataclass
@@ -21,6 +19,6 @@ class TableSession:
     seat: int = 0
     save_path: Path | None = None
     drive_bots: bool = True
-    chat: ChatSource | None = None  # a shared table's chat, shown as a chat line
+    chat: ChatService | None = None  # a shared table's chat, shown as a chat line
     rejoin_code: str | None = None
     """A keyless SSH player's code to take this seat back from a new session (shown)."""

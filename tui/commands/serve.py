@@ -1,9 +1,11 @@
 """`rummy serve`: open an SSH card room that friends join with a plain `ssh` command.
 
-Everything runs in this one process; each player gets their own copy of the app, opened
-at the lobby, and all apps share one event loop and one in-memory `Lobby` of tables.
-`serve()` is the reusable entry point (tests pass their own app factory); `run()` is the
-command.
+By default this process becomes the game service (the lobby, the tables, who is who, the
+records) and starts one SSH session worker per core (`tui.net.workers`): the workers share
+the port, host the players' apps and play through the service over a local socket.  With
+`--workers 0` everything runs in this one process instead: each player's app, the lobby
+and the tables on one event loop.  `serve()` is the reusable entry point (tests pass
+their own app factory, which runs in this process); `run()` is the command.
 """
 
 from __future__ import annotations
@@ -19,25 +21,66 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.net.door import DoorLimits
 from tui.net.server import (
     DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_KEEPALIVE,
     DEFAULT_MAX_SESSIONS,
+    KEEPALIVE_COUNT,
     ServeError,
     Server,
     is_loopback,
     start_server,
 )
 from tui.net.session import AppFactory, SessionInfo, SessionRefused
+from tui.net.workers import WorkerRoom, default_workers
 from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 
 if TYPE_CHECKING:
     from textual.app import App
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
+NAMES_FILE = "names.sqlite"
+"""The server's database of which SSH key owns which player name."""
 _PROMPT = object()
 
 
+EPILOG = """\
+who is who:
+  A player who connects with an SSH key is that key: the first key to use a name owns
+  it (kept in the server's names database), and only that key plays under that name or
+  takes that name's seat back.  A player without a key (password, or an open server)
+  is their session: when they sit down their table shows a one-time rejoin code, the
+  only way to take a dropped seat back from a new connection.  In --authorized-keys a
+  key may be given its player's name: environment="RUMMY_NAME=alice" before the key,
+  or the key's comment (up to "@").
+
+letting only friends in:
+  Keep the default --host 127.0.0.1 unless others must connect.  On a network, use
+  --authorized-keys with your friends' public keys (only those keys get in, under the
+  names you gave them) or a --password you tell them (anyone who knows it gets in).
+  With neither, anyone who can reach the address plays.
+
+the door:
+  Connections still logging in do not count against --max-sessions; they get
+  --login-grace seconds, and past 8 of them from one address (128 in all) the oldest
+  is closed.  Each wrong password is logged with the address and the user, answered
+  after a delay that doubles per failure from that address (1 s, 2 s, ... 16 s), and
+  the third on one connection closes it.  Refusals say why: "the server is full"
+  (--max-sessions) is not "table N is full" (its seats).
+
+turns keep moving:
+  Each turn has --turn-timeout seconds (counted down on the table); then the seat's
+  bot plays that turn.  A player who drops keeps their seat for --grace seconds, then
+  the bot plays it until they come back; a frozen connection is noticed within about
+  3 x --keepalive seconds.  Reconnecting puts a player straight back at their seat,
+  closing their old session if it still lingers.
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -56,7 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--authorized-keys",
         metavar="FILE",
         type=Path,
-        help="admit only players whose public key is in this authorized_keys file",
+        help="admit only players whose public key is in this authorized_keys file "
+        "(a line may name its player: see below)",
     )
     parser.add_argument(
         "--password",
@@ -84,6 +128,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="SSH session worker processes (default: one per core, here "
+        f"{default_workers()}). Each hosts its players' screens and all share the port; "
+        "the game itself runs in this process. Rendering is most of the work (a move "
+        "costs every screen at its table a redraw), so one worker per core uses the "
+        "machine; more only helps if a worker may die (it takes only its own players, "
+        "who get their seats back on reconnecting). 0: everything in this one process",
+    )
+    parser.add_argument(
         "--max-tables",
         type=int,
         default=LobbyConfig.max_tables,
@@ -104,7 +160,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=LobbyConfig.grace,
         metavar="SECONDS",
         help=f"how long a player who dropped keeps their seat before a bot plays it "
-        f"(default {LobbyConfig.grace:g}); they take it back by reconnecting with the same name",
+        f"(default {LobbyConfig.grace:g}); they take it back by reconnecting (same key, or "
+        "their rejoin code)",
+    )
+    parser.add_argument(
+        "--turn-timeout",
+        type=float,
+        default=LobbyConfig.turn_timeout,
+        metavar="SECONDS",
+        help=f"time for each turn, counted down on the table; then the seat's bot plays "
+        f"that turn (default {LobbyConfig.turn_timeout:g}; 0 = no limit)",
+    )
+    parser.add_argument(
+        "--keepalive",
+        type=float,
+        default=DEFAULT_KEEPALIVE,
+        metavar="SECONDS",
+        help=f"probe each connection this often; {KEEPALIVE_COUNT} unanswered probes drop "
+        f"it (default {DEFAULT_KEEPALIVE:g})",
+    )
+    parser.add_argument(
+        "--login-grace",
+        type=float,
+        default=DoorLimits.login_grace,
+        metavar="SECONDS",
+        help=f"time a connection has to log in (default {DoorLimits.login_grace:g})",
     )
 
 
@@ -178,7 +258,7 @@ def _resolve_password(value: object) -> str | None:
     return first
 
 
-def _join_hint(server: Server) -> str:
+def _join_hint(server: Server | WorkerRoom) -> str:
     host = server.host if server.host not in ("", "0.0.0.0", "::") else "THIS-MACHINE"
     port = "" if server.port == 22 else f"-p {server.port} "
     return f"ssh {port}YOUR-NAME@{host}"
@@ -197,31 +277,50 @@ async def serve(
     stop: asyncio.Event | None = None,
     report: Callable[[str], None] = print,
     lobby_config: LobbyConfig | None = None,
+    keepalive: float = DEFAULT_KEEPALIVE,
+    door_limits: DoorLimits | None = None,
+    names_path: Path | None = None,
+    workers: int = 0,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
-    `app_factory` None serves the card room: the app at a lobby set by `lobby_config`.
+    `app_factory` None serves the card room: the app at a lobby set by `lobby_config`,
+    in this process (`workers` 0) or hosted by `workers` worker processes that play
+    through this process's game service; the names SSH keys own are kept in `names_path`
+    (default: `NAMES_FILE` in the user data folder).
     """
     lobby: Lobby | None = None
     on_session_end = None
     if app_factory is None:
-        lobby = Lobby(lobby_config)
+        from tui.paths import user_data_dir
+        from tui.service.identity import NameBook
+
+        lobby = Lobby(lobby_config, names=NameBook(names_path or user_data_dir() / NAMES_FILE))
         apps = LobbyApps(lobby)
         app_factory, on_session_end = apps, apps.session_ended
     warning = exposure_warning(host)
     if warning:
         report(warning)
-    server = await start_server(
-        app_factory,
-        host,
-        port,
-        host_key_path=host_key,
-        authorized_keys=authorized_keys,
-        password=password,
-        max_sessions=max_sessions,
-        idle_timeout=idle_timeout,
-        on_session_end=on_session_end,
-    )
+    if workers > 0 and lobby is not None:
+        room: Server | WorkerRoom = await WorkerRoom.open(
+            lobby, workers, host, port, host_key=host_key, authorized_keys=authorized_keys,
+            password=password, max_sessions=max_sessions, idle_timeout=idle_timeout,
+            keepalive=keepalive, door_limits=door_limits)
+    else:
+        room = await start_server(
+            app_factory,
+            host,
+            port,
+            host_key_path=host_key,
+            authorized_keys=authorized_keys,
+            password=password,
+            max_sessions=max_sessions,
+            idle_timeout=idle_timeout,
+            on_session_end=on_session_end,
+            keepalive_interval=keepalive,
+            door_limits=door_limits,
+        )
+    server = room
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     installed = []
@@ -240,8 +339,10 @@ async def serve(
         if authorized_keys
         else "open to anyone who can connect"
     )
+    where = (f" ({workers} session workers, pids {', '.join(map(str, room.pool.pids()))})"
+             if isinstance(room, WorkerRoom) else "")
     report(
-        f"rummy-tui table listening on {host}:{server.port} ({access}).\n"
+        f"rummy-tui table listening on {host}:{server.port} ({access}){where}.\n"
         f"Players join with:  {_join_hint(server)}\n"
         f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
         "Press Ctrl+C to close the table."
@@ -255,6 +356,7 @@ async def serve(
         await server.close()
         if lobby is not None:
             lobby.close()
+            lobby.names.close()
     return 0
 
 
@@ -277,8 +379,20 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
             raise ServeError(f"--bot-delay {args.bot_delay:g}: must be between 0 and 60 seconds")
         if args.grace < 0:
             raise ServeError(f"--grace {args.grace:g}: cannot be negative")
+        if args.turn_timeout < 0:
+            raise ServeError(f"--turn-timeout {args.turn_timeout:g}: cannot be negative")
+        if not 0.5 <= args.keepalive <= 600:
+            raise ServeError(f"--keepalive {args.keepalive:g}: must be between 0.5 and 600 "
+                             "seconds")
+        if not 1 <= args.login_grace <= 600:
+            raise ServeError(f"--login-grace {args.login_grace:g}: must be between 1 and 600 "
+                             "seconds")
+        workers = default_workers() if args.workers is None else args.workers
+        if not 0 <= workers <= 256:
+            raise ServeError(f"--workers {workers}: must be between 0 and 256")
         lobby_config = LobbyConfig(
-            max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace
+            max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace,
+            turn_timeout=args.turn_timeout or None,
         )
         password = _resolve_password(args.password)
         idle = args.idle_timeout * 60 or None
@@ -293,6 +407,9 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 max_sessions=args.max_sessions,
                 idle_timeout=idle,
                 lobby_config=lobby_config,
+                keepalive=args.keepalive,
+                door_limits=DoorLimits(login_grace=args.login_grace),
+                workers=workers,
             )
         )
     except (ServeError, HostKeyError) as error:

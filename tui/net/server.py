@@ -29,7 +29,7 @@ import asyncssh
 from tui.net.colors import color_system_for
 from tui.net.door import Door, DoorLimits
 from tui.net.hostkey import load_host_key
-from tui.net.isolation import isolate_executor
+from tui.net.isolation import isolate_colours, isolate_executor
 from tui.net.player_keys import KeysFileError, PlayerKeys, read_player_keys
 from tui.net.session import AppFactory, Session, SessionInfo
 
@@ -329,7 +329,10 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._address = str(peer[0])
         for crowded in self._server.door.arrived(self, self._address):
             if isinstance(crowded, _PlayerConnection) and crowded._conn is not None:
-                crowded._conn.close()
+                crowded._conn.disconnect(
+                    asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                    "rummy-tui: too many connections logging in from your address at once; "
+                    "this, the oldest, is closed.")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._server.door.settled(self)
@@ -451,6 +454,7 @@ async def start_server(
     on_session_end: Callable[[SessionInfo], None] | None = None,
     door_limits: DoorLimits | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    reuse_port: bool = False,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -465,7 +469,9 @@ async def start_server(
     the door's login grace) is the time to log in, and then to open a session.
     `door_limits` and `sleep` set the door (`tui.net.door`); tests pass their own.
     `on_session_end(info)` runs after each session ended (quit, drop, crash, timeout).
-    Raises `ServeError` for unusable settings.
+    `reuse_port` listens with `SO_REUSEPORT`, so several worker processes can share the
+    port (the kernel spreads connections over them). Raises `ServeError` for unusable
+    settings.
     """
     door = Door(door_limits)
     if login_timeout is None:
@@ -476,6 +482,7 @@ async def start_server(
         idle_timeout = None
     key, key_path = load_host_key(host_key_path)
     isolate_executor(asyncio.get_running_loop())
+    isolate_colours()
     keys = load_authorized_keys(authorized_keys) if authorized_keys is not None else None
     server = Server(
         app_factory,
@@ -506,6 +513,7 @@ async def start_server(
             keepalive_count_max=KEEPALIVE_COUNT,
             login_timeout=login_timeout,
             server_version="rummy-tui",
+            reuse_port=reuse_port or None,
         )
     except OSError as error:
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None

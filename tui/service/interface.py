@@ -17,15 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tui.engine.actions import Action, IllegalAction
     from tui.engine.rules import Ruleset
     from tui.engine.view import SeatView
     from tui.records import RecordOutcome
+    from tui.service.chat import ChatMessage
 
-__all__ = ["SeatSpec", "TableService", "no_subscription"]
+__all__ = ["ChatService", "LobbyClient", "Place", "SeatSpec", "Status", "TableService",
+           "TableSummary", "no_subscription"]
+
+Status = Literal["waiting", "playing", "finished", "closed"]
+"""Where a lobby table is in its life."""
 
 
 @dataclass(frozen=True)
@@ -118,4 +123,128 @@ class TableService(Protocol):
     def save_text(self) -> str | None:
         """What `save` would write, taken now (None: a shared table, never saved), so a
         front end can write it away from its UI thread with `tui.atomic.write_atomic`."""
+        ...
+
+
+@runtime_checkable
+class ChatService(Protocol):
+    """A table's chat as one seat uses it: read, listen, and say things as oneself."""
+
+    @property
+    def messages(self) -> tuple[ChatMessage, ...]:
+        ...
+
+    @property
+    def name(self) -> str:
+        ...
+
+    def say(self, text: str) -> ChatMessage:
+        """Send a line; raises `ChatError` (nothing sent) with the reason."""
+        ...
+
+    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
+        ...
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one lobby guest is: a seat (or among the spectators) at one table."""
+
+    table: int
+    seat: int
+    """-1 for a spectator."""
+    status: Status
+    dealt: bool
+    """The game has started: there is a table to open."""
+    ticket: int
+    """New each time the guest sits or starts watching (tells two stays apart)."""
+    rejoin_code: str | None = None
+    """A keyless player's code to take this seat back from a new session (shown to them)."""
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat < 0
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """One line of the lobby's list of tables (a snapshot)."""
+
+    id: int
+    rules_key: str
+    title: str
+    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
+    status: Status
+    spectators: int
+    host: str
+    fill_level: str
+
+    @property
+    def taken(self) -> int:
+        return sum(what != "open" for _, what in self.seats)
+
+    @property
+    def people(self) -> int:
+        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
+
+
+@runtime_checkable
+class LobbyClient(Protocol):
+    """One session in the lobby, as the lobby screen uses it: in this process
+    (`tui.service.lobby.Guest`) or at a game service elsewhere (`tui.net.remote`).
+
+    `create`, `join`, `watch`, `start` and `leave` raise `LobbyError` when refused now; a
+    refusal decided later (by a service in another process) goes to `refusals`.  What
+    they return is not for the screen (the place comes through `place`)."""
+
+    @property
+    def name(self) -> str:
+        ...
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Be told of every change to the lobby list or to this guest's place."""
+        ...
+
+    def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        ...
+
+    def summaries(self) -> list[TableSummary]:
+        ...
+
+    def people(self) -> int:
+        """Sessions connected to the lobby now."""
+        ...
+
+    def place(self) -> Place | None:
+        ...
+
+    def waiting_table(self) -> int | None:
+        """The game in progress where this guest's seat waits for them, if any."""
+        ...
+
+    def seat_behind_code(self) -> int | None:
+        """The table where a seat under this guest's name waits behind its rejoin code."""
+        ...
+
+    def table(self) -> TableService | None:
+        """The table at this guest's place once dealt (None before, or if not seated)."""
+        ...
+
+    def chat(self) -> ChatService | None:
+        ...
+
+    def create(self, rules_key: str, seats: int, fill_level: str,
+               rules: Ruleset | None = None) -> object:
+        ...
+
+    def join(self, table_id: int, code: str = "") -> object:
+        ...
+
+    def watch(self, table_id: int) -> object:
+        ...
+
+    def start(self) -> None:
+        ...
+
+    def leave(self) -> None:
         ...

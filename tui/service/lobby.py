@@ -11,16 +11,22 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from tui.engine.rules import Ruleset
+from tui.listeners import Listeners
 from tui.service.identity import Identity, NameBook, NameTaken
+from tui.service.interface import (
+    ChatService,
+    Place,
+    TableService,
+    TableSummary,
+    no_subscription,
+)
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
     SeatHandle,
     SharedTable,
-    Status,
     same_name,
 )
 
@@ -48,28 +54,6 @@ def bot_levels() -> list[str]:
     return available_levels() or ["random"]
 
 
-@dataclass(frozen=True)
-class TableSummary:
-    """One line of the lobby's list of tables (a snapshot)."""
-
-    id: int
-    rules_key: str
-    title: str
-    seats: tuple[tuple[str, str], ...]  # (name or "", what: person / away / bot level / open)
-    status: Status
-    spectators: int
-    host: str
-    fill_level: str
-
-    @property
-    def taken(self) -> int:
-        return sum(what != "open" for _, what in self.seats)
-
-    @property
-    def people(self) -> int:
-        return sum(what == "person" or what.startswith("away") for _, what in self.seats)
-
-
 class Lobby:
     """Every table of one server, and everyone in the lobby.
 
@@ -86,7 +70,7 @@ class Lobby:
         self._tables: dict[int, SharedTable] = {}
         self._ids = itertools.count(1)
         self._guests: list[Guest] = []
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("a lobby listener")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -212,24 +196,16 @@ class Lobby:
 
     # ------------------------------------------------------------------ watching
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def _changed(self) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback()
-            except Exception:
-                log.exception("a lobby listener failed")
+        self._listeners.notify()
 
 
 class Guest:
-    """One session in the lobby: at most one table at a time, seated or watching."""
+    """One session in the lobby: at most one table at a time, seated or watching.
+
+    Plays the `tui.service.interface.LobbyClient` protocol the lobby screen uses."""
 
     def __init__(self, lobby: Lobby, identity: Identity,
                  on_replaced: Callable[[], None] | None = None) -> None:
@@ -248,6 +224,43 @@ class Guest:
         unsubscribe = self.lobby.subscribe(callback)
         self._unsubscribers.append(unsubscribe)
         return unsubscribe
+
+    def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Nothing to listen to: the lobby in this process refuses at once, by raising."""
+        return no_subscription
+
+    def summaries(self) -> list[TableSummary]:
+        return self.lobby.summaries()
+
+    def people(self) -> int:
+        return len(self.lobby.guests)
+
+    def place(self) -> Place | None:
+        handle = self.handle
+        if handle is None:
+            return None
+        shared = handle.shared
+        status = shared.status if handle.active else "closed"
+        return Place(shared.id, handle.seat, status, shared.table is not None, handle.id,
+                     handle.rejoin_code)
+
+    def waiting_table(self) -> int | None:
+        shared = self.lobby.waiting_seat(self.identity)
+        return shared.id if shared is not None else None
+
+    def seat_behind_code(self) -> int | None:
+        shared = self.lobby.seat_behind_code(self.identity)
+        return shared.id if shared is not None else None
+
+    def table(self) -> TableService | None:
+        handle = self.handle
+        if handle is None or not handle.active or handle.shared.table is None:
+            return None
+        return handle.table()
+
+    def chat(self) -> ChatService | None:
+        handle = self.handle
+        return handle.chat if handle is not None and handle.active else None
 
     @property
     def shared(self) -> SharedTable | None:

@@ -1,9 +1,11 @@
 """The lobby of an SSH table server: the open tables, and creating, joining or watching one.
 
-The screen plays only through the player's `Guest` (`tui.service.lobby`): it lists the
+The screen plays only through the player's `LobbyClient` (`tui.service.interface`: the
+lobby in this process, or the game service's through `tui.net.remote`): it lists the
 tables, asks the lobby to create, join, watch, start or leave, and opens the ordinary
 table screen - fed by the shared table's view of this player's seat, or a spectator's
-view with no hand - as soon as the player's game is dealt.  When the player comes back
+view with no hand - as soon as the player's game is dealt.  A refusal the lobby decides
+later than the request returned is shown when it comes.  When the player comes back
 from the table, the seat is left (kept for them through the grace period).
 """
 
@@ -26,13 +28,15 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..colours import app_colours
+from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from tui.engine.rules import Ruleset
-    from tui.service.lobby import Guest
+    from tui.service.interface import LobbyClient
 
     from .table import TableScreen
 
@@ -43,6 +47,14 @@ STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finishe
 
 class LobbyChanged(Message):
     """Something changed in the lobby (posted from the lobby service's callback)."""
+
+
+class LobbyRefused(Message):
+    """The lobby refused a request after it was sent (the reason, for the player)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
 
 
 def seat_words(summary: TableSummary) -> str:
@@ -82,10 +94,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, guest: Guest) -> None:
+    def __init__(self, guest: LobbyClient) -> None:
         super().__init__(id="lobby")
         self.guest = guest
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_refusals: Callable[[], None] | None = None
         self._table_screen: TableScreen | None = None
         self._summaries: list[TableSummary] = []
         self._shown: tuple[list[TableSummary], int | None, str] | None = None
@@ -112,6 +125,7 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Status", key="status", width=9)
         tables.add_column("Watching", key="watching", width=8)
         self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
+        self._unsubscribe_refusals = self.guest.refusals(self._on_refused)
         self.refresh_lobby()
         # A player who reconnects at once may find their seat still held by the session
         # that is dropping: keep offering it back for a few seconds.
@@ -126,31 +140,38 @@ class LobbyScreen(Screen[None]):
             self.post_message(LobbyChanged())
 
     def on_unmount(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+            if stop is not None:
+                stop()
+        self._unsubscribe = self._unsubscribe_refusals = None
+
+    def _on_refused(self, reason: str) -> None:
+        self.post_message(LobbyRefused(reason))
+
+    @on(LobbyRefused)
+    def _refused(self, message: LobbyRefused) -> None:
+        self.notify(message.reason, title="Not possible", severity="warning", markup=False)
 
     def _take_back_seat(self) -> None:
         """A player who comes back (same key, or same session) sits straight down at their
         game again; a keyless one is told their seat waits behind its rejoin code."""
-        lobby, who = self.guest.lobby, self.guest.identity
-        shared = lobby.waiting_seat(who)
-        if shared is None:
-            behind = lobby.seat_behind_code(who)
+        table_id = self.guest.waiting_table()
+        if table_id is None:
+            behind = self.guest.seat_behind_code()
             if behind is not None and self._rejoin_until:
                 self._rejoin_until = 0.0
-                self.notify(f"A seat under your name waits at table {behind.id}: choose it and "
+                self.notify(f"A seat under your name waits at table {behind}: choose it and "
                             "press j, then enter the rejoin code you were shown.",
                             title="Your seat?", timeout=15)
             return
         self._rejoin_until = 0.0
         try:
-            self.guest.join(shared.id)
+            self.guest.join(table_id)
         except LobbyError:
             return
-        self.notify(f"Welcome back: your seat at table {shared.id} is yours again.",
+        self.notify(f"Welcome back: your seat at table {table_id} is yours again.",
                     title="Back at the table", markup=False)
-        self._open_table()
+        self._follow_my_table()
 
     # ------------------------------------------------------------------ showing
     @on(LobbyChanged)
@@ -158,7 +179,7 @@ class LobbyScreen(Screen[None]):
         self._change_posted = False
         if self.is_current:  # under a table screen the list waits for on_screen_resume
             self.refresh_lobby()
-        if self.guest.handle is None and time.monotonic() < self._rejoin_until:
+        if self.guest.place() is None and time.monotonic() < self._rejoin_until:
             self._take_back_seat()
         self._follow_my_table()
 
@@ -171,23 +192,21 @@ class LobbyScreen(Screen[None]):
         self.query_one("#table-list", DataTable).focus()
 
     def refresh_lobby(self) -> None:
-        lobby = self.guest.lobby
-        summaries = lobby.summaries()
+        summaries = self.guest.summaries()
         self._summaries = summaries
-        people = len(lobby.guests)
-        head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
+        people = self.guest.people()
+        head = Text(" Rummy tables", Style(bold=True, color=app_colours(self.app).highlight))
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
-        handle = self.guest.handle
-        shown = (summaries, handle.id if handle is not None and handle.active else None,
-                 head.plain)
+        place = self.guest.place()
+        shown = (summaries, place.ticket if place is not None and place.status != "closed"
+                 else None, head.plain)
         if shown == self._shown:
             return  # nothing the list or the detail shows has changed
         self._shown = shown
         self.query_one("#lobby-head", Static).update(head)
         tables = self.query_one("#table-list", DataTable)
         current = self._highlighted_id()
-        mine = self.guest.shared
         tables.clear()
         for summary in summaries:
             tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
@@ -195,7 +214,8 @@ class LobbyScreen(Screen[None]):
                            Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
                            STATUS_WORDS[summary.status], str(summary.spectators),
                            key=str(summary.id))
-        wanted = current if current is not None else (mine.id if mine is not None else None)
+        wanted = current if current is not None else (place.table if place is not None
+                                                      else None)
         ids = [s.id for s in summaries]
         if wanted in ids:
             tables.move_cursor(row=ids.index(wanted), animate=False)
@@ -246,13 +266,13 @@ class LobbyScreen(Screen[None]):
                 elif name == summary.host and summary.status == "waiting":
                     text.append(" (host)", Style(dim=True))
         text.append("\n")
-        mine = self.guest.shared
-        if mine is not None and mine.id == summary.id and self.guest.handle is not None \
-                and not self.guest.handle.spectator and summary.status == "waiting":
+        place = self.guest.place()
+        if place is not None and place.table == summary.id and not place.spectator \
+                and summary.status == "waiting":
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
-                        Style(color="#f1c40f"))
-            code = self.guest.handle.rejoin_code
+                        Style(color=app_colours(self.app).highlight))
+            code = place.rejoin_code
             if code:
                 text.append(f"\nYour rejoin code: {code} (also under your hand at the "
                             "table). If your connection drops, connect again under the same "
@@ -262,11 +282,10 @@ class LobbyScreen(Screen[None]):
                         "bots when the game starts).")
         elif summary.status == "playing":
             text.append("In play: w watches (you will see no hand).")
-            lobby, who = self.guest.lobby, self.guest.identity
             if any(name == self.guest.name for name, _ in summary.seats):
-                if lobby.waiting_seat(who) is not None:
+                if self.guest.waiting_table() == summary.id:
                     text.append(" Your seat is waiting for you: j.")
-                elif lobby.seat_behind_code(who) is not None:
+                elif self.guest.seat_behind_code() == summary.id:
                     text.append(" A seat under your name: j and its rejoin code take it back.")
         else:
             text.append("The game is over.")
@@ -275,17 +294,17 @@ class LobbyScreen(Screen[None]):
     # ------------------------------------------------------------------ the player's table
     def _follow_my_table(self) -> None:
         """Open the table once the game is dealt; come back here if it has closed."""
-        handle = self.guest.handle
-        if handle is None:
+        place = self.guest.place()
+        if place is None:
             return
-        if handle.shared.status == "closed" or not handle.active:
+        if place.status == "closed":
             if self._table_screen is not None:
                 self._back_to_lobby()
-                self.notify(f"Table {handle.shared.id} has closed.", title="Table closed",
+                self.notify(f"Table {place.table} has closed.", title="Table closed",
                             markup=False)
             self.guest.leave()
             return
-        if handle.shared.table is not None and self._table_screen is None:
+        if place.dealt and self._table_screen is None:
             self._open_table()
 
     def _back_to_lobby(self) -> None:
@@ -297,11 +316,11 @@ class LobbyScreen(Screen[None]):
         from ..table_session import TableSession
         from .table import TableScreen
 
-        handle = self.guest.handle
-        if handle is None or handle.shared.table is None:
-            return
-        session = TableSession(handle.table(), handle.seat, None, False, handle.chat,
-                               handle.rejoin_code)
+        table, place = self.guest.table(), self.guest.place()
+        if table is None or place is None:
+            return  # (a remote table opens once its first view has come)
+        session = TableSession(table, place.seat, None, False, self.guest.chat(),
+                               place.rejoin_code)
         self._table_screen = TableScreen(session)
         self.app.push_screen(self._table_screen)
 
@@ -311,7 +330,8 @@ class LobbyScreen(Screen[None]):
         try:
             act()
         except LobbyError as exc:
-            self.notify(str(exc), title="Not possible", severity="warning", markup=False)
+            self.notify(host(self).env.shown(str(exc)), title="Not possible",
+                        severity="warning", markup=False)
             return False
         return True
 
@@ -320,7 +340,7 @@ class LobbyScreen(Screen[None]):
             if choice is not None:
                 self.host_table(*choice)
 
-        env = self.app.env  # type: ignore[attr-defined]
+        env = host(self).env
         self.app.push_screen(CreateTableScreen(env.rulesets_folder(), env.rulesets_confined),
                              made)
 
@@ -339,8 +359,7 @@ class LobbyScreen(Screen[None]):
         if summary is None:
             self.notify("Choose a table first (↑↓), or create one (c).", markup=False)
             return
-        behind = self.guest.lobby.seat_behind_code(self.guest.identity)
-        if behind is not None and behind.id == summary.id:
+        if self.guest.seat_behind_code() == summary.id:
             def entered(code: str | None) -> None:
                 if code and self._try(lambda: self.guest.join(summary.id, code)):
                     self.refresh_lobby()
@@ -377,7 +396,7 @@ class LobbyScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self._rejoin_until = 0.0
-        if self.guest.handle is None:
+        if self.guest.place() is None:
             self.notify("You are not seated at any table.", markup=False)
             return
         self.guest.leave()
@@ -464,9 +483,10 @@ class ChoiceRow(Static, can_focus=True):
 
     def _show(self) -> None:
         text = Text(self.label.ljust(13), Style(bold=True))
-        text.append("◀ ", Style(color="#f1c40f"))
+        highlight = Style(color=app_colours(self.app).highlight)
+        text.append("◀ ", highlight)
         text.append(self.choices[self.index][0] if self.choices else "—")
-        text.append(" ▶", Style(color="#f1c40f"))
+        text.append(" ▶", highlight)
         self.update(text)
 
     def action_step(self, delta: int) -> None:
@@ -530,7 +550,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
             self.chosen = load_ruleset(info.path, self.user_dir, self.confine)
         except RulesetError as exc:
             self.chosen = None
-            about.update(Text(f"{info.name} no longer loads:\n{exc}", Style(color="red")))
+            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(str(exc))}",
+                              Style(color="red")))
             return
         rules = self.chosen
         seats = self.query_one("#choose-seats", ChoiceRow)

@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, big_card
+from ..colours import app_colours
+from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 TITLE = "R U M M Y"
@@ -49,7 +51,8 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Center(Static(id="menu-art"))
-            yield Center(Static(Text(TITLE, Style(bold=True, color="#f1c40f")),
+            title = Text(TITLE, Style(bold=True, color=app_colours(self.app).highlight))
+            yield Center(Static(title,
                                 id="menu-title"))
             yield Center(Static("Three Thirteen · Contract Rummy · your own house rules",
                                 id="menu-sub"))
@@ -64,22 +67,22 @@ class MenuScreen(Screen[None]):
         self.refresh_menu()
 
     def refresh_menu(self) -> None:
-        app = self.app
-        style = app.card_style()  # type: ignore[attr-defined]
+        style = host(self).card_style()
         self.query_one("#menu-art", Static).update(title_art(style))
-        env = app.env  # type: ignore[attr-defined]
-        can_continue = app.has_game_in_progress()  # type: ignore[attr-defined]
+        env = host(self).env
+        can_continue = host(self).has_game_in_progress()
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted
         options.clear_options()
+        key = f"bold {style.c.highlight}"
         options.add_options([
-            Option(Text.assemble(("n", "bold #f1c40f"), "  New game"), id="new"),
-            Option(Text.assemble(("c", "bold #f1c40f"), "  Continue"), id="continue",
+            Option(Text.assemble(("n", key), "  New game"), id="new"),
+            Option(Text.assemble(("c", key), "  Continue"), id="continue",
                    disabled=not can_continue),
-            Option(Text.assemble(("r", "bold #f1c40f"), "  Rules"), id="rules"),
-            Option(Text.assemble(("g", "bold #f1c40f"), "  Game records"), id="records"),
-            Option(Text.assemble(("s", "bold #f1c40f"), "  Settings"), id="settings"),
-            Option(Text.assemble(("q", "bold #f1c40f"),
+            Option(Text.assemble(("r", key), "  Rules"), id="rules"),
+            Option(Text.assemble(("g", key), "  Game records"), id="records"),
+            Option(Text.assemble(("s", key), "  Settings"), id="settings"),
+            Option(Text.assemble(("q", key),
                                  "  Quit" if env.can_quit_to_shell else "  Leave"), id="quit"),
         ])
         options.highlighted = highlighted if highlighted is not None else (
@@ -97,7 +100,7 @@ class MenuScreen(Screen[None]):
 
             app.push_screen(NewGameScreen())
         elif what == "continue":
-            app.resume_game()  # type: ignore[attr-defined]
+            host(self).resume_game()
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -123,4 +126,4 @@ class MenuScreen(Screen[None]):
         level = QUICK_OPPONENT_LEVEL if QUICK_OPPONENT_LEVEL in levels else levels[-1]
         opponents = [(OPPONENT_NAMES[i % len(OPPONENT_NAMES)], level)
                      for i in range(play.seats() - 1)]
-        self.app.start_game(play.rules, opponents, None)  # type: ignore[attr-defined]
+        host(self).start_game(play.rules, opponents, None)

@@ -12,6 +12,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, chips
+from ..colours import app_colours
+from ..host import host
 from ..settings import BOT_SPEEDS, Settings
 
 SAMPLE = (Card(1, "S", 1), Card(10, "H", 2), Card(7, "D", 3), Card(12, "C", 4), Card(0, "*", 5))
@@ -24,7 +26,7 @@ class SettingsScreen(Screen[None]):
         super().__init__(id="settings")
 
     def compose(self) -> ComposeResult:
-        s: Settings = self.app.settings  # type: ignore[attr-defined]
+        s: Settings = host(self).settings
         with VerticalScroll(id="form"):
             yield Label("Settings", classes="form-title")
             with Horizontal(classes="row"):
@@ -74,16 +76,17 @@ class SettingsScreen(Screen[None]):
     @on(Select.Changed)
     def _sample(self) -> None:
         s = self._current()
-        style = CardStyle(ascii=s.card_style == "ascii", four_colour=s.colours == "four")
-        self.query_one("#sample", Static).update(chips(SAMPLE, style, wild=SAMPLE[-1:]))
         if s.theme in self.app.available_themes:
-            self.app.theme = s.theme
+            self.app.theme = s.theme  # first: the sample is drawn in the theme's colours
+        style = CardStyle(ascii=s.card_style == "ascii", four_colour=s.colours == "four",
+                          colours=app_colours(self.app))
+        self.query_one("#sample", Static).update(chips(SAMPLE, style, wild=SAMPLE[-1:]))
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
         settings = self._current()
         try:
-            self.app.save_settings(settings)  # type: ignore[attr-defined]
+            host(self).save_settings(settings)
         except OSError as exc:
             self.notify(f"Could not save the settings: {exc}", severity="error")
             return
@@ -92,5 +95,5 @@ class SettingsScreen(Screen[None]):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        self.app.theme = self.app.settings.theme  # type: ignore[attr-defined]
+        self.app.theme = host(self).settings.theme
         self.dismiss()

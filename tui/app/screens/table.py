@@ -42,11 +42,14 @@ from tui.engine.actions import (
 )
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
+from tui.service.turn_clock import TurnClock
 
 from .. import intents
 from ..cardart import CardStyle, card_words, chips
+from ..colours import app_colours
 from ..describe import name_of
 from ..hand_model import SORT_MODES, HandModel
+from ..host import host
 from ..messages import (
     ActionRefused,
     CardClicked,
@@ -148,7 +151,9 @@ class TableScreen(Screen[None]):
         if (message, title) == self._last_note[:2] and now - self._last_note[2] < 3:
             return
         self._last_note = (message, title, now)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        style = self.card_style()
+        super().notify(style.text(message), title=style.text(title), severity=severity,
+                       timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -183,6 +188,11 @@ class TableScreen(Screen[None]):
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
+        if isinstance(self.table, TurnClock):  # a timed turn: the countdown ticks
+            self.set_interval(1.0, self._show_turn_clock)
+
+    def _show_turn_clock(self) -> None:
+        self._draw()
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
@@ -209,9 +219,9 @@ class TableScreen(Screen[None]):
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
         if small:
-            self.query_one("#too-small", Static).update(
+            self.query_one("#too-small", Static).update(self.card_style().text(
                 f"Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play "
-                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept.")
+                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept."))
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
         try:
@@ -242,12 +252,12 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def app_settings(self) -> Any:
-        return self.app.settings  # type: ignore[attr-defined]
+        return host(self).settings
 
     def card_style(self) -> CardStyle:
         settings = self.app_settings()
         return CardStyle(ascii=settings.card_style == "ascii",
-                         four_colour=settings.colours == "four")
+                         four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
         """Read this seat's view, bring the hand model up to date and redraw what changed."""
@@ -287,6 +297,7 @@ class TableScreen(Screen[None]):
             rejoin_code=self.session.rejoin_code or "", selected=bool(self.hand.selected),
             groups=len(self.hand.groups), sort_mode=self.hand.sort_mode or "",
             targets=frozenset(self._targets(view)), fresh_from=self._fresh_from, hint=hint,
+            clock=self.table.turn_seconds_left() if isinstance(self.table, TurnClock) else None,
             words=self.card_words())
 
     def _draw(self) -> None:

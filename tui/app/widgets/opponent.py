@@ -34,7 +34,10 @@ class OpponentPane(Vertical):
         """Show what the presenter worked out for this seat; the pane is laid out again
         only when its number of lines changes (a meld laid down, "went out")."""
         self.border_title = content.title
-        self.border_subtitle = content.subtitle
+        room = self.size.width - 4
+        cut = card_style.ascii and 0 < room < len(content.subtitle)
+        # cut here, or Textual would add a `…` the ASCII card style has not got
+        self.border_subtitle = content.subtitle[:room] if cut else content.subtitle
         self.set_class(content.turn, "-turn")
         self.set_class(content.went_out, "-out")
         self.set_class(content.down, "-down")

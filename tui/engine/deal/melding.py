@@ -10,7 +10,7 @@ from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
 from ..meld_rules import MAX_RUN, MeldError, extend_meld, make_meld, swap_joker
-from ..solver import contract_melds_ok
+from ..solver import contract_melds_ok, find_contract
 from .turns import DealState, distinct_faces, same_card
 
 
@@ -27,11 +27,26 @@ class Melding(DealState):
         return True
 
     def _may_swap(self, seat: int) -> bool:
+        return self._swap_refusal(seat) is None
+
+    def _swap_refusal(self, seat: int) -> IllegalAction | None:
+        """Why `seat` may not swap a joker now (`joker_swap.*`), or None."""
         swap = self.rules.joker_swap
+        if not swap.enabled:
+            return IllegalAction("jokers cannot be swapped in this game", "joker_swap")
         down = self.contract_turn[seat]
-        if not swap.enabled or down is None:
-            return False
-        return not (swap.contract_on_earlier_turn and down == self.turn_count)
+        contract = self.round_rules.contract.required
+        if swap.when == "after_contract" and down is None:
+            return IllegalAction("you may swap a joker only after your contract is down",
+                                 "joker_swap: after contract")
+        if swap.when == "before_contract" and contract and down is not None:
+            return IllegalAction("you may swap a joker only before your contract is down",
+                                 "joker_swap.when: before_contract")
+        if (swap.when == "after_contract" and swap.contract_on_earlier_turn
+                and down == self.turn_count):
+            return IllegalAction("you may swap a joker only on a turn after the one your "
+                                 "contract went down", "joker_swap: earlier turn")
+        return None
 
     def _swap_ok(self, seat: int, meld: Meld, card: Card) -> bool:
         if self.rules.joker_swap.runs_only and meld.kind != "run":
@@ -42,12 +57,97 @@ class Melding(DealState):
             new_meld, joker = swap_joker(meld, card, self.rules, self.rules_round)
         except MeldError:
             return False
+        table = [new_meld if m.id == meld.id else m for m in self.table]
+        hand = [c for c in self.hands[seat] if c.uid != card.uid] + [joker]
+        if self._strands(seat, hand, table, False) is not None:
+            return False
         if not self.rules.joker_swap.play_same_turn:
             return True
         # The freed joker must be playable this turn, or the swap would strand the player.
-        table = [new_meld if m.id == meld.id else m for m in self.table]
+        if not self.contract_down(seat):  # in the lay-down of the contract
+            return find_contract(hand, self.rules, self.rules_round, must_include=joker,
+                                 first_found=True) is not None
         return any(self._extends(m, joker) for m in table
                    if self.rules.lay_off.onto == "any" or m.owner == seat)
+
+    def _owed(self) -> list[Card]:
+        """Cards that must be played before the turn ends: a card drawn from deep in the
+        pile, jokers freed by a swap."""
+        owed = list(self.freed_jokers)
+        if self.must_meld is not None:
+            owed.append(self.must_meld)
+        return owed
+
+    def _strands(self, seat: int, hand: Sequence[Card], table: Sequence[Meld],
+                 down_now: bool, owed: Sequence[Card] | None = None) -> IllegalAction | None:
+        """Why a play leaving `seat` with `hand` and the table as `table` would leave a turn
+        that cannot end by the rules, or None.  Such a play is refused: a card owed this turn
+        must still fit a meld it may be laid off on, and a last card that may not be
+        discarded must fit one too.  (`down_now`: the play lays the contract down; `owed`:
+        the cards owed, if not those owed now.)"""
+        if not hand:
+            return None
+        when = self.rules.lay_off.when
+        down = self.contract_turn[seat]
+        may_lay_off = when != "never" and (down is not None or down_now) and not (
+            when == "after_contract_turn" and (down_now or down == self.turn_count))
+        rule = self._discard_rule()
+
+        def playable(card: Card) -> bool:
+            if not may_lay_off or (len(hand) == 1 and rule == "required"):
+                return False
+            return any(self._extends(m, card) for m in table
+                       if self.rules.lay_off.onto == "any" or m.owner == seat)
+
+        uids = {c.uid for c in hand}
+        for card in self._owed() if owed is None else owed:
+            if card.uid in uids and not playable(card):
+                return IllegalAction(f"{card} must be played this turn, and after that play it "
+                                     "could not be", "draw.deep_must_meld"
+                                     if card is self.must_meld else
+                                     "joker_swap: play the joker this turn")
+        if len(hand) == 1 and (rule == "forbidden" or self.round_rules.all_at_once) and not (
+                playable(hand[0])):
+            return IllegalAction("that would leave you one card you may neither discard nor "
+                                 "lay off", "going_out.discard: forbidden")
+        return None
+
+    def _strands_after_lay_down(self, seat: int, melds: Sequence[Meld],
+                                hand: Sequence[Card] | None = None,
+                                owed: Sequence[Card] | None = None) -> IllegalAction | None:
+        used = {c.uid for m in melds for c in m.cards}
+        left = [c for c in (self.hands[seat] if hand is None else hand) if c.uid not in used]
+        table = [*self.table, *(m.with_identity(seat, -1) for m in melds)]
+        return self._strands(seat, left, table, self.contract_turn[seat] is None, owed)
+
+    def _lay_down_for(self, seat: int, hand: Sequence[Card],
+                      owed: Card | None) -> Sequence[Meld] | None:
+        """The lay-down of the contract offered to `seat` holding `hand`: the best one that
+        melds the card `owed` (taken from deep in the pile) if there is one, else the best
+        one after which that card can be laid off the same turn; None if neither."""
+        whole = self.round_rules.all_at_once
+        if whole and not self._could_meld_all(hand):
+            return None
+        lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
+                            must_include=owed)
+        if lay is None and owed is not None and self._may_lay_off_after_lay_down() and any(
+                self._extends(m, owed) for m in self.table if self.rules.lay_off.onto == "any"):
+            lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole)
+        if lay is None or not self._contract_allowed(seat, lay.melds) or (
+                self._strands_after_lay_down(seat, lay.melds, hand,
+                                             None if owed is None else [owed]) is not None):
+            return None
+        return lay.melds
+
+    def _may_lay_off_after_lay_down(self) -> bool:
+        return self.rules.lay_off.when == "after_contract"
+
+    def _strands_after_lay_off(self, seat: int, meld: Meld, new: Meld,
+                               cards: Sequence[Card]) -> IllegalAction | None:
+        used = {c.uid for c in cards}
+        hand = [c for c in self.hands[seat] if c.uid not in used]
+        table = [new if m is meld else m for m in self.table]
+        return self._strands(seat, hand, table, False)
 
     def _extends(self, meld: Meld, card: Card) -> bool:
         """Whether `card` can be laid off on `meld` (remembered per meld and face: the
@@ -71,7 +171,7 @@ class Melding(DealState):
                         face[1] == card.suit for face in meld.stands_for):
                     return False
             else:
-                if card.suit != meld.suit:
+                if card.suit != meld.suit and self.rules.melds.run.same_suit:
                     return False
                 ends = {meld.low - 1, meld.high + 1}
                 if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
@@ -102,7 +202,8 @@ class Melding(DealState):
             return table and any(self._extends(m, card) for m in self.table)
         if self.rules.wrap:
             return True
-        suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
+        mixed = not self.rules.melds.run.same_suit
+        suited = {p for c in pool if (c.suit == card.suit or mixed) and c.rank != JOKER_RANK
                   for p in self.rules.run_positions(c.rank)}
         need = self.rules.melds.run.min
         for pos in self.rules.run_positions(card.rank):
@@ -157,6 +258,7 @@ class Melding(DealState):
             self.table.append(placed_meld)
             placed.append(placed_meld)
             self._remove_from_hand(seat, meld.cards)
+        self._played(seat)
         return placed
 
     def _do_lay_down(self, action: LayDown) -> None:
@@ -184,6 +286,9 @@ class Melding(DealState):
             raise IllegalAction("in this deal the contract must be laid down with the whole "
                                 "hand at once, leaving no card", "round: all at once")
         self._check_leaves_discard(remaining)
+        stranded = self._strands_after_lay_down(seat, melds)
+        if stranded is not None:
+            raise stranded
         placed = self._put_on_table(seat, melds)
         if self.contract_turn[seat] is None:
             self.contract_turn[seat] = self.turn_count
@@ -219,8 +324,12 @@ class Melding(DealState):
         except MeldError as exc:
             raise IllegalAction(str(exc), exc.rule) from exc
         self._check_leaves_discard(len(self.hands[seat]) - len(action.cards))
+        stranded = self._strands_after_lay_off(seat, meld, new, action.cards)
+        if stranded is not None:
+            raise stranded
         self.table[self.table.index(meld)] = new
         self._remove_from_hand(seat, action.cards)
+        self._played(seat)
         owner = "their own" if meld.owner == seat else f"{self.names[meld.owner]}'s"
         self._say(seat, f"{self.names[seat]} laid off {format_cards(action.cards)} on "
                   f"{owner} {meld.kind} {meld.describe()}.", "lay_off", action.cards)
@@ -229,14 +338,9 @@ class Melding(DealState):
     def _do_swap_joker(self, action: SwapJoker) -> None:
         seat = action.seat
         swap = self.rules.joker_swap
-        if not swap.enabled:
-            raise IllegalAction("jokers cannot be swapped in this game", "joker_swap")
-        if not self.contract_down(seat):
-            raise IllegalAction("you may swap a joker only after your contract is down",
-                                "joker_swap: after contract")
-        if not self._may_swap(seat):
-            raise IllegalAction("you may swap a joker only on a turn after the one your "
-                                "contract went down", "joker_swap: earlier turn")
+        refusal = self._swap_refusal(seat)
+        if refusal is not None:
+            raise refusal
         meld = self._meld(action.meld_id)
         if swap.runs_only and meld.kind != "run":
             raise IllegalAction("jokers in sets are dead: only a joker in a run can be swapped",
@@ -255,6 +359,7 @@ class Melding(DealState):
         self.table[self.table.index(meld)] = new
         self._remove_from_hand(seat, [action.card])
         self.hands[seat].append(joker)
+        self._played(seat)
         if swap.play_same_turn:
             self.freed_jokers.append(joker)
         self._say(seat, f"{self.names[seat]} put {action.card} in {meld.describe()} and took "

@@ -20,8 +20,10 @@ from ..actions import (
     PassBuy,
     SwapJoker,
 )
+from ..cards import Card
 from ..meld import Meld
-from ..solver import find_contract, going_out
+from ..meld_rules import extend_meld
+from ..solver import going_out
 from .going_out import GoingOut
 from .turns import distinct_faces
 
@@ -35,7 +37,7 @@ class Deal(GoingOut):
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Every action `seat` may take now (one representative per distinct choice),
         worked out once per state and shared by every view of it."""
-        if seat != self.actor:
+        if seat != self.actor and not self.asked_to_buy(seat):
             return ()
         hit = self._legal_cache.get(seat)
         if hit is None:
@@ -45,9 +47,6 @@ class Deal(GoingOut):
                 options = self._draw_options(seat)
             else:
                 options = self._play_options(seat)
-                if not options:
-                    # A dead end the rules did not foresee: let the player discard anything.
-                    options = [Discard(seat, card) for card in distinct_faces(self.hands[seat])]
             hit = self._legal_cache[seat] = tuple(options)
         return hit
 
@@ -56,20 +55,24 @@ class Deal(GoingOut):
         options: list[Action] = []
         rn = self.rules_round
         if self.rules.going_out.melding_during_play and not self.in_final_turns:
-            whole = self.round_rules.all_at_once
-            if not self.contract_down(seat) and (not whole or self._could_meld_all(hand)):
-                lay = find_contract(hand, self.rules, rn, whole_hand=whole)
-                if lay is not None and self._contract_allowed(seat, lay.melds):
-                    options.append(LayDown(seat, _specs(lay.melds)))
+            if not self.contract_down(seat):
+                lay = self._lay_down_for(seat, hand, self.must_meld)
+                if lay is not None:
+                    options.append(LayDown(seat, _specs(lay)))
             # laying off the last card is going out without a discard
             if self._may_lay_off(seat) and not (len(hand) == 1
                                                 and self._discard_rule() == "required"):
-                faces = distinct_faces(hand)
+                owed = self._owed()
+                # one card per face, an owed card first (its twin would not pay the debt)
+                faces = distinct_faces([*owed, *hand])
+                # only an owed card or a last card kept may make a lay-off strand the turn
+                risky = bool(owed) or len(hand) == 2
                 for meld in self.table:
                     if self.rules.lay_off.onto == "own" and meld.owner != seat:
                         continue
                     options.extend(LayOff(seat, meld.id, (card,)) for card in faces
-                                   if self._extends(meld, card))
+                                   if self._extends(meld, card)
+                                   and not (risky and self._lay_off_strands(seat, meld, card)))
             if self._may_swap(seat):
                 for meld in self.table:
                     if not any(wild.is_joker for wild, _ in meld.wild_cards()):
@@ -92,13 +95,18 @@ class Deal(GoingOut):
                     options.append(action)
         return options
 
+    def _lay_off_strands(self, seat: int, meld: Meld, card: Card) -> bool:
+        new = extend_meld(meld, [card], self.rules, self.rules_round)
+        return self._strands_after_lay_off(seat, meld, new, [card]) is not None
+
     def apply(self, action: Action) -> None:
         """Carry out `action`, or raise `IllegalAction` and change nothing."""
         if self.phase == "game_over":
             raise IllegalAction("the game is over", "end")
         if self.phase == "round_over":
             raise IllegalAction("the round is over; the next deal has not started", "rounds")
-        if action.seat != self.actor:
+        if action.seat != self.actor and not (action.kind in ("buy", "pass_buy")
+                                              and self.asked_to_buy(action.seat)):
             who = self.names[self.actor] if self.actor >= 0 else "nobody"
             raise IllegalAction(f"it is not your turn: {who} is to play", "turn order")
         handler = self._handlers.get(action.kind)

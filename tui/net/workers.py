@@ -1,0 +1,298 @@
+"""SSH session workers: the processes that host the players' Textual apps.
+
+`rummy serve` runs the game service (`tui.service.authority`) in its own process and
+starts `WorkerPool.count` workers (by default one per core).  Every worker listens on the
+same address with `SO_REUSEPORT`, so the kernel spreads new connections over them and
+rendering uses every core; each talks to the service over a local Unix socket
+(`tui.net.remote`).  A worker that dies takes only its own sessions: the pool starts a
+new one, and the players who were on it find their seats kept when they reconnect.
+
+Run one by hand (the pool does this): `python -m tui.net.workers --socket PATH --worker N
+--settings JSON` (the table password, if any, comes in `RUMMY_TABLE_PASSWORD`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tui.net.door import DoorLimits
+from tui.net.remote import RemoteGuest, ServiceLink
+from tui.net.session import SessionInfo
+from tui.service.authority import GameService
+from tui.service.lobby import Lobby
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
+RESTART_DELAY = 1.0
+START_TIMEOUT = 60.0
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """What every worker of one server is started with (the password travels apart)."""
+
+    host: str
+    port: int
+    host_key: str
+    authorized_keys: str | None = None
+    max_sessions: int = 64
+    idle_timeout: float | None = None
+    keepalive: float = 5.0
+    login_grace: float = 15.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> WorkerSettings:
+        return cls(**json.loads(text))
+
+
+class WorkerApps:
+    """The app factory of a worker: each session gets the whole app, opened at the
+    service's lobby as a remote guest named after its SSH user."""
+
+    def __init__(self, link: ServiceLink) -> None:
+        self.link = link
+        self._guests: dict[int, RemoteGuest] = {}
+
+    def __call__(self, info: SessionInfo) -> App[Any]:
+        from tui.app.app import RummyApp
+        from tui.app.environment import AppEnvironment
+        from tui.app.settings import SettingsStore
+        from tui.paths import player_rulesets_dir
+
+        guest = self.link.open_session(
+            info.id, info.player_name, info.key, turned_away=info.close,
+            replaced=lambda: info.close("You connected again from elsewhere: this older "
+                                        "session is closed."))
+        self._guests[info.id] = guest
+        env = AppEnvironment(
+            settings_store=SettingsStore(None),
+            save_path=None,
+            player_name=info.player_name,
+            drive_bots=False,
+            can_quit_to_shell=False,
+            lobby=guest,
+            rulesets_dir=player_rulesets_dir(info.player_name),
+            rulesets_confined=True,
+        )
+        return RummyApp(env)
+
+    def session_ended(self, info: SessionInfo) -> None:
+        guest = self._guests.pop(info.id, None)
+        if guest is not None:
+            guest.close()
+
+
+async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
+                     password: str | None = None) -> int:
+    """Serve SSH sessions for the game service at `socket_path` until it goes away or
+    this process is told to stop."""
+    from tui.net.server import start_server
+
+    link = await ServiceLink.connect(socket_path, worker)
+    apps = WorkerApps(link)
+    server = await start_server(
+        apps, settings.host, settings.port, host_key_path=settings.host_key,
+        authorized_keys=settings.authorized_keys, password=password,
+        max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
+        on_session_end=apps.session_ended, reuse_port=True,
+        keepalive_interval=settings.keepalive,
+        door_limits=DoorLimits(login_grace=settings.login_grace))
+    link.hello()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    gone = loop.create_task(link.closed.wait())
+    stopped = loop.create_task(stop.wait())
+    await asyncio.wait([gone, stopped], return_when=asyncio.FIRST_COMPLETED)
+    gone.cancel()
+    stopped.cancel()
+    await server.close()
+    await link.close()
+    return 0
+
+
+def reserve_port(host: str, port: int) -> socket.socket:
+    """Bind (without listening) a `SO_REUSEPORT` socket to `host:port`, so the workers
+    can all listen there; with port 0 this picks the port.  `OSError` if it is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class WorkerPool:
+    """The service process's workers: started, watched, restarted when one dies."""
+
+    def __init__(self, socket_path: Path, settings: WorkerSettings, count: int,
+                 password: str | None = None) -> None:
+        self.socket_path = socket_path
+        self.settings = settings
+        self.count = count
+        self.password = password
+        self.processes: dict[int, asyncio.subprocess.Process] = {}
+        self.restarts = 0
+        self._watchers: list[asyncio.Task[None]] = []
+        self._stopping = False
+
+    async def start(self) -> None:
+        for worker in range(self.count):
+            await self._spawn(worker)
+            self._watchers.append(asyncio.get_running_loop().create_task(
+                self._watch(worker), name=f"worker-{worker}-watch"))
+
+    async def _spawn(self, worker: int) -> None:
+        import tui
+
+        env = dict(os.environ)
+        root = str(Path(tui.__file__).resolve().parents[1])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        env.pop(PASSWORD_ENV, None)
+        if self.password is not None:
+            env[PASSWORD_ENV] = self.password
+        self.processes[worker] = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui.net.workers", "--socket", str(self.socket_path),
+            "--worker", str(worker), "--settings", self.settings.to_json(), env=env)
+
+    async def _watch(self, worker: int) -> None:
+        while not self._stopping:
+            code = await self.processes[worker].wait()
+            if self._stopping:
+                return
+            log.error("worker %s (pid %s) ended with status %s; starting another", worker,
+                      self.processes[worker].pid, code)
+            self.restarts += 1
+            await asyncio.sleep(RESTART_DELAY)
+            if not self._stopping:
+                await self._spawn(worker)
+
+    def pids(self) -> list[int]:
+        return [process.pid for process in self.processes.values()]
+
+    async def stop(self) -> None:
+        """Ask every worker to finish (players are told), then wait for them."""
+        self._stopping = True
+        for task in self._watchers:
+            task.cancel()
+        for process in self.processes.values():
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                await asyncio.wait_for(process.wait(), 15)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+
+
+class WorkerRoom:
+    """A card room served by worker processes: the game service, the reserved port and
+    the pool of workers (what `rummy serve` runs by default)."""
+
+    def __init__(self, service: GameService, pool: WorkerPool, reserved: socket.socket,
+                 socket_dir: Path, host: str, key_path: Path, fingerprint: str) -> None:
+        self.service = service
+        self.pool = pool
+        self._reserved = reserved
+        self._socket_dir = socket_dir
+        self.host = host
+        self.port: int = reserved.getsockname()[1]
+        self.host_key_path = key_path
+        self.host_key_fingerprint = fingerprint
+
+    @classmethod
+    async def open(cls, lobby: Lobby, workers: int, host: str, port: int, *,
+                   host_key: Path | str | None, authorized_keys: Path | str | None,
+                   password: str | None, max_sessions: int,
+                   idle_timeout: float | None, keepalive: float = 5.0,
+                   door_limits: DoorLimits | None = None) -> WorkerRoom:
+        """Start the service and `workers` workers; `ServeError` for unusable settings."""
+        from tui.net.hostkey import load_host_key
+        from tui.net.server import ServeError, load_authorized_keys
+
+        if max_sessions < 1:
+            raise ServeError("--max-sessions must be at least 1")
+        key, key_path = load_host_key(host_key)
+        if authorized_keys is not None:
+            load_authorized_keys(authorized_keys)  # a bad file is reported here, once
+        try:
+            reserved = reserve_port(host, port)
+        except OSError as error:
+            raise ServeError(f"cannot listen on {host}:{port}: "
+                             f"{error.strerror or error}") from None
+        socket_dir = Path(tempfile.mkdtemp(prefix="rummy-service-"))
+        path = socket_dir / "service.sock"
+        service = GameService(lobby, max_sessions)
+        await service.listen(path)
+        settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
+                                  None if authorized_keys is None else str(authorized_keys),
+                                  max_sessions, idle_timeout, keepalive,
+                                  (door_limits or DoorLimits()).login_grace)
+        pool = WorkerPool(path, settings, workers, password)
+        room = cls(service, pool, reserved, socket_dir, host, key_path,
+                   key.get_fingerprint())
+        await pool.start()
+        try:
+            await service.wait_workers(workers, START_TIMEOUT)
+        except TimeoutError:
+            await room.close()
+            raise ServeError(f"the session workers did not start within "
+                             f"{START_TIMEOUT:g} seconds") from None
+        return room
+
+    async def close(self) -> None:
+        """Stop the workers (their players are told), then the service."""
+        await self.pool.stop()
+        await self.service.close()
+        self._reserved.close()
+        shutil.rmtree(self._socket_dir, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="one SSH session worker of `rummy serve`")
+    parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--worker", type=int, required=True)
+    parser.add_argument("--settings", required=True)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, datefmt="%H:%M:%S",
+                        format=f"%(asctime)s [worker {args.worker}] %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    settings = WorkerSettings.from_json(args.settings)
+    return asyncio.run(run_worker(args.socket, args.worker, settings,
+                                  os.environ.get(PASSWORD_ENV)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
