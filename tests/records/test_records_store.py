@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sqlite3
 import subprocess
@@ -90,6 +91,26 @@ def test_an_unfinished_game_is_refused(home: Path) -> None:
     game = Game(finished_game().rules, ["Ada", "Ben"], 1)
     with pytest.raises(ValueError, match="finished"):
         record_finished_game(game, seats(), T0)
+
+
+def test_an_abandoned_game_is_kept_as_abandoned_and_never_counted_as_played(
+        home: Path) -> None:
+    from tui.engine.ruleset.loader import load_ruleset
+    from tui.records import record_abandoned_game
+    from tui.service.table import SeatSpec, Table
+
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo", "easy")], 4)
+    for _ in range(6):
+        seat = table.game.actor
+        table.act(seat, table.view(seat).legal[0])
+    outcome = table.abandon()
+    assert outcome is not None and outcome.record_id is not None and outcome.message is None
+    assert record_abandoned_game(table).record_id == outcome.record_id  # kept once
+    store = default_store()
+    assert store.abandoned_count() == 1 and store.count() == 0 and store.summaries() == []
+    conn = sqlite3.connect(db_path(home))
+    deal, actions = conn.execute("SELECT deal, actions FROM abandoned").fetchone()
+    assert deal == 1 and len(json.loads(actions)) == 6
 
 
 def test_a_missing_record_says_so(home: Path) -> None:

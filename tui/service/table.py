@@ -24,7 +24,7 @@ from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json, read_save_json
 from tui.engine.view import SeatView
 from tui.listeners import Listeners
-from tui.records import RecordOutcome, record_finished_game
+from tui.records import RecordOutcome, record_abandoned_game, record_finished_game
 from tui.service.interface import SeatSpec, no_subscription
 
 HINT_LEVEL = "hard"
@@ -78,6 +78,13 @@ class Table:
             # Recorded once by the table, however many front ends watch it.
             self.record_outcome = record_finished_game(self, self.seats, self.started_at)
         self._changed()
+
+    def abandon(self) -> RecordOutcome | None:
+        """The player gives the game up unfinished: it goes into the records as abandoned
+        (None when this table keeps no records or the game is already over)."""
+        if not self.record or self.game.phase == "game_over":
+            return None
+        return record_abandoned_game(self, self.seats, self.started_at)
 
     def bot_to_move(self) -> int | None:
         actor = self.game.actor
