@@ -40,6 +40,9 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
             for size in contract.sizes(kind, default)]
 
 
+_SLOT_PARAMS: dict[tuple[str, int, int], tuple[MeldParams, MeldParams]] = {}
+
+
 def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
     """Why these melds are not the round's contract (count, kinds, sizes, ranks, suits);
     None if they are.  The melds themselves are assumed valid (see `make_meld`)."""
@@ -165,7 +168,9 @@ class _Search:
         self.total_value = sum(c * v for c, v in zip(self.count, self.value, strict=True))
         self.allwild_ok = p.min_natural == 0  # (the wild ratio limits melds with naturals)
         # a wild-rank card may act as a natural in a core
-        self.core_face = [not w or p.wild_natural for w in self.wild]
+        core_face = [not w or p.wild_natural for w in self.wild]
+        # faces a core may hold: no dead jokers, wild-rank cards only as naturals
+        self.core_faces = [f for f, ok in enumerate(core_face) if ok and not self.dead[f]]
         self.must: int | None = None
         self.must_card = must_include
         self.must_natural = False  # the card to meld must be in a core (it is no wild)
@@ -181,9 +186,11 @@ class _Search:
     def set_cores(self, least: int, most: int) -> list[Core]:
         p = self.p
         out: list[Core] = []
+        by_rank: dict[int, list[int]] = {}
+        for f in self.core_faces:
+            by_rank.setdefault(self.faces[f][0], []).append(f)
         for rank in range(1, 14):
-            fs = [f for f, (r, _) in enumerate(self.faces)
-                  if r == rank and not self.dead[f] and self.core_face[f]]
+            fs = by_rank.get(rank)
             if not fs:
                 continue
             limits = [1 if p.distinct_suits else self.count[f] for f in fs]
@@ -209,9 +216,8 @@ class _Search:
         if least > most:
             return out
         for suit in (SUITS if p.same_suit else ("*",)):
-            fs = [f for f, (r, s) in enumerate(self.faces)
-                  if (s == suit or suit == "*") and r != 0 and not self.dead[f]
-                  and self.core_face[f]]
+            fs = [f for f in self.core_faces
+                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
             if not fs:
                 continue
             # each face once per run; aces take each place they may
@@ -275,6 +281,14 @@ class _Search:
             for i in range(len(cands) - 1, -1, -1):
                 holds[i] = holds[i + 1] or self.must in cands[i][1]
             self.must_from.append(holds)
+        # per stage, for the bound: the best the later stages could add, and whether any
+        # of their cores holds the card that must be melded
+        self.later_best = [sum(picks[k][2] * self.suffix_max[k][0]
+                               for k in range(stage + 1, len(picks)))
+                           for stage in range(len(picks) + 1)]
+        self.must_later = [any(picks[k][2] and self.must_from[k][0]
+                               for k in range(stage + 1, len(picks)))
+                           for stage in range(len(picks) + 1)]
         counts = list(self.count)
         self._dfs(picks, 0, 0, 0, [], counts, 0)
         if self.best is None:
@@ -292,12 +306,11 @@ class _Search:
             return
         if self.must_natural and not self._melds_must(chosen) and not (
                 self.must_from[stage][start]
-                or any(picks[k][2] and self.must_from[k][0]
-                       for k in range(stage + 1, len(picks)))):
+                or self.must_later[stage]):
             return  # no core left to choose could meld the card that must be melded
         # optimistic bound: the best cores still possible, and every wild melded
         left_here = wanted - taken
-        later_best = sum(picks[k][2] * self.suffix_max[k][0] for k in range(stage + 1, len(picks)))
+        later_best = self.later_best[stage]
         bound = value + self.wild_total + left_here * self.suffix_max[stage][start] + later_best
         bound = min(bound, value + sum(
             c * v for c, v in zip(counts, self.value, strict=True)))
@@ -462,13 +475,27 @@ class _Search:
                                           used_ranks, used_suits)
         return melds, rest
 
+    def _slot_params(self, kind: str, least: int, most: int) -> MeldParams:
+        """The meld rules a contract meld of this size is built by (kept: building one
+        costs more than the meld)."""
+        p = self.p
+        if (least, most) == ((p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)):
+            return p
+        key = (kind, least, most)
+        hit = _SLOT_PARAMS.get(key)
+        if hit is None or hit[0] is not p:
+            made = (replace(p, set_min=least, set_max=most) if kind == "set"
+                    else replace(p, run_min=least, run_max=most))
+            if len(_SLOT_PARAMS) > 64:
+                _SLOT_PARAMS.clear()
+            hit = _SLOT_PARAMS[key] = (p, made)
+        return hit[1]
+
     def _meld(self, core: Core, naturals: list[Card], wilds: list[Card],
               span: tuple[int, int] | None, used_ranks: set[Any], used_suits: set[Any]) -> Meld:
         kind = core[0]
         p = self.p
-        least, most = core[8], core[9]
-        p = (replace(p, set_min=least, set_max=most) if kind == "set"
-             else replace(p, run_min=least, run_max=most))
+        p = self._slot_params(kind, core[8], core[9])
         fixed: list[Any] = []
         if kind == "set":
             rank = core[7]
