@@ -7,6 +7,12 @@ search picks that many *cores* of natural cards (a wild-rank card may act as a n
 then shares the wilds out: each core needs some and can take so many more.  It keeps the
 lay-down that melds the most points (the rest stays in hand), pruning a branch only when
 even its best case cannot beat the best lay-down found.
+
+Hands grown far beyond the deal (many bought cards, as in Shanghai's last contracts) can
+hold so many ways to choose the cores that the exact search would take seconds; after
+`STEPS` steps it settles for the best lay-down found so far, or the first one it finds
+(so a lay-down is never missed, only perhaps not the very best).  Real hands stay far
+below that.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from ..meld_rules import (
 )
 from ..rules import Ruleset
 
+STEPS = 20_000  # search steps before the best found so far is taken
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
 
 
@@ -136,6 +143,7 @@ class _Search:
                  must_include: Card | None = None, first_found: bool = False):
         self.rules = rules
         self.first_found = first_found
+        self.steps = 0
         self.round_no = round_no
         self.p: MeldParams = meld_params(rules, round_no)
         self.contract = rules.round(round_no).contract
@@ -297,6 +305,11 @@ class _Search:
 
     def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
              value: int) -> None:
+        self.steps += 1
+        if self.steps == STEPS:  # enough: the best so far, or the first found, will do
+            self.first_found = True
+            if self.best is not None:
+                self.best_value = 1 << 62
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
@@ -336,9 +349,12 @@ class _Search:
             need[f] = need.get(f, 0) + 1
         if any(counts[f] < k for f, k in need.items()):
             return False
+        if core[4] + sum(other[4] for other in chosen) > self.total_wilds:
+            return False  # the cores would need more wilds than the hand holds
         kind, key = core[0], core[7]
         if key is None:
             return True
+        same = []
         for other in chosen:
             if other[0] != kind or other[7] != key:
                 continue
@@ -349,7 +365,19 @@ class _Search:
             if kind == "run" and self.suit_mode == "separate" and not _apart(
                     set(core[2]), set(other[2]), self.p.wrap, self.gap):
                 return False
-        return True
+            same.append(other)
+        # runs of one suit that must stay apart: can they be laid out with their wilds?
+        return not same or kind != "run" or self.suit_mode != "separate" or bool(
+            self._layouts_of([*same, core]))
+
+    def _layouts_of(self, runs: list[Core]) -> int:
+        """Wild totals with which these same-suit runs can be laid out apart (the same runs
+        meet again and again down the search: each group is laid out once)."""
+        key = tuple(sorted((core[2], core[3], core[8], core[9]) for core in runs))
+        got = self.layouts.get(key)
+        if got is None:
+            got = self.layouts[key] = _separate_layouts(runs, self.p, self.gap)
+        return got
 
     def _melds_must(self, chosen: list[Any]) -> bool:
         """Whether a chosen core holds the card that must be melded."""
@@ -398,7 +426,6 @@ class _Search:
     def _wild_options(self, chosen: list[Any]):
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
         wild counts it can take.  (None, None) if a group cannot be laid out."""
-        p = self.p
         masks: list[int] = []
         groups: list[tuple[str, list[int]]] = []
         by_suit: dict[str, list[int]] = {}
@@ -415,13 +442,7 @@ class _Search:
         for members in by_suit.values():
             if len(members) < 2:
                 continue
-            # the same runs meet again and again down the search: lay them out once
-            key = tuple(sorted((chosen[i][2], chosen[i][3], chosen[i][8], chosen[i][9])
-                               for i in members))
-            got = self.layouts.get(key)
-            if got is None:
-                got = self.layouts[key] = _separate_layouts([chosen[i] for i in members], p,
-                                                            self.gap)
+            got = self._layouts_of([chosen[i] for i in members])
             if not got:
                 return None, None
             masks.append(got)
