@@ -22,10 +22,6 @@ from tui.engine.ruleset.loader import list_rulesets
 BUNDLED = [info.key for info in list_rulesets() if info.bundled and info.error is None]
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
 
 @pytest.mark.parametrize("rules", BUNDLED)
 async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:

@@ -3,7 +3,6 @@ do not outlive the move they were for, jokers that say what they stand for, buys
 
 from __future__ import annotations
 
-import pytest
 from app_driver import HUMAN, make_env, table_screen, view, wait_until
 from table_rig import rig
 from textual.widgets import Static
@@ -18,11 +17,6 @@ from tui.engine.cards import parse_cards
 from tui.engine.meld_rules import make_meld
 from tui.engine.ruleset.loader import load_ruleset
 from tui.service.table import SeatSpec, Table
-
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 def test_card_words_write_cards_as_the_table_does_and_leave_names_alone() -> None:

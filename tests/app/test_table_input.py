@@ -4,7 +4,6 @@ offer only what can be chosen, and a key bar that answers clicks."""
 
 from __future__ import annotations
 
-import pytest
 from app_driver import make_env, table_screen, view, wait_until
 
 from tui.app.app import RummyApp
@@ -12,11 +11,6 @@ from tui.app.screens.table import TableScreen
 from tui.app.widgets.gamelog import GameLog
 from tui.app.widgets.keybar import KeyBar
 from tui.engine.actions import Discard
-
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 async def _bots_until_my_turn(pilot, app) -> None:  # noqa: ANN001

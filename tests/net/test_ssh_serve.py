@@ -13,11 +13,6 @@ from tui.net.server import ServeError
 from tui.net.testing import TerminalClient, counter_factory
 
 
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
 def test_loopback_addresses_give_no_warning(host):
     assert serve_command.exposure_warning(host) is None

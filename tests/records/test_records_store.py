@@ -23,11 +23,6 @@ from tui.records.store import DB_NAME, RecordNotFound
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
-    return tmp_path
-
 
 def db_path(home: Path) -> Path:
     return home / "data" / DB_NAME

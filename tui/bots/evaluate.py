@@ -167,20 +167,6 @@ class Evaluator:
         found.sort(key=lambda item: (item[0], -self.value(item[1])))
         return found
 
-    def every_discard(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
-                      ) -> list[tuple[int, Card]]:
-        """Like `discards` but with every distinct allowed card, none pruned."""
-        pen, dead = self.arrange(cards)
-        dead_faces = Counter(c.face for c in dead)
-        out = []
-        for card in _distinct(allowed if allowed is not None else cards):
-            if dead_faces[card.face]:
-                out.append((self._drop_dead(cards, pen, dead, card), card))
-            else:
-                out.append((self.penalty(without_card(cards, card)), card))
-        out.sort(key=lambda item: (item[0], -self.value(item[1])))
-        return out
-
     def discards_near(self, cards: Sequence[Card], allowed: Iterable[Card] | None,
                       margin: int) -> list[tuple[int, Card]]:
         """Every distinct allowed discard leaving at most `margin` points more than the

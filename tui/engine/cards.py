@@ -46,10 +46,6 @@ class Card:
     def face(self) -> tuple[int, str]:
         return (self.rank, self.suit)
 
-    @property
-    def rank_name(self) -> str:
-        return "JK" if self.is_joker else RANK_NAMES[self.rank]
-
     def __str__(self) -> str:
         return "JK" if self.is_joker else f"{RANK_NAMES[self.rank]}{self.suit}"
 
@@ -62,14 +58,6 @@ class Card:
 
 def joker(uid: int = -1) -> Card:
     return Card(JOKER_RANK, JOKER_SUIT, uid)
-
-
-def parse_rank(token: str) -> int:
-    """`A`, `2`…`10`, `T`, `J`, `Q`, `K` (any case) to a rank number."""
-    rank = _RANK_BY_NAME.get(token.strip().upper())
-    if rank is None:
-        raise CardError(f"bad rank {token!r}: expected one of A 2 3 4 5 6 7 8 9 10 J Q K")
-    return rank
 
 
 def parse_card(token: str, uid: int = -1) -> Card:

@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_atomic
 from .actions import IllegalAction, action_from_json
 from .game import Game
 from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
@@ -158,12 +157,3 @@ def read_save_json(path: Path) -> Any:
         raise SaveError(f"{path} is damaged: {exc.msg} at line {exc.lineno}") from exc
     except (ValueError, RecursionError) as exc:  # e.g. a 5,000-digit number, deep nesting
         raise SaveError(f"{path} is damaged ({_short(exc)})") from exc
-
-
-def save_game(game: Game, path: Path) -> None:
-    """Write atomically, so a crash mid-write never leaves a broken save behind."""
-    write_atomic(path, json.dumps(game_to_json(game)))
-
-
-def load_game(path: Path) -> Game:
-    return game_from_json(read_save_json(path))

@@ -121,14 +121,14 @@ class ServiceSession:
         body = view_to_wire(view, self._log_sent)
         # A change elsewhere at the table (a spectator came) may leave this view as it was.
         key = ({k: v for k, v in body.items() if k not in ("log", "log_from")},
-               len(view.log), seats, record)
+               len(view.log), seats, record, shared.turn_deadline)
         if key == self._view_sent:
             return
         self._view_sent = key
         self._log_sent = len(view.log)
         self.link.send({"t": "view", "s": self.sid, "ticket": handle.id, "table": shared.id,
                         "view": body, "seats": seats, "humans": shared.person_seats(),
-                        "record": record})
+                        "record": record, "left": shared.turn_seconds_left()})
 
     def close(self) -> None:
         for unsubscribe in self._unsubscribers:

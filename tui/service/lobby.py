@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 
 from tui.engine.rules import Ruleset
+from tui.listeners import Listeners
 from tui.service.identity import Identity, NameBook, NameTaken
 from tui.service.interface import (
     ChatService,
@@ -69,7 +70,7 @@ class Lobby:
         self._tables: dict[int, SharedTable] = {}
         self._ids = itertools.count(1)
         self._guests: list[Guest] = []
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("a lobby listener")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -195,20 +196,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ watching
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def _changed(self) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback()
-            except Exception:
-                log.exception("a lobby listener failed")
+        self._listeners.notify()
 
 
 class Guest:

@@ -23,6 +23,7 @@ from tui.engine.game import Game
 from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json, read_save_json
 from tui.engine.view import SeatView
+from tui.listeners import Listeners
 from tui.records import RecordOutcome, record_finished_game
 from tui.service.interface import SeatSpec, no_subscription
 
@@ -46,7 +47,7 @@ class Table:
         for seat, spec in enumerate(self.seats):
             if spec.bot:
                 self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("a table listener")
         # where in the history the deal being played began (undo never reaches before it)
         self._deal_of_start = 1 if not self.game.history else -1
         self._deal_start_at = 0
@@ -162,21 +163,14 @@ class Table:
     # ---------------------------------------------------------------- watching
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
         """Nothing to listen to: this table refuses at once, by raising from `act`."""
         return no_subscription
 
     def _changed(self) -> None:
-        for callback in list(self._subscribers):
-            callback()
+        self._listeners.notify()
 
     # ---------------------------------------------------------------- saving
 

@@ -24,7 +24,9 @@ from textual.widgets.option_list import Option
 
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
+from tui.service.rules_quota import QuotaError
 
+from ..host import host
 from ..results import PlayRules
 from ..widgets.yaml_editor import YamlEditor
 
@@ -208,10 +210,18 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     def action_save(self) -> bool:
         """Save if the text checks; True when the file now holds the text."""
         text = self.text
+        env = host(self).env
+        quota = env.rules_quota()
         try:
+            if quota is not None:
+                quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
             result = save_checked(self.path, text, self.user_dir, self.confine)
+        except QuotaError as exc:
+            self.notify(f"Not saved: {exc}", title="Cannot save", severity="error",
+                        markup=False)
+            return False
         except OSError as exc:
-            self.notify(f"{self.path}: {exc.strerror or exc}", title="Cannot save",
+            self.notify(env.shown(f"{self.path}: {exc.strerror or exc}"), title="Cannot save",
                         severity="error", markup=False)
             return False
         self._show(result)

@@ -44,6 +44,7 @@ from tui.service.turn_clock import TurnClock
 
 from .. import intents
 from ..cardart import CardStyle, card_words, chips
+from ..colours import app_colours
 from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
 from ..host import host
@@ -142,7 +143,9 @@ class TableScreen(Screen[None]):
         if (message, title) == self._last_note[:2] and now - self._last_note[2] < 3:
             return
         self._last_note = (message, title, now)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        style = self.card_style()
+        super().notify(style.text(message), title=style.text(title), severity=severity,
+                       timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -212,9 +215,9 @@ class TableScreen(Screen[None]):
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
         if small:
-            self.query_one("#too-small", Static).update(
+            self.query_one("#too-small", Static).update(self.card_style().text(
                 f"Make the window at least {MIN_WIDTH}×{MIN_HEIGHT} to play "
-                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept.")
+                f"(it is {width}×{height} now).\n\nq leaves the table; the game is kept."))
         self.set_class(width < NARROW, "-narrow")
         self.set_class(height < 30, "-short")
         try:
@@ -250,7 +253,7 @@ class TableScreen(Screen[None]):
     def card_style(self) -> CardStyle:
         settings = self.app_settings()
         return CardStyle(ascii=settings.card_style == "ascii",
-                         four_colour=settings.colours == "four")
+                         four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
         """Read this seat's view and redraw everything from it."""
@@ -335,9 +338,9 @@ class TableScreen(Screen[None]):
 
     # ------------------------------------------------------------------ text pieces
     def _roundbar_text(self, view: SeatView) -> Text:
-        text = Text(" " + deal_label(view), Style(bold=True))
+        text = Text(" " + self.card_style().text(deal_label(view)), Style(bold=True))
         if view.final_turns:
-            text.append("   last turns", Style(color="#f1c40f", bold=True))
+            text.append("   last turns", Style(color=self.card_style().c.highlight, bold=True))
         if view.phase in ("draw", "play", "buy"):
             who = "your" if view.turn == self.seat else f"{name_of(view, view.turn)}'s"
             word = {"draw": "draw", "play": "play", "buy": "buy?"}[view.phase]
@@ -345,7 +348,8 @@ class TableScreen(Screen[None]):
                 else None
             clock = f"· {left:.0f}s " if left is not None else ""
             status = Text(f"{who} {word} {clock}",
-                          Style(color="#f1c40f" if view.my_turn else None, bold=view.my_turn))
+                          Style(color=self.card_style().c.highlight if view.my_turn else None,
+                                bold=view.my_turn))
             pad = max(1, self.size.width - text.cell_len - status.cell_len)
             text.append(" " * pad)
             text.append_text(status)
@@ -362,7 +366,8 @@ class TableScreen(Screen[None]):
             parts.append(buys_left(view, self.seat))
         if self._penalty:
             parts.append(self._penalty)
-        return Text(" · ".join(parts))  # a player's name is data, never markup
+        # a player's name is data, never markup
+        return Text(self.card_style().text(" · ".join(parts)))
 
     def _hand_subtitle(self, view: SeatView) -> str:
         bits = []
@@ -375,7 +380,7 @@ class TableScreen(Screen[None]):
             bits.append(f"by {self.hand.sort_mode}")
         if self.session.rejoin_code:
             bits.append(f"rejoin code {self.session.rejoin_code}")
-        return " · ".join(bits)
+        return self.card_style().text(" · ".join(bits))
 
     def _hints(self, view: SeatView) -> list[Hint]:
         """The keys of this moment, the turn's moves first; `rank` says which go first
@@ -786,7 +791,7 @@ class TableScreen(Screen[None]):
         if self._hint is not None and self._hint[1] == len(view.log):
             return Text(f"Hint: {self._hint[0]}", Style(bold=True, italic=True))
         self._hint = None
-        return Text(prompt(view, style), Style(bold=view.my_turn))
+        return Text(style.text(prompt(view, style)), Style(bold=view.my_turn))
 
     def card_words(self) -> Callable[[str], str]:
         """Writes the cards in a line of text as the table shows them (player names are

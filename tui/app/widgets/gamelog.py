@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from tui.engine.view import Event
 
-SEAT_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
+from ..colours import Colours, app_colours, default_colours
 
 
 class GameLog(VerticalScroll):
@@ -49,12 +49,19 @@ class GameLog(VerticalScroll):
         self._shown = events
         self._fresh_from = fresh_from
         self._words = words
-        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers, words))
+        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers, words,
+                                   app_colours(self.app)))
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
 def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
-             headers: bool = True, words: Callable[[str], str] | None = None) -> Text:
+             headers: bool = True, words: Callable[[str], str] | None = None,
+             colours: Colours | None = None) -> Text:
+    seats = (colours or default_colours()).seats
+    faint = (colours or default_colours()).faint
+    if words is None:
+        def words(text: str) -> str:
+            return text
     out = Text()
     start = max(0, len(events) - limit)
     last_deal = None
@@ -63,13 +70,12 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
         if headers and event.deal != last_deal and event.deal:
             if out:
                 out.append("\n")
-            out.append(f"— deal {event.deal} —", Style(dim=True))
+            out.append(words(f"— deal {event.deal} —"), Style(dim=True))
             last_deal = event.deal
         if out:
             out.append("\n")
-        colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"
+        colour = seats[event.seat % len(seats)] if event.seat >= 0 else faint
         fresh = index >= fresh_from and event.seat != me
-        out.append("● " if fresh else "· ", Style(color=colour, bold=fresh))
-        text = words(event.text) if words is not None else event.text
-        out.append(text, Style(bold=fresh, dim=not fresh and event.seat != me))
+        out.append(words("● " if fresh else "· "), Style(color=colour, bold=fresh))
+        out.append(words(event.text), Style(bold=fresh, dim=not fresh and event.seat != me))
     return out

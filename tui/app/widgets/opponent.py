@@ -42,23 +42,27 @@ class OpponentPane(Vertical):
             f" ({level})" if level else ""))
         tags = ["dealer"] if player.is_dealer else []
         if contract_required and player.contract_down:
-            tags.append("✓ contract" if not card_style.ascii else "contract down")
+            tags.append("✓ contract" if not card_style.ascii else "laid down")
         if turn:
             tags.append(PHASE_WORDS.get(phase, ""))
-        self.border_subtitle = " · ".join(t for t in tags if t)
+        subtitle = card_style.text(" · ".join(t for t in tags if t))
+        room = self.size.width - 4
+        if card_style.ascii and 0 < room < len(subtitle):
+            subtitle = subtitle[:room]  # cut here, or Textual would add a `…`
+        self.border_subtitle = subtitle
         self.set_class(turn, "-turn")
         self.set_class(player.went_out, "-out")
         self.set_class(contract_required and player.contract_down, "-down")
         info = Text()
         info.append(f"{player.hand_count}", Style(bold=True))
         info.append(" card" + ("s" if player.hand_count != 1 else ""))
-        info.append(" · ", Style(dim=True))
+        info.append(card_style.text(" · "), Style(dim=True))
         info.append(f"{player.total}", Style(bold=True))
         info.append(" pts")
         if buys:
             info.append("\n" + buys)
         if player.went_out:
-            info.append("\nwent out", Style(color="#f1c40f", bold=True))
+            info.append("\nwent out", Style(color=card_style.c.highlight, bold=True))
         self.query_one(".info", Static).update(info)
         self.query_one(MeldList).show(melds, card_style, targets)
 
