@@ -166,13 +166,24 @@ class RummyApp(App[None]):
 
         self.push_screen(ConfirmScreen(
             "Abandon the game in progress?",
-            f"Starting {rules.name} ends the game you have not finished.",
+            f"Starting {rules.name} ends the game you have not finished; the records "
+            "keep it as abandoned.",
             "Abandon it and start the new game", "Keep it (back)"), answered)
 
     def _abandon_game_in_progress(self) -> None:
-        """Forget the unfinished game (its saved copy)."""
-        self.env.table = None
+        """Record the saved, unfinished game as abandoned and forget it (a table shared
+        with others is only left, never abandoned for them)."""
+        from tui.engine.save import SaveError
+
         path = self.claimed_save_path()
+        if self.env.table is None and path is not None and path.exists():
+            try:
+                outcome = self.env.table_loader(path).abandon()
+            except SaveError:
+                outcome = None  # a damaged save cannot be recorded; it is replaced anyway
+            if outcome is not None and outcome.message:
+                self.notify(outcome.message, title="Records", severity="warning", timeout=8)
+        self.env.table = None
         if path is not None:
             path.unlink(missing_ok=True)
 

@@ -329,7 +329,10 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._address = str(peer[0])
         for crowded in self._server.door.arrived(self, self._address):
             if isinstance(crowded, _PlayerConnection) and crowded._conn is not None:
-                crowded._conn.close()
+                crowded._conn.disconnect(
+                    asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                    "rummy-tui: too many connections logging in from your address at once; "
+                    "this, the oldest, is closed.")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._server.door.settled(self)
