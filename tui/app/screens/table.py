@@ -192,7 +192,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._show_turn_clock)
 
     def _show_turn_clock(self) -> None:
-        self._draw()
+        if isinstance(self.table, TurnClock) and self.table.turn_seconds_left() is not None:
+            self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
