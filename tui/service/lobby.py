@@ -159,7 +159,7 @@ class Lobby:
         if len(self._tables) >= self.config.max_tables:
             raise LobbyError(f"The server already has {len(self._tables)} tables, its "
                              "limit: join or watch one, or wait for one to close.")
-        rules = rules if rules is not None else self._rules(rules_key)
+        rules = rules if rules is not None else self.load_rules(rules_key)
         if not rules.players_min <= seats <= rules.players_max:
             raise LobbyError(f"{rules.name} is for {rules.players_min} to "
                              f"{rules.players_max} players, not {seats}.")
@@ -175,7 +175,9 @@ class Lobby:
         self._changed()
         return shared
 
-    def _rules(self, key: str) -> Ruleset:
+    def load_rules(self, key: str) -> Ruleset:
+        """The server's ruleset `key` (read and checked: slow, so the game service calls
+        it from a thread); `LobbyError` if it does not load."""
         from tui.engine.ruleset import RulesetError
 
         try:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import SUITS, Card
+from ..cards import HIGH_ACE, SUITS, Card
 from ..meld import Meld
 from ..meld_rules import (
     MeldError,
@@ -94,7 +94,7 @@ def _describe_counts(sets: int, runs: int) -> str:
 def _run_places(meld: Meld, params: MeldParams) -> set[int]:
     places = {face[0] for face in meld.stands_for}
     if params.wrap:
-        return {1 if q == 14 else q for q in places}
+        return {1 if q == HIGH_ACE else q for q in places}
     return places
 
 
@@ -608,7 +608,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
                 continue
             if wilds < 0 or (not p.outnumber and wilds > t):
                 continue
-            if lo == 1 and hi == 14:
+            if lo == 1 and hi == HIGH_ACE:
                 continue
             out.append((lo, hi, wilds))
     return out

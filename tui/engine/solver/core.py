@@ -28,11 +28,10 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
-from ..cards import ACE, JOKER_RANK, Card
+from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
     CACHE_ENTRIES,
-    HIGH_ACE,
     SCAN_ABOVE,
     Context,
     Plan,

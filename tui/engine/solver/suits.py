@@ -10,9 +10,9 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from ..cards import ACE
+from ..cards import ACE, HIGH_ACE
 from ..meld_rules import run_positions_of
-from .context import HIGH_ACE, Context, X
+from .context import Context, X
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
 
