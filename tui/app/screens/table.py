@@ -41,6 +41,7 @@ from tui.engine.actions import (
     TakeDiscard,
 )
 from tui.engine.cards import HIGH_ACE, Card
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
@@ -493,10 +494,6 @@ class TableScreen(Screen[None]):
 
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
-        try:
-            from tui.engine.solver import best_arrangement
-        except ImportError:
-            return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)
 
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
