@@ -332,3 +332,22 @@ def test_final_turns_draw_from_the_stock_only() -> None:
         g.apply(next(a for a in g.legal_actions(0) if isinstance(a, GoOut)))
         assert g.round.in_final_turns
         assert ("take_discard" in kinds(g, g.actor)) == pile
+
+
+def test_laying_off_onto_a_run_of_mixed_suits() -> None:
+    g = game("contract_rummy", "rounds:\n  - {cards: 7}\nmelds: {run: {same_suit: false}}\n")
+    rig(g, ["8C 2D 2H KS QD JC 4S", "3C 3D 10H 10S AH AD 9S", "KC KD JD JS 4C 4D 2S"],
+        discard="10C", turn=0)
+    st = g.round
+    pieces = [next(c for c in st.stock if c.face == face)
+              for face in ((5, "H"), (6, "S"), (7, "D"))]
+    for c in pieces:
+        st.stock.remove(c)
+    st.table.append(make_meld(pieces, g.rules, 1).with_identity(1, 0))
+    st.next_meld_id = 1
+    g.check_conservation()
+    g.apply(DrawStock(0))
+    offs = [a for a in g.legal_actions(0) if a.kind == "lay_off" and a.cards[0].face == (8, "C")]
+    assert offs
+    g.apply(offs[0])
+    assert [str(c) for c in g.round.table[0].cards] == ["5H", "6S", "7D", "8C"]

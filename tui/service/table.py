@@ -27,7 +27,11 @@ from tui.listeners import Listeners
 from tui.records import RecordOutcome, record_abandoned_game, record_finished_game
 from tui.service.interface import SeatSpec, no_subscription
 
-HINT_LEVEL = "hard"
+HINT_LEVEL = "expert"
+# The hint's thought: a fixed number of playouts (the same hint for the same position),
+# never more than a second of CPU.
+HINT_STEPS = 60
+HINT_SECONDS = 1.0
 EARLIEST_START = 946_684_800.0  # 2000-01-01: no game was saved before that
 CLOCK_SLACK = 86_400.0  # a clock a day fast still loads
 
@@ -129,6 +133,10 @@ class Table:
             advisor = make_bot(HINT_LEVEL, self.seed)
         except ValueError:
             advisor = make_bot("random", self.seed)
+        from tui.bots.expert import ExpertBot
+
+        if isinstance(advisor, ExpertBot):  # a searching advisor: the hint's own budget
+            advisor.steps, advisor.budget = HINT_STEPS, HINT_SECONDS
         return advisor.explain(view)
 
     # ---------------------------------------------------------------- undo
@@ -186,7 +194,10 @@ class Table:
                 "game": game_to_json(self.game)}
 
     def save(self, path: Path) -> None:
-        write_atomic(Path(path), json.dumps(self.to_json()))
+        write_atomic(Path(path), self.save_text())
+
+    def save_text(self) -> str:
+        return json.dumps(self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> Table:
