@@ -17,7 +17,7 @@ below that.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -151,7 +151,8 @@ class _Search:
         self.same_rank = rules.contract.sets_same_rank
         self.suit_mode = rules.contract.runs_same_suit if self.p.same_suit else "allowed"
         self.gap = rules.contract.same_suit_gap
-        self.layouts: dict[tuple, int] = {}  # wild totals of same-suit runs laid out apart
+        # wild totals of same-suit runs laid out apart
+        self.layouts: dict[tuple[Any, ...], int] = {}
         p = self.p
         self.nat_min = max(1, p.min_natural)
         self.hand = hand
@@ -303,8 +304,8 @@ class _Search:
             return None
         return self._build(*self.best)
 
-    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
-             value: int) -> None:
+    def _dfs(self, picks: Any, stage: int, start: int, taken: int, chosen: list[Any],
+             counts: list[int], value: int) -> None:
         self.steps += 1
         if self.steps == STEPS:  # enough: the best so far, or the first found, will do
             self.first_found = True
@@ -423,7 +424,7 @@ class _Search:
             if self.first_found:
                 self.best_value = 1 << 62  # nothing can beat it: the search winds down
 
-    def _wild_options(self, chosen: list[Any]):
+    def _wild_options(self, chosen: list[Any]) -> tuple[Any, Any]:
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
         wild counts it can take.  (None, None) if a group cannot be laid out."""
         masks: list[int] = []
@@ -451,7 +452,8 @@ class _Search:
 
     # -- build ----------------------------------------------------------------------------
 
-    def _build(self, chosen, counts, masks, reach, groups, x) -> tuple[list[Meld], list[Card]]:
+    def _build(self, chosen: Any, counts: Any, masks: Any, reach: Any, groups: Any,
+               x: Any) -> tuple[list[Meld], list[Card]]:
         p = self.p
         # wild counts per group, from the last group back
         per_group = [0] * len(masks)
@@ -568,9 +570,9 @@ def _wrap_range(lo: int, hi: int) -> list[int]:
     return out
 
 
-def _multisets(faces: list[int], limits: list[int]):
+def _multisets(faces: list[int], limits: list[int]) -> Iterator[tuple[int, ...]]:
     """Every non-empty multiset of faces within per-face limits, as tuples."""
-    def rec(i: int, acc: tuple[int, ...]):
+    def rec(i: int, acc: tuple[int, ...]) -> Iterator[Any]:
         if i == len(faces):
             if acc:
                 yield acc
@@ -580,13 +582,14 @@ def _multisets(faces: list[int], limits: list[int]):
     yield from rec(0, ())
 
 
-def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, most: int):
+def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int,
+                 most: int) -> Iterator[Any]:
     """Subsets of (place, face) pairs with distinct places that a run of at most `most`
     cards could hold with at most `budget` wilds in its gaps."""
     n = len(options)
     if p.wrap:
         # small: every subset, filtered by span afterwards
-        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]):
+        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]) -> Iterator[Any]:
             if i == n:
                 if acc and _span(tuple(q for q, _ in acc), True) - len(acc) <= budget:
                     yield acc
@@ -598,7 +601,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, mos
         yield from rec_all(0, (), frozenset())
         return
 
-    def rec(i: int, acc: tuple[Any, ...]):
+    def rec(i: int, acc: tuple[Any, ...]) -> Iterator[Any]:
         if acc:
             yield acc
         for j in range(i, n):
@@ -642,7 +645,8 @@ def _top_bit(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping=None):
+def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
+                mapping: Any = None) -> list[Any]:
     """Every (lo, hi) a run core can occupy within [lo_bound, hi_bound]."""
     places = [mapping(q) for q in core[2]] if mapping else list(core[2])
     if any(q is None for q in places):
@@ -664,7 +668,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
 
 
 def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
-                    mapping=None, gap: int = 1):
+                    mapping: Any=None, gap: int = 1) -> tuple[Any, Any]:
     """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts."""
     places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
     if any(None in ps for ps in places_of):
@@ -704,7 +708,7 @@ def _separate_layouts(cores: list[Core], p: MeldParams, gap: int = 1) -> int:
     return mask
 
 
-def _layout_variants(cores: list[Core], p: MeldParams, gap: int = 1):
+def _layout_variants(cores: list[Core], p: MeldParams, gap: int = 1) -> Iterator[Any]:
     if not p.wrap:
         m, reach = _linear_layouts(cores, p, p.min_pos, p.max_pos, gap=gap)
         if m:
