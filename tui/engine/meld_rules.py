@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -49,20 +49,20 @@ class MeldParams:
     run_highest: int = HIGH_ACE  # highest run position allowed (14: no bound)
     same_suit: bool = True  # runs are of one suit
 
-    @property
-    def min_pos(self) -> int:
-        base = 1 if self.ace_low or self.wrap else 2
-        return base if self.wrap else max(base, self.run_lowest)
+    # derived (worked out once: the solver reads them in its inner loops)
+    min_pos: int = field(init=False)  # lowest run position
+    max_pos: int = field(init=False)  # highest run position
+    bounded: bool = field(init=False)  # runs kept inside `melds.run.lowest` / `highest`
 
-    @property
-    def max_pos(self) -> int:
-        base = 13 if self.wrap or not self.ace_high else HIGH_ACE
-        return base if self.wrap else min(base, self.run_highest)
-
-    @property
-    def bounded(self) -> bool:
-        """Runs are kept inside `melds.run.lowest` / `highest` (not the whole ace range)."""
-        return not self.wrap and (self.run_lowest > 1 or self.run_highest < HIGH_ACE)
+    def __post_init__(self) -> None:
+        low = 1 if self.ace_low or self.wrap else 2
+        high = 13 if self.wrap or not self.ace_high else HIGH_ACE
+        bounded = not self.wrap and (self.run_lowest > 1 or self.run_highest < HIGH_ACE)
+        if not self.wrap:
+            low, high = max(low, self.run_lowest), min(high, self.run_highest)
+        object.__setattr__(self, "min_pos", low)
+        object.__setattr__(self, "max_pos", high)
+        object.__setattr__(self, "bounded", bounded)
 
 
 _PARAMS: dict[tuple[int, int, str], tuple[Ruleset, MeldParams]] = {}

@@ -1,4 +1,7 @@
-"""The SSH server: one process, one event loop, one Textual app per player.
+"""The SSH front of one process: one event loop, one Textual app per player.
+
+Under `rummy serve` every session worker (`tui.net.workers`) runs one of these on the
+shared port; in tests and `start_server` callers it may run alone in the process.
 
 `start_server(app_factory, host, port, ...)` listens with asyncssh; each interactive
 session (a PTY plus a shell request) gets `app_factory(SessionInfo)` run by a

@@ -15,6 +15,7 @@ outnumber naturals) without wrap-around; `solver_core` falls back to it only the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any
 
@@ -346,7 +347,7 @@ class _Scan:
             deadwood.extend(reserved[suit])  # aces kept for the high end but not used
         return cores, deadwood
 
-    def _run_core(self, run: list[tuple[Card, int]]):
+    def _run_core(self, run: list[tuple[Card, int]]) -> tuple[Any, ...]:
         p = self.p
         naturals = [c for c, _ in run]
         places = [q for _, q in run]
@@ -356,7 +357,7 @@ class _Scan:
         return ("run", naturals, places, need, slack)
 
 
-def _subsets(spans: tuple[int, ...], most: int):
+def _subsets(spans: tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:
     """Index sets of open runs that take a card (runs of equal length are alike)."""
     seen = set()
     for size in range(min(len(spans), most) + 1):
