@@ -25,6 +25,7 @@ from ..meld_rules import (
     validate_meld,
 )
 from ..rules import Ruleset
+from .context import SearchTooBig, spend, work_budget
 
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key)
 
@@ -98,7 +99,11 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
-    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    try:
+        with work_budget():
+            return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    except SearchTooBig:
+        return None  # past the work budget: no lay-down can be offered (conservative)
 
 
 class _Search:
@@ -247,6 +252,7 @@ class _Search:
 
     def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
              value: int) -> None:
+        spend(1)
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
