@@ -36,6 +36,20 @@ RULESETS = {
     "even_wilds": with_melds(CR, wilds_may_outnumber_naturals=False),
     "wild_ranks": replace(three_thirteen(), rounds=tuple(
         replace(r, contract=Contract(1, 1)) for r in three_thirteen().rounds)),
+    "sizes_per_meld": replace(LP, rounds=tuple(
+        replace(r, contract=Contract(1, 1, set_sizes=(2,), run_sizes=(3,))) if r.contract.runs
+        else replace(r, contract=Contract(2, 0, set_sizes=(4, 2))) for r in LP.rounds)),
+    "exact_sizes": replace(with_melds(LP, run=RunRule(3, None)), contract=replace(
+        LP.contract, exact_size=True)),
+    "two_ranks_apart": with_melds(replace(LP, contract=replace(LP.contract, same_suit_gap=2)),
+                                  run=RunRule(3, None)),
+    "may_touch_wrap": with_melds(replace(contract_rummy(wrap=True), contract=ContractRules(
+        "separate", same_suit_gap=0)), run=RunRule(3, None)),
+    "mixed_suit_runs": with_melds(CR, run=RunRule(3, None, same_suit=False)),
+    "runs_above_2": with_melds(CR, run=RunRule(3, None, lowest=3)),
+    "wilds_never_natural": with_melds(replace(three_thirteen(), rounds=tuple(
+        replace(r, contract=Contract(1, 1)) for r in three_thirteen().rounds)),
+        wild_rank_natural=False, min_natural=0),
 }
 
 
@@ -89,7 +103,7 @@ def test_find_contract_matches_brute_force(deal):
         assert contract_melds_ok(got.melds, rules, round_no) is None
         for meld in got.melds:
             declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
-            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
+            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind, use="contract")
         if whole_hand:
             assert not got.deadwood
 
@@ -176,3 +190,17 @@ def test_contract_melds_ok_names_the_problem():
     assert "touch" in contract_melds_ok(touching, separate, 3)
     assert contract_melds_ok(touching, with_contract(CR, "allowed"), 3) is None
     assert "no contract" in contract_melds_ok(sets, three_thirteen(), 1)
+
+
+def test_same_suit_runs_apart_around_the_corner_get_their_wilds() -> None:
+    """Two club runs kept apart where runs wrap: the one laid out as Q-K-A takes its two
+    wilds (the span Q..A was once counted as 12..1, a negative number of cards)."""
+    rules = RULESETS["separate_wrap"]
+    hand = [Card(1, "C", 0), Card(3, "C", 2), Card(1, "C", 52), Card(3, "C", 54),
+            *(Card(0, "*", 104 + i) for i in range(4))]
+    lay = find_contract(hand, rules, 3)  # deal 3: two runs
+    assert lay is not None and contract_melds_ok(lay.melds, rules, 3) is None
+    assert lay.penalty == brute_contract(hand, rules, 3)
+    for meld in lay.melds:
+        make_meld(meld.cards, rules, 3, dict(zip((c.uid for c in meld.cards),
+                                                 meld.stands_for, strict=True)), kind="run")

@@ -28,11 +28,10 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
-from ..cards import ACE, JOKER_RANK, Card
+from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
     CACHE_ENTRIES,
-    HIGH_ACE,
     SCAN_ABOVE,
     WORK_BUDGET,
     Context,
@@ -100,8 +99,12 @@ def _solve(cards: Sequence[Card], ctx: Context, bound: int | None,
     limit = None if bound is None else bound - dead_w
     if limit is not None and limit < 0:
         return None
-    if free_count_rules or not anchors:
-        allow = p.outnumber and p.min_natural <= 1
+    if not p.wild_natural:
+        # wild-rank cards are wilds like jokers: melds of wilds alone only without naturals
+        best = _solve_split(ctx, naturals, [], jokers + anchors, p.min_natural == 0, False,
+                            limit, melds)
+    elif free_count_rules or not anchors:
+        allow = p.min_natural == 0 or (p.outnumber and p.min_natural <= 1)
         best = _solve_split(ctx, naturals, [], jokers + anchors, allow, p.min_natural == 1,
                             limit, melds)
     else:
@@ -117,7 +120,8 @@ def _solve(cards: Sequence[Card], ctx: Context, bound: int | None,
             cap = limit if best is None else best.cost - 1
             if cap is not None and cap < 0:
                 break
-            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, False, False, cap, melds)
+            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, p.min_natural == 0, False,
+                                cap, melds)
             if plan is not None and (best is None or plan.cost < best.cost):
                 best = plan
     if best is None:
@@ -138,13 +142,15 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
     # one pass: cards by suit (in place order) and by rank
     by_suit: dict[str, list[tuple[int, int, Card]]] = {}
     by_rank: dict[int, list[tuple[str, int, Card]]] = {}
+    mixed = not ctx.p.same_suit  # runs of mixed suits: one "suit" for every card
     for card in naturals:
         rank = card.rank
-        by_suit.setdefault(card.suit, []).append((rank * 2, rank, card))
+        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2, rank, card))
         by_rank.setdefault(rank, []).append((card.suit, rank, card))
     for card in as_nat:
         rank = card.rank
-        by_suit.setdefault(card.suit, []).append((rank * 2 + 1, rank + X, card))
+        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2 + 1, rank + X,
+                                                                    card))
         by_rank.setdefault(rank, []).append((card.suit, rank + X, card))
     # clusters: cards of one suit close enough to share a run; far apart ones never can
     clusters: list[tuple[tuple[int, ...], list[Card]]] = []
@@ -361,7 +367,8 @@ def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[An
     return states
 
 
-def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], cluster_table):
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any],
+               cluster_table: Any) -> tuple[Any, Any]:
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
     best: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
@@ -426,11 +433,13 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
 
 
 def _first(entry: tuple[Any, ...]) -> int:
-    return entry[0]
+    first: int = entry[0]
+    return first
 
 
-def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, clusters,
-             free_cards, pool, left, budget: int, cluster_table, melds: bool) -> Plan:
+def _rebuild(ctx: Context, cost: int, comp_path: Any, total_key: Any, comp_info: Any,
+             ranks: Any, clusters: Any, free_cards: Any, pool: Any, left: Any, budget: int,
+             cluster_table: Any, melds: bool) -> Plan:
     """Turn the winning choices into melds: naturals per core, then the wilds."""
     p = ctx.p
     cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s

@@ -11,11 +11,12 @@ from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
 
-def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
+def set_core_options(ctx: Context, budget: int,
+                     cards: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
     """Ways to put some of one rank's naturals (suit, code) into set cores:
     [(cores as index tuples, need, slack)], without the empty choice."""
     key = (budget, cards)
-    hit = ctx.set_memo.get(key)
+    hit: tuple[Any, ...] | None = ctx.set_memo.get(key)
     if hit is not None:
         return hit
     p = ctx.p
@@ -89,7 +90,8 @@ def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ..
 # the pool of wilds
 
 
-def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
+def _allwild_sums(ctx: Context, pool_size: int, anchored: bool,
+                  anchors: int) -> list[tuple[int, int]]:
     """(melds, total size) pairs possible for melds made of wilds alone."""
     p = ctx.p
     sizes = set(range(p.set_min, min(p.set_max, pool_size) + 1))
@@ -112,7 +114,7 @@ def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
 
 
 def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
-                    allow_allwild: bool, anchored: bool):
+                    allow_allwild: bool, anchored: bool) -> Any:
     """cost[n][s]: weight of the wilds left in hand when cores need n and have slack s;
     also the choice (melds of wilds alone, their size, jokers melded)."""
     key = (jokers, anchors, allow_allwild, anchored)
@@ -159,12 +161,12 @@ def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     run can hold joins the set when a set is made (single-core rules), and making no set
     loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
     key = (budget, sig, stuck)
-    hit = ctx.rank_memo.get(key)
+    hit: tuple[tuple[Any, ...], bool] | None = ctx.rank_memo.get(key)
     if hit is not None:
         return hit
     opts = set_core_options(ctx, budget, sig)
     if stuck and ctx.set_single_core:
-        opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
+        opts = tuple(o for o in opts if all(i in o[0][0] for i in stuck))
     stuck_set = set(stuck)
     allow_none = not any(
         need == 0 and all(i in stuck_set for core in cores for i in core)
@@ -249,8 +251,12 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
             faces += [(rank, "")] * len(others)
         return Meld("set", tuple(naturals) + tuple(own) + tuple(others), tuple(faces))
     if naturals and places and not p.wrap:
-        suit = naturals[0].suit
+        mixed = not p.same_suit  # naturals show their own suits, wilds none
+        suit = "" if mixed else naturals[0].suit
         if not wilds:  # the solver lists a run's naturals low to high
+            if mixed:
+                return Meld("run", tuple(naturals),
+                            tuple([(q, c.suit) for q, c in zip(places, naturals, strict=True)]))
             return Meld("run", tuple(naturals), tuple([(q, suit) for q in places]))
         by_place = dict(zip(places, naturals, strict=True))
         lo, hi = min(places), max(places)
@@ -260,7 +266,7 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         # extend the run down to such wilds before the high end
         own_place: dict[int, Card] = {}
         for wild in wilds:
-            if wild.suit == suit and wild.rank != JOKER_RANK:
+            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural:
                 for q in run_positions_of(wild.rank, p):
                     own_place.setdefault(q, wild)
         down = 0
@@ -279,6 +285,10 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
                 left = [w for w in left if w is not itself]
         spare = iter(left)
         seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
+        if mixed:
+            shown = [c.suit if q in by_place or q in placed else ""
+                     for q, c in zip(range(lo, hi + 1), seq, strict=True)]
+            return Meld("run", tuple(seq), tuple(zip(range(lo, hi + 1), shown, strict=True)))
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
     # wrap-around runs and melds of wilds alone: let the validator lay them out
     fixed: list[Any] = []
