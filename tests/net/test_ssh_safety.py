@@ -116,7 +116,7 @@ async def test_a_keyless_impostor_needs_the_rejoin_code_and_never_sees_the_hand(
         await room.close()
 
 
-async def test_authorized_keys_name_their_players(tmp_path):  # noqa: ANN001
+async def test_authorized_keys_name_their_players(tmp_path, caplog):  # noqa: ANN001
     keys = tmp_path / "friends_keys"
     bob, eve = key_of("bob"), key_of("eve")
     keys.write_text(
@@ -130,8 +130,11 @@ async def test_authorized_keys_name_their_players(tmp_path):  # noqa: ANN001
         as_bob = await TerminalClient.connect(room.port, username="root", client_keys=[bob])
         await as_bob.wait_for("you are bob")
         stranger = asyncssh.generate_private_key("ssh-ed25519")
+        caplog.set_level(logging.WARNING, logger="tui.net.server")
         with pytest.raises(asyncssh.PermissionDenied):
             await TerminalClient.connect(room.port, username="bob", client_keys=[stranger])
+        await until(lambda: any("login refused from 127.0.0.1 as 'bob'" in r.getMessage()
+                                for r in caplog.records), what="the refusal logged")
         await as_eve.close()
         await as_bob.close()
     finally:
