@@ -225,15 +225,18 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     return out
 
 
-def _apart(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
+def _join_up(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
+    """Two same-suit runs that would make one run: no shared place, ends touching."""
+    if a & b:
+        return False
     for q in a:
         for r in b:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
-            if d <= 1:
-                return False
-    return True
+            if d == 1:
+                return True
+    return False
 
 
 def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
@@ -276,7 +279,7 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                         continue
                     mode = rules.contract.runs_same_suit
                     if mode == "forbidden" or (mode == "separate" and
-                                               not _apart(w1, w2, rules.wrap)):
+                                               _join_up(w1, w2, rules.wrap)):
                         ok = False
             if ok:
                 return True

@@ -88,10 +88,14 @@ class Melding(DealState):
                                      "could not be", "draw.deep_must_meld"
                                      if card is self.must_meld else
                                      "joker_swap: play the joker this turn")
-        if len(hand) == 1 and (rule == "forbidden" or self.round_rules.all_at_once) and not (
-                playable(hand[0])):
+        draw = self.rules.draw
+        thrown_back = (draw.no_immediate_rediscard and not draw.rediscard_to_go_out
+                       and len(self.taken) == 1 and hand[0].uid == self.taken[0].uid)
+        if len(hand) == 1 and (rule == "forbidden" or self.round_rules.all_at_once
+                               or thrown_back) and not playable(hand[0]):
             return IllegalAction("that would leave you one card you may neither discard nor "
-                                 "lay off", "going_out.discard: forbidden")
+                                 "lay off", "draw.rediscard_to_go_out" if thrown_back
+                                 else "going_out.discard: forbidden")
         return None
 
     def _strands_after_lay_down(self, seat: int, melds: Sequence[Meld],

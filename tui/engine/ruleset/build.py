@@ -110,7 +110,8 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
             **_pick(_section(data, "contract"), "runs_same_suit", "sets_same_rank")
         ),
         draw=DrawRules(
-            **_pick(_section(data, "draw"), "discard", "deep_must_meld", "no_immediate_rediscard")
+            **_pick(_section(data, "draw"), "discard", "deep_must_meld", "no_immediate_rediscard",
+                    "rediscard_to_go_out")
         ),
         buying=BuyingRules(
             **_pick(_section(data, "buying"), "enabled", "penalty_cards", "limit_per_deal")

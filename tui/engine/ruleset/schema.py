@@ -292,7 +292,9 @@ def _build_schema() -> dict[str, Any]:
                         "Whether two runs of one contract may share a suit.",
                         {
                             "forbidden": "every run of the contract has its own suit",
-                            "separate": "same suit allowed if the runs do not join up",
+                            "separate": "same suit allowed as separate melds: they may "
+                            "overlap (two decks: 2-5 and 3-6 of clubs) but not join end to "
+                            "end into one run (2-5 and 6-9 of clubs)",
                             "allowed": "any suits",
                         },
                         "forbidden",
@@ -322,6 +324,13 @@ def _build_schema() -> dict[str, Any]:
                     "no_immediate_rediscard": _bool(
                         "A player may not discard the single card just taken from the "
                         "discard pile (of several taken, any one may be discarded).",
+                        False,
+                    ),
+                    "rediscard_to_go_out": _bool(
+                        "With `no_immediate_rediscard`: the single card just taken may still "
+                        "be discarded when it is the last card in hand, to go out (take the "
+                        "top discard, meld the rest, throw it back).  Off, that card must "
+                        "be melded or laid off like the others.",
                         False,
                     ),
                 },
@@ -411,7 +420,8 @@ def _build_schema() -> dict[str, Any]:
                     ),
                     "max_rebuilds": _int(
                         "After this many rebuilds the round ends and is scored as it stands "
-                        "(so every round ends).",
+                        "(so every round ends).  A turn that finds the stock out and one "
+                        "card in the pile draws that card, and counts as a rebuild.",
                         0,
                         maximum=MAX_REBUILDS,
                         default=2,

@@ -237,8 +237,8 @@ def _contracts(r: Ruleset) -> str | None:
                 "-",
                 {
                     "forbidden": "Runs of one contract must all be of different suits.",
-                    "separate": "Runs of one contract may share a suit if they do not join "
-                    "up into one sequence.",
+                    "separate": "Runs of one contract may share a suit as separate melds: "
+                    "they may overlap, but not join end to end into one sequence.",
                     "allowed": "Runs of one contract may be of any suits.",
                 }[r.contract.runs_same_suit],
             )
@@ -287,6 +287,10 @@ def _turn(r: Ruleset) -> str:
         discard += (
             "  You may not discard the single card you took from the discard pile this "
             "turn; if you took several, you may discard one of them."
+        )
+        discard += (
+            "  You may throw it back as your last card, to go out." if r.draw.rediscard_to_go_out
+            else "  Not even as your last card, to go out."
         )
     lines = [_item("1.", draw), _item("2.", meld), _item("3.", discard)]
     return _section("Your turn", lines)

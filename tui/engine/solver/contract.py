@@ -54,9 +54,9 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
                 if mode == "forbidden":
                     return ("the runs of a contract must be of different suits "
                             "(contract.runs_same_suit)")
-                if not _apart(_run_places(a, params), _run_places(b, params), params.wrap):
-                    return ("runs of one suit in a contract must not overlap or touch "
-                            "(contract.runs_same_suit)")
+                if _join_up(_run_places(a, params), _run_places(b, params), params.wrap):
+                    return ("runs of one suit in a contract must be separate melds: these "
+                            "two join up into one run (contract.runs_same_suit)")
     return None
 
 
@@ -72,16 +72,19 @@ def _run_places(meld: Meld, params: MeldParams) -> set[int]:
     return places
 
 
-def _apart(a: set[int], b: set[int], wrap: bool) -> bool:
-    """Two runs' places neither share a place nor touch (K and A touch when runs wrap)."""
+def _join_up(a: set[int], b: set[int], wrap: bool) -> bool:
+    """Two runs' places would make one run: they share no place and touch end to end
+    (K and A touch when runs wrap).  Runs that share a place (two decks) are separate."""
+    if a & b:
+        return False
     for q in a:
         for r in b:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
-            if d <= 1:
-                return False
-    return True
+            if d == 1:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -296,9 +299,8 @@ class _Search:
                 return False
             if kind == "run" and self.suit_mode == "forbidden":
                 return False
-            if kind == "run" and self.suit_mode == "separate" and not _apart(
-                    set(core[2]), set(other[2]), self.p.wrap):
-                return False
+            # (with "separate", whether two runs join up depends on their wilds: the
+            # layouts of the suit's runs decide, see `_separate_layouts`)
         return True
 
     def _melds_must(self, chosen: list[Any]) -> bool:
@@ -566,21 +568,23 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
 
 def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
                     mapping=None):
-    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts."""
+    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts.
+    Runs may share places (two decks) but must not touch end to end (they would join up
+    into one run)."""
     places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
     if any(None in ps for ps in places_of):
         return 0, None
     order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
-    # state: high end of the last run -> {total wilds: layout list}
-    states: dict[int, dict[int, list[Any]]] = {lo_bound - 2: {0: []}}
+    # state: the (lo, hi) of the runs laid out so far -> {total wilds: layout list}
+    states: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {(): {0: []}}
     for i in order:
         opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
-        new: dict[int, dict[int, list[Any]]] = {}
-        for last, totals in states.items():
+        new: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {}
+        for placed, totals in states.items():
             for lo, hi, w in opts:
-                if lo <= last + 1:
+                if any(lo == h + 1 or hi + 1 == low for low, h in placed):
                     continue
-                bucket = new.setdefault(hi, {})
+                bucket = new.setdefault(tuple(sorted((*placed, (lo, hi)))), {})
                 for tot, layout in totals.items():
                     if tot + w not in bucket:
                         bucket[tot + w] = layout + [(i, lo, hi)]
