@@ -21,9 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.net.door import DoorLimits
 from tui.net.server import (
     DEFAULT_IDLE_TIMEOUT,
+    DEFAULT_KEEPALIVE,
     DEFAULT_MAX_SESSIONS,
+    KEEPALIVE_COUNT,
     ServeError,
     Server,
     is_loopback,
@@ -37,10 +40,47 @@ if TYPE_CHECKING:
     from textual.app import App
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
+NAMES_FILE = "names.sqlite"
+"""The server's database of which SSH key owns which player name."""
 _PROMPT = object()
 
 
+EPILOG = """\
+who is who:
+  A player who connects with an SSH key is that key: the first key to use a name owns
+  it (kept in the server's names database), and only that key plays under that name or
+  takes that name's seat back.  A player without a key (password, or an open server)
+  is their session: when they sit down their table shows a one-time rejoin code, the
+  only way to take a dropped seat back from a new connection.  In --authorized-keys a
+  key may be given its player's name: environment="RUMMY_NAME=alice" before the key,
+  or the key's comment (up to "@").
+
+letting only friends in:
+  Keep the default --host 127.0.0.1 unless others must connect.  On a network, use
+  --authorized-keys with your friends' public keys (only those keys get in, under the
+  names you gave them) or a --password you tell them (anyone who knows it gets in).
+  With neither, anyone who can reach the address plays.
+
+the door:
+  Connections still logging in do not count against --max-sessions; they get
+  --login-grace seconds, and past 8 of them from one address (128 in all) the oldest
+  is closed.  Each wrong password is logged with the address and the user, answered
+  after a delay that doubles per failure from that address (1 s, 2 s, ... 16 s), and
+  the third on one connection closes it.  Refusals say why: "the server is full"
+  (--max-sessions) is not "table N is full" (its seats).
+
+turns keep moving:
+  Each turn has --turn-timeout seconds (counted down on the table); then the seat's
+  bot plays that turn.  A player who drops keeps their seat for --grace seconds, then
+  the bot plays it until they come back; a frozen connection is noticed within about
+  3 x --keepalive seconds.  Reconnecting puts a player straight back at their seat,
+  closing their old session if it still lingers.
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -59,7 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--authorized-keys",
         metavar="FILE",
         type=Path,
-        help="admit only players whose public key is in this authorized_keys file",
+        help="admit only players whose public key is in this authorized_keys file "
+        "(a line may name its player: see below)",
     )
     parser.add_argument(
         "--password",
@@ -119,7 +160,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=LobbyConfig.grace,
         metavar="SECONDS",
         help=f"how long a player who dropped keeps their seat before a bot plays it "
-        f"(default {LobbyConfig.grace:g}); they take it back by reconnecting with the same name",
+        f"(default {LobbyConfig.grace:g}); they take it back by reconnecting (same key, or "
+        "their rejoin code)",
+    )
+    parser.add_argument(
+        "--turn-timeout",
+        type=float,
+        default=LobbyConfig.turn_timeout,
+        metavar="SECONDS",
+        help=f"time for each turn, counted down on the table; then the seat's bot plays "
+        f"that turn (default {LobbyConfig.turn_timeout:g}; 0 = no limit)",
+    )
+    parser.add_argument(
+        "--keepalive",
+        type=float,
+        default=DEFAULT_KEEPALIVE,
+        metavar="SECONDS",
+        help=f"probe each connection this often; {KEEPALIVE_COUNT} unanswered probes drop "
+        f"it (default {DEFAULT_KEEPALIVE:g})",
+    )
+    parser.add_argument(
+        "--login-grace",
+        type=float,
+        default=DoorLimits.login_grace,
+        metavar="SECONDS",
+        help=f"time a connection has to log in (default {DoorLimits.login_grace:g})",
     )
 
 
@@ -212,18 +277,25 @@ async def serve(
     stop: asyncio.Event | None = None,
     report: Callable[[str], None] = print,
     lobby_config: LobbyConfig | None = None,
+    keepalive: float = DEFAULT_KEEPALIVE,
+    door_limits: DoorLimits | None = None,
+    names_path: Path | None = None,
     workers: int = 0,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
     `app_factory` None serves the card room: the app at a lobby set by `lobby_config`,
     in this process (`workers` 0) or hosted by `workers` worker processes that play
-    through this process's game service.
+    through this process's game service; the names SSH keys own are kept in `names_path`
+    (default: `NAMES_FILE` in the user data folder).
     """
     lobby: Lobby | None = None
     on_session_end = None
     if app_factory is None:
-        lobby = Lobby(lobby_config)
+        from tui.paths import user_data_dir
+        from tui.service.identity import NameBook
+
+        lobby = Lobby(lobby_config, names=NameBook(names_path or user_data_dir() / NAMES_FILE))
         apps = LobbyApps(lobby)
         app_factory, on_session_end = apps, apps.session_ended
     warning = exposure_warning(host)
@@ -232,7 +304,8 @@ async def serve(
     if workers > 0 and lobby is not None:
         room: Server | WorkerRoom = await WorkerRoom.open(
             lobby, workers, host, port, host_key=host_key, authorized_keys=authorized_keys,
-            password=password, max_sessions=max_sessions, idle_timeout=idle_timeout)
+            password=password, max_sessions=max_sessions, idle_timeout=idle_timeout,
+            keepalive=keepalive, door_limits=door_limits)
     else:
         room = await start_server(
             app_factory,
@@ -244,6 +317,8 @@ async def serve(
             max_sessions=max_sessions,
             idle_timeout=idle_timeout,
             on_session_end=on_session_end,
+            keepalive_interval=keepalive,
+            door_limits=door_limits,
         )
     server = room
     stop = stop or asyncio.Event()
@@ -281,6 +356,7 @@ async def serve(
         await server.close()
         if lobby is not None:
             lobby.close()
+            lobby.names.close()
     return 0
 
 
@@ -303,11 +379,20 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
             raise ServeError(f"--bot-delay {args.bot_delay:g}: must be between 0 and 60 seconds")
         if args.grace < 0:
             raise ServeError(f"--grace {args.grace:g}: cannot be negative")
+        if args.turn_timeout < 0:
+            raise ServeError(f"--turn-timeout {args.turn_timeout:g}: cannot be negative")
+        if not 0.5 <= args.keepalive <= 600:
+            raise ServeError(f"--keepalive {args.keepalive:g}: must be between 0.5 and 600 "
+                             "seconds")
+        if not 1 <= args.login_grace <= 600:
+            raise ServeError(f"--login-grace {args.login_grace:g}: must be between 1 and 600 "
+                             "seconds")
         workers = default_workers() if args.workers is None else args.workers
         if not 0 <= workers <= 256:
             raise ServeError(f"--workers {workers}: must be between 0 and 256")
         lobby_config = LobbyConfig(
-            max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace
+            max_tables=args.max_tables, bot_delay=args.bot_delay, grace=args.grace,
+            turn_timeout=args.turn_timeout or None,
         )
         password = _resolve_password(args.password)
         idle = args.idle_timeout * 60 or None
@@ -322,6 +407,8 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 max_sessions=args.max_sessions,
                 idle_timeout=idle,
                 lobby_config=lobby_config,
+                keepalive=args.keepalive,
+                door_limits=DoorLimits(login_grace=args.login_grace),
                 workers=workers,
             )
         )

@@ -16,6 +16,13 @@ The per-app parts: the driver bound to the session's channel and the colour dept
 the player's terminal (the console's colour system would otherwise come from the
 server's TERM).
 
+Colour codes: Rich and Textual remember the escape codes of a style *on the style
+object* (`Style._ansi`), worked out for whichever colour depth rendered it first, and
+Textual keeps a strip's rendered text on the strip; both objects are shared between
+apps (style and blank-strip caches are process-wide).  So the first truecolor session
+would hand its 24-bit codes to a vt100 client.  `isolate_colours` makes both caches
+depend on the colour depth asked for.
+
 Thread workers: Textual runs them on the loop's default executor and sets its
 `active_worker` context variable *in the executor thread's own context*, which outlives
 the work - so each pool thread would keep the last worker it ran, its task, and through
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import io
 import sys
 from collections.abc import Callable
@@ -34,8 +42,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import IO, Any
 
+from rich.color import ColorSystem
 from rich.console import Console
+from rich.style import Style as RichStyle
 from textual.app import App
+from textual.strip import Strip
 
 from tui.net.colors import rich_color_system
 from tui.net.driver import SSHDriver
@@ -112,6 +123,53 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     # traceback printed at exit) would only flood the server's output.
     app.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
     app.console.size = terminal.size
+
+
+@functools.lru_cache(maxsize=8192)
+def _textual_codes(style: RichStyle, system: ColorSystem) -> str:
+    codes = _TEXTUAL_RENDER_ANSI(style, system)
+    style._ansi = None  # never left on the shared style for another depth to find
+    return codes
+
+
+@functools.lru_cache(maxsize=8192)
+def _rich_codes(style: RichStyle, system: ColorSystem) -> str:
+    style._ansi = None
+    codes = _RICH_MAKE_CODES(style, system)
+    style._ansi = None
+    return codes
+
+
+def _render_style(cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem) -> str:
+    ansi = _textual_codes(style, color_system)
+    output = f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text
+    if style._link:
+        output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
+    return output
+
+
+def _render_strip(self: Strip, console: Console) -> str:
+    # No per-strip cache: a strip (e.g. a cached blank line) may be drawn for sessions of
+    # different depths.  The codes of each style are cached per depth instead.
+    system = console._color_system or ColorSystem.TRUECOLOR
+    render = Strip.render_style
+    return "".join([text if style is None else render(style, text, color_system=system)
+                    for text, style, _ in self._segments])
+
+
+def _make_ansi_codes(self: RichStyle, color_system: ColorSystem) -> str:
+    return _rich_codes(self, color_system)
+
+
+_TEXTUAL_RENDER_ANSI = Strip.render_ansi
+_RICH_MAKE_CODES = RichStyle._make_ansi_codes
+
+
+def isolate_colours() -> None:
+    """Make colour codes depend on each session's colour depth (idempotent)."""
+    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign,assignment]
+    Strip.render = _render_strip  # type: ignore[method-assign]
+    RichStyle._make_ansi_codes = _make_ansi_codes  # type: ignore[method-assign]
 
 
 class FreshContextExecutor(ThreadPoolExecutor):

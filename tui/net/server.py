@@ -29,7 +29,7 @@ import asyncssh
 from tui.net.colors import color_system_for
 from tui.net.door import Door, DoorLimits
 from tui.net.hostkey import load_host_key
-from tui.net.isolation import isolate_executor
+from tui.net.isolation import isolate_colours, isolate_executor
 from tui.net.player_keys import KeysFileError, PlayerKeys, read_player_keys
 from tui.net.session import AppFactory, Session, SessionInfo
 
@@ -479,6 +479,7 @@ async def start_server(
         idle_timeout = None
     key, key_path = load_host_key(host_key_path)
     isolate_executor(asyncio.get_running_loop())
+    isolate_colours()
     keys = load_authorized_keys(authorized_keys) if authorized_keys is not None else None
     server = Server(
         app_factory,

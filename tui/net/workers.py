@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.net.door import DoorLimits
 from tui.net.remote import RemoteGuest, ServiceLink
 from tui.net.session import SessionInfo
 from tui.service.authority import GameService
@@ -60,6 +61,8 @@ class WorkerSettings:
     authorized_keys: str | None = None
     max_sessions: int = 64
     idle_timeout: float | None = None
+    keepalive: float = 5.0
+    login_grace: float = 15.0
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -118,7 +121,9 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
         apps, settings.host, settings.port, host_key_path=settings.host_key,
         authorized_keys=settings.authorized_keys, password=password,
         max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
-        on_session_end=apps.session_ended, reuse_port=True)
+        on_session_end=apps.session_ended, reuse_port=True,
+        keepalive_interval=settings.keepalive,
+        door_limits=DoorLimits(login_grace=settings.login_grace))
     link.hello()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -231,7 +236,8 @@ class WorkerRoom:
     async def open(cls, lobby: Lobby, workers: int, host: str, port: int, *,
                    host_key: Path | str | None, authorized_keys: Path | str | None,
                    password: str | None, max_sessions: int,
-                   idle_timeout: float | None) -> WorkerRoom:
+                   idle_timeout: float | None, keepalive: float = 5.0,
+                   door_limits: DoorLimits | None = None) -> WorkerRoom:
         """Start the service and `workers` workers; `ServeError` for unusable settings."""
         from tui.net.hostkey import load_host_key
         from tui.net.server import ServeError, load_authorized_keys
@@ -252,7 +258,8 @@ class WorkerRoom:
         await service.listen(path)
         settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
                                   None if authorized_keys is None else str(authorized_keys),
-                                  max_sessions, idle_timeout)
+                                  max_sessions, idle_timeout, keepalive,
+                                  (door_limits or DoorLimits()).login_grace)
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())

@@ -62,6 +62,9 @@ class LobbyConfig:
     summary_timeout: float = 60.0
     """Seconds after which the next deal starts even if someone has not seen the summary."""
     chat_history: int = 100
+    turn_timeout: float | None = 90.0
+    """Seconds a person has for their turn; then the stand-in bot plays that turn for
+    them (None: no limit)."""
     seed: int | None = None
     """Deal seed for every table (tests); None: random."""
 
@@ -266,6 +269,10 @@ class SeatTable:
     def step_bot(self) -> None:
         return None
 
+    def turn_seconds_left(self) -> float | None:
+        """The countdown of the person to move (`tui.service.turn_clock.TurnClock`)."""
+        return self.shared.turn_seconds_left()
+
     def next_round(self) -> None:
         """This seat has seen the summary; the table deals when everyone has."""
         self.shared.ready(self.seat)
@@ -322,6 +329,10 @@ class SharedTable:
         self._wake = asyncio.Event()
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._holders: dict[int, SeatHandle] = {}  # seat -> the handle of who sits there
+        self.turn_deadline: float | None = None
+        """When the person to move runs out of time (event-loop clock), or None."""
+        self._turn_key: tuple[int, int] | None = None  # (deal, seat) the deadline is for
+        self._timed_out: set[int] = set()  # seats a bot plays this one turn for
         self._ready: dict[int, int] = {}  # seat -> round number whose summary it saw
         self._unsubscribe_table: Callable[[], None] | None = None
 
@@ -569,12 +580,16 @@ class SharedTable:
                 if phase == "game_over":
                     return
                 if phase == "round_over":
+                    self._end_timed_out_turns()
+                    self._set_deadline(None)
                     await self._between_rounds()
                     continue
+                self._end_timed_out_turns()
                 seat = self.table.bot_to_move()
                 if seat is None:
-                    await self._wake.wait()
+                    await self._wait_for_person()
                     continue
+                self._set_deadline(None)
                 await asyncio.sleep(self.config.bot_delay)
                 await self._bot_move(seat)
         except asyncio.CancelledError:
@@ -583,6 +598,63 @@ class SharedTable:
             log.exception("table %s: the bot driver failed; closing the table", self.id)
             self.chat.announce("The table hit an internal error and closes.")
             self.close()
+
+    # ------------------------------------------------------------------ the turn timer
+    def turn_seconds_left(self) -> float | None:
+        """Seconds the person to move has left, or None when no clock runs."""
+        if self.turn_deadline is None:
+            return None
+        return max(0.0, self.turn_deadline - asyncio.get_running_loop().time())
+
+    def _set_deadline(self, key: tuple[int, int] | None) -> None:
+        if key == self._turn_key:
+            return
+        self._turn_key = key
+        timeout = self.config.turn_timeout
+        self.turn_deadline = (None if key is None or not timeout
+                              else asyncio.get_running_loop().time() + timeout)
+        self._notify()  # the screens show the countdown (or stop showing it)
+
+    async def _wait_for_person(self) -> None:
+        """Wait for the person to move; when their time runs out, a bot plays the turn."""
+        table = self.table
+        assert table is not None
+        game = table.game
+        actor = game.actor
+        person = 0 <= actor < len(self.seats) and self.seats[actor].person is not None
+        if not person or game.phase not in ("draw", "play", "buy"):
+            self._set_deadline(None)
+            await self._wake.wait()
+            return
+        self._set_deadline((game.round.number, actor))
+        if self.turn_deadline is None:
+            await self._wake.wait()
+            return
+        remaining = self.turn_deadline - asyncio.get_running_loop().time()
+        if remaining > 0:
+            try:
+                await asyncio.wait_for(self._wake.wait(), remaining)
+                return
+            except TimeoutError:
+                pass
+        if table.game.actor != actor or table.bot_to_move() is not None \
+                or self.status != "playing":
+            return
+        self._timed_out.add(actor)
+        self.chat.announce(f"{self.seats[actor].name}'s time ran out: a "
+                           f"{self.config.standin_level} bot plays this turn for them.")
+        table.set_bot(actor, self.config.standin_level)
+
+    def _end_timed_out_turns(self) -> None:
+        """A turn a bot played for a person is over: the seat is theirs again."""
+        table = self.table
+        if table is None or not self._timed_out:
+            return
+        for seat in list(self._timed_out):
+            if table.game.actor != seat or table.game.phase not in ("draw", "play", "buy"):
+                self._timed_out.discard(seat)
+                if not self.seats[seat].standin:
+                    table.set_bot(seat, None)
 
     async def _bot_move(self, seat: int) -> None:
         table = self.table

@@ -28,6 +28,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 if TYPE_CHECKING:
@@ -337,7 +338,7 @@ class LobbyScreen(Screen[None]):
             if choice is not None:
                 self.host_table(*choice)
 
-        env = self.app.env  # type: ignore[attr-defined]
+        env = host(self).env
         self.app.push_screen(CreateTableScreen(env.rulesets_folder(), env.rulesets_confined),
                              made)
 

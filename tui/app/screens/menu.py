@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, big_card
+from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
 TITLE = "R U M M Y"
@@ -64,11 +65,10 @@ class MenuScreen(Screen[None]):
         self.refresh_menu()
 
     def refresh_menu(self) -> None:
-        app = self.app
-        style = app.card_style()  # type: ignore[attr-defined]
+        style = host(self).card_style()
         self.query_one("#menu-art", Static).update(title_art(style))
-        env = app.env  # type: ignore[attr-defined]
-        can_continue = app.has_game_in_progress()  # type: ignore[attr-defined]
+        env = host(self).env
+        can_continue = host(self).has_game_in_progress()
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted
         options.clear_options()
@@ -97,7 +97,7 @@ class MenuScreen(Screen[None]):
 
             app.push_screen(NewGameScreen())
         elif what == "continue":
-            app.resume_game()  # type: ignore[attr-defined]
+            host(self).resume_game()
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -123,4 +123,4 @@ class MenuScreen(Screen[None]):
         level = QUICK_OPPONENT_LEVEL if QUICK_OPPONENT_LEVEL in levels else levels[-1]
         opponents = [(OPPONENT_NAMES[i % len(OPPONENT_NAMES)], level)
                      for i in range(play.seats() - 1)]
-        self.app.start_game(play.rules, opponents, None)  # type: ignore[attr-defined]
+        host(self).start_game(play.rules, opponents, None)

@@ -13,6 +13,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from tui.service.names import clean_name
 
+from ..host import host
+
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 MAX_SHOWN_PLAYERS = 8
 
@@ -37,7 +39,7 @@ class NewGameScreen(Screen[None]):
         super().__init__(id="new-game")
         from tui.engine.ruleset import list_rulesets
 
-        self.user_dir = self.app.env.rulesets_folder()  # type: ignore[attr-defined]
+        self.user_dir = host(self).env.rulesets_folder()
         listed = list_rulesets(self.user_dir)
         self.infos = [i for i in listed if i.error is None and not i.shadowed]
         self.broken = [i for i in listed if i.error is not None]
@@ -145,7 +147,7 @@ class NewGameScreen(Screen[None]):
             name = clean_name(self.query_one(f"#opp-name-{i}", Input).value, OPPONENT_NAMES[i])
             level = self.query_one(f"#opp-level-{i}", Select).value
             opponents.append((name, str(level)))
-        self.app.start_game(self._rules(), opponents, seed)  # type: ignore[attr-defined]
+        host(self).start_game(self._rules(), opponents, seed)
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

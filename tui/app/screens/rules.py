@@ -10,6 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
+from ..host import host
 from ..results import PlayRules
 
 
@@ -27,7 +28,7 @@ class RulesScreen(Screen[PlayRules | None]):
 
     def __init__(self, key: str | None = None) -> None:
         super().__init__(id="rules")
-        env = self.app.env  # type: ignore[attr-defined]
+        env = host(self).env
         self.user_dir = env.rulesets_folder()
         self.confine = env.rulesets_confined
         self.infos = self._rulesets()

@@ -12,6 +12,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, chips
+from ..host import host
 from ..settings import BOT_SPEEDS, Settings
 
 SAMPLE = (Card(1, "S", 1), Card(10, "H", 2), Card(7, "D", 3), Card(12, "C", 4), Card(0, "*", 5))
@@ -24,7 +25,7 @@ class SettingsScreen(Screen[None]):
         super().__init__(id="settings")
 
     def compose(self) -> ComposeResult:
-        s: Settings = self.app.settings  # type: ignore[attr-defined]
+        s: Settings = host(self).settings
         with VerticalScroll(id="form"):
             yield Label("Settings", classes="form-title")
             with Horizontal(classes="row"):
@@ -83,7 +84,7 @@ class SettingsScreen(Screen[None]):
     def action_save(self) -> None:
         settings = self._current()
         try:
-            self.app.save_settings(settings)  # type: ignore[attr-defined]
+            host(self).save_settings(settings)
         except OSError as exc:
             self.notify(f"Could not save the settings: {exc}", severity="error")
             return
@@ -92,5 +93,5 @@ class SettingsScreen(Screen[None]):
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
-        self.app.theme = self.app.settings.theme  # type: ignore[attr-defined]
+        self.app.theme = host(self).settings.theme
         self.dismiss()

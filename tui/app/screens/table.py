@@ -40,11 +40,13 @@ from tui.engine.actions import (
 )
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
+from tui.service.turn_clock import TurnClock
 
 from .. import intents
 from ..cardart import CardStyle, card_words, chips
 from ..describe import buys_left, deal_label, name_of, prompt
 from ..hand_model import SORT_MODES, HandModel
+from ..host import host
 from ..messages import (
     ActionRefused,
     CardClicked,
@@ -181,6 +183,11 @@ class TableScreen(Screen[None]):
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
+        if isinstance(self.table, TurnClock):  # a timed turn: the countdown ticks
+            self.set_interval(1.0, self._show_turn_clock)
+
+    def _show_turn_clock(self) -> None:
+        self.query_one("#roundbar", Static).update(self._roundbar_text(self.view_now))
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
@@ -238,7 +245,7 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def app_settings(self) -> Any:
-        return self.app.settings  # type: ignore[attr-defined]
+        return host(self).settings
 
     def card_style(self) -> CardStyle:
         settings = self.app_settings()
@@ -334,8 +341,11 @@ class TableScreen(Screen[None]):
         if view.phase in ("draw", "play", "buy"):
             who = "your" if view.turn == self.seat else f"{name_of(view, view.turn)}'s"
             word = {"draw": "draw", "play": "play", "buy": "buy?"}[view.phase]
-            status = Text(f"{who} {word} ", Style(color="#f1c40f" if view.my_turn else None,
-                                                  bold=view.my_turn))
+            left = self.table.turn_seconds_left() if isinstance(self.table, TurnClock) \
+                else None
+            clock = f"· {left:.0f}s " if left is not None else ""
+            status = Text(f"{who} {word} {clock}",
+                          Style(color="#f1c40f" if view.my_turn else None, bold=view.my_turn))
             pad = max(1, self.size.width - text.cell_len - status.cell_len)
             text.append(" " * pad)
             text.append_text(status)

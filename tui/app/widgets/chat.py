@@ -69,8 +69,10 @@ class ChatBox(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-lines")
+        # disabled while closed: a hidden line must never take the keys (a screen focuses
+        # its first focusable widget when it opens)
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
-                        max_length=200, compact=True, id="chat-input")
+                        max_length=200, compact=True, id="chat-input", disabled=True)
 
     def _arrived(self) -> None:
         self.post_message(self.Arrived())
@@ -103,13 +105,16 @@ class ChatBox(Vertical):
     def open(self) -> None:
         """Show the typing line and give it the keys."""
         self.add_class("-typing")
-        self.query_one(ChatInput).focus()
+        chat_input = self.query_one(ChatInput)
+        chat_input.disabled = False
+        chat_input.focus()
 
     def close(self) -> None:
         """Hide the typing line; the keys go back to the table."""
         chat_input = self.query_one(ChatInput)
         self.remove_class("-typing")
         chat_input.blur()
+        chat_input.disabled = True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -1,0 +1,46 @@
+"""What the screens may ask of the app that hosts them, as a protocol.
+
+Screens reach the app through `host(screen)` rather than `self.app`, which Textual types
+as a bare `App`: the protocol names every service a screen uses, so mypy checks each call,
+and a screen never imports the app module (which imports the screens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, cast
+
+from textual.dom import DOMNode
+
+if TYPE_CHECKING:
+    from tui.engine.rules import Ruleset
+
+    from .cardart import CardStyle
+    from .environment import AppEnvironment
+    from .settings import Settings
+
+
+class Host(Protocol):
+    """The game services of `RummyApp` that screens call."""
+
+    env: AppEnvironment
+    settings: Settings
+
+    def card_style(self) -> CardStyle: ...
+
+    def has_game_in_progress(self) -> bool: ...
+
+    def claimed_save_path(self) -> Path | None: ...
+
+    def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
+                   seed: int | None) -> None: ...
+
+    def resume_game(self) -> None: ...
+
+    def save_settings(self, settings: Settings) -> None: ...
+
+
+def host(node: DOMNode) -> Host:
+    """The app `node` runs in, as the game's host."""
+    return cast(Host, node.app)
