@@ -29,6 +29,7 @@ from ..rules import Ruleset
 from .build import build_ruleset
 from .checks import semantic_errors
 from .errors import LocatedError, RulesetError
+from .limits import MAX_RULESET_BYTES, limit_errors
 from .marked_yaml import LocatedDoc, compose_located, merge_docs
 from .schema import prune_invalid, rules_schema, schema_errors
 
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 SUFFIXES = (".yaml", ".yml")
+_TOO_BIG = (f"larger than {MAX_RULESET_BYTES // 1024} KB: a ruleset is a page of keys "
+            "(the bundled ones are about 5 KB)")
 Origin = Literal["bundled", "user"]
 
 
@@ -142,7 +145,11 @@ def find_ruleset(
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_RULESET_BYTES + 1)
+        if len(raw) > MAX_RULESET_BYTES:
+            raise RulesetError([LocatedError(str(path), 0, 0, _TOO_BIG)])
+        return raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise RulesetError([LocatedError(str(path), 0, 0, f"cannot read: {reason}")]) from None
@@ -223,6 +230,8 @@ def load_ruleset_text(
 ) -> Ruleset:
     """Load a ruleset from YAML text (``extends`` paths resolve against `base_dir`, keys
     against the bundled rulesets and then `user_dir`; `confine`: see the module)."""
+    if len(text) > MAX_RULESET_BYTES or len(text.encode("utf-8")) > MAX_RULESET_BYTES:
+        raise RulesetError([LocatedError(file, 0, 0, _TOO_BIG)])
     chain = (Path(file).resolve(),) if Path(file).is_file() else ()
     doc, errors = _merged_doc(text, file, base_dir, chain, user_dir, confine)
     if not errors:
@@ -230,6 +239,7 @@ def load_ruleset_text(
         checkable = prune_invalid(doc) if errors else (doc.data, set())
         if checkable is not None:
             errors += semantic_errors(doc, *checkable)
+            errors += limit_errors(doc, checkable[0])
     if errors:
         raise RulesetError(errors)
     return build_ruleset(doc.data, key=key, source=text)

@@ -13,7 +13,7 @@ import copy
 import difflib
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from .errors import LocatedError
@@ -493,7 +493,19 @@ def _build_schema() -> dict[str, Any]:
 
 
 _SCHEMA = _build_schema()
-_VALIDATOR = Draft202012Validator(_SCHEMA)
+
+
+def _whole_number(checker: Any, instance: Any) -> bool:
+    """An integer is an `int`: JSON Schema would take 3.0 (and YAML's `3.0` is a float,
+    which the engine cannot count with), and true/false are not numbers here."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_STRICT = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number),
+)
+_VALIDATOR = _STRICT(_SCHEMA)
 
 
 def rules_schema() -> dict[str, Any]:
