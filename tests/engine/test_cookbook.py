@@ -194,3 +194,104 @@ def test_going_out_bonus_scores_minus_ten_for_going_out() -> None:
                 went_out += 1
                 assert result.points[result.went_out] == -10
     assert went_out > 0
+
+
+# --- the family games: played to the end at their fewest and most players ----------------
+
+
+def play_full(rules: Ruleset, players: int, seed: int,
+              watch: Callable[[Game, object], None]) -> Game:
+    """One game of medium bots to the end (they lay contracts down and go out, as people
+    do), calling `watch(game, action)` before every action is applied."""
+    bots = [make_bot("medium", seed * 10 + s) for s in range(players)]
+    for bot in bots:
+        if hasattr(bot, "budget"):
+            bot.budget = 0.02
+    game = Game(rules, [f"p{s}" for s in range(players)], seed)
+    for _ in range(100_000):
+        if game.phase == "game_over":
+            game.check_conservation()
+            return game
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        action = bots[game.actor].choose(game.view(game.actor))
+        watch(game, action)
+        game.apply(action)
+    raise AssertionError(f"seed {seed}: the game did not end")
+
+
+FEWEST_AND_MOST = ["fewest", "most"]
+
+
+def _players(rules: Ruleset, end: str) -> int:
+    return rules.players_min if end == "fewest" else rules.players_max
+
+
+@pytest.mark.parametrize("end", FEWEST_AND_MOST)
+def test_may_i_buys_as_often_as_wanted_until_the_contract_is_down(end: str) -> None:
+    rules = load_ruleset(COOKBOOK_DIR / "may_i.yaml")
+    assert rules.buying.limit_per_deal is None and not rules.buying.after_contract
+    buys = 0
+
+    def watch(game: Game, action: object) -> None:
+        nonlocal buys
+        if game.phase == "buy":
+            assert not game.contract_down(game.actor)  # never asked once down
+        if isinstance(action, Buy):
+            buys += 1
+
+    game = play_full(rules, _players(rules, end), 2, watch)
+    assert len(game.results) == 7 and game.winners
+    assert buys > 0
+
+
+@pytest.mark.parametrize("end", FEWEST_AND_MOST)
+def test_shanghai_plays_its_eleven_contracts_with_buying(end: str) -> None:
+    rules = load_ruleset(COOKBOOK_DIR / "shanghai.yaml")
+    assert len(rules.rounds) == 11 and rules.buying.enabled
+    biggest = rules.round(11).contract
+    assert (biggest.sets, biggest.runs) == (1, 3)
+    assert sum(biggest.sizes("set", 3) + biggest.sizes("run", 3)) > rules.round(11).cards + 1
+    laid: list[int] = []
+    buys = 0
+
+    def watch(game: Game, action: object) -> None:
+        nonlocal buys
+        buys += isinstance(action, Buy)
+        if action.kind != "lay_down":
+            return
+        contract = game.round_rules.contract
+        melds = action.melds  # the sizes of the contract's sets and runs, largest first
+        sizes = sorted((len(m.cards) for m in melds), reverse=True)
+        wanted = sorted(contract.sizes("set", 3) + contract.sizes("run", 3), reverse=True)
+        assert all(s >= w for s, w in zip(sizes, wanted, strict=True))
+        laid.append(game.rules_round)
+
+    game = play_full(rules, _players(rules, end), 4, watch)
+    assert [r.deal for r in game.results] == list(range(1, 12)) and game.winners
+    assert buys > 0 and max(laid) >= 10  # the deals needing bought cards were made too
+
+
+@pytest.mark.parametrize("end", FEWEST_AND_MOST)
+def test_three_thirteen_out_player_collects_under_a_laying_down_limit(end: str) -> None:
+    rules = load_ruleset(COOKBOOK_DIR / "three_thirteen_collect.yaml")
+    assert rules.going_out.deadwood_limit == 5 and rules.scoring.out_player_collects
+    kept_some = 0
+    game = play_full(rules, _players(rules, end), 3, lambda game, action: None)
+    for result in game.results:
+        out = result.went_out
+        if out < 0:
+            assert set(result.points) == {0}
+            continue
+        kept = sum(card_penalty(c, rules, result.deal) for c in result.deadwood[out])
+        assert kept <= 5
+        kept_some += kept > 0
+        others = sum(card_penalty(c, rules, result.deal)
+                     for seat, cards in enumerate(result.deadwood) if seat != out
+                     for c in cards)
+        assert result.points[out] == others - kept
+        assert all(p == 0 for seat, p in enumerate(result.points) if seat != out)
+    assert set(game.winners) <= {s for s, t in enumerate(game.totals)
+                                 if t == max(game.totals)}
+    assert kept_some > 0

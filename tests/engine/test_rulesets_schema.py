@@ -76,11 +76,17 @@ SECTIONS: dict[str, type] = {
 }
 
 
+# fields a key's list form fills: `cards: [{players, cards}]`, `sets: [3, 4]`, `runs: [4]`
+WRITTEN_INSIDE = {"cards_by_players", "set_sizes", "run_sizes"}
+
+
 @pytest.mark.parametrize("section", sorted(SECTIONS))
 def test_schema_covers_every_field_with_the_same_default(section: str) -> None:
     nodes = dict(_walk(rules_schema()))
     props = nodes[section]["properties"]
     for field in dataclasses.fields(SECTIONS[section]):
+        if field.name in WRITTEN_INSIDE:
+            continue
         assert field.name in props, f"{section}.{field.name} is not in the schema"
         default = props[field.name].get("default", dataclasses.MISSING)
         if field.default is not dataclasses.MISSING:

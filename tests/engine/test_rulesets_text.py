@@ -172,7 +172,8 @@ _KNOBS = st.fixed_dictionaries(
             {}, optional={"ace": st.sampled_from(["low", "high", "both"]), "wrap": st.booleans()}
         ),
         "jokers_wild": st.booleans(),
-        "dealer": st.sampled_from(["random", "lowest_card"]),
+        "dealer": st.sampled_from(["random", "lowest_card", "highest_card"]),
+        "dealer_ace": st.sampled_from(["ranks", "low", "high"]),
         "melds": st.fixed_dictionaries(
             {},
             optional={
@@ -184,9 +185,16 @@ _KNOBS = st.fixed_dictionaries(
                         "distinct_suits": st.booleans(),
                     },
                 ),
-                "run": st.fixed_dictionaries({}, optional={"min": st.integers(2, 6)}),
+                "run": st.fixed_dictionaries({}, optional={
+                    "min": st.integers(2, 6),
+                    "lowest": st.none() | st.sampled_from([2, 3, "A"]),
+                    "highest": st.none() | st.sampled_from(["K", "A", 10]),
+                    "same_suit": st.booleans(),
+                }),
                 "min_natural": st.integers(0, 3),
                 "wilds_may_outnumber_naturals": st.booleans(),
+                "wild_rank_natural": st.booleans(),
+                "wild_ratio_on_lay_off": st.booleans(),
             },
         ),
         "contract": st.fixed_dictionaries(
@@ -194,6 +202,8 @@ _KNOBS = st.fixed_dictionaries(
             optional={
                 "runs_same_suit": st.sampled_from(["forbidden", "separate", "allowed"]),
                 "sets_same_rank": st.booleans(),
+                "same_suit_gap": st.integers(0, 3),
+                "exact_size": st.booleans(),
             },
         ),
         "draw": st.fixed_dictionaries(
@@ -202,6 +212,7 @@ _KNOBS = st.fixed_dictionaries(
                 "discard": st.sampled_from(["top", "deep", "none"]),
                 "deep_must_meld": st.booleans(),
                 "no_immediate_rediscard": st.booleans(),
+                "stock_only_after_contract": st.booleans(),
             },
         ),
         "buying": st.fixed_dictionaries(
@@ -210,6 +221,8 @@ _KNOBS = st.fixed_dictionaries(
                 "enabled": st.booleans(),
                 "penalty_cards": st.integers(0, 3),
                 "limit_per_deal": st.none() | st.integers(0, 5),
+                "priority": st.sampled_from(["nearest", "first_to_ask"]),
+                "after_contract": st.booleans(),
             },
         ),
         "lay_off": st.fixed_dictionaries(
@@ -224,14 +237,18 @@ _KNOBS = st.fixed_dictionaries(
             optional={
                 "discard": st.sampled_from(["required", "optional", "forbidden"]),
                 "final_turns": st.booleans(),
+                "final_turns_from_stock": st.booleans(),
                 "bonus": st.integers(-50, 50),
+                "one_turn_bonus": st.integers(-50, 50),
+                "deadwood_limit": st.integers(0, 10),
             },
         ),
         "stock": st.fixed_dictionaries(
             {},
             optional={
                 "when_empty": st.sampled_from(["reshuffle", "end_round"]),
-                "max_rebuilds": st.integers(0, 4),
+                "max_rebuilds": st.none() | st.integers(0, 4),
+                "rebuild": st.sampled_from(["shuffle", "turn_over"]),
             },
         ),
         "scoring": st.fixed_dictionaries(
@@ -242,6 +259,7 @@ _KNOBS = st.fixed_dictionaries(
                 ),
                 "wild_unmelded": st.sampled_from(["face", "fixed"]),
                 "wild_value": st.integers(0, 50),
+                "out_player_collects": st.booleans(),
             },
         ),
         "end": st.fixed_dictionaries(
@@ -249,6 +267,7 @@ _KNOBS = st.fixed_dictionaries(
             optional={
                 "point_limit": st.none() | st.integers(1, 500),
                 "winner": st.sampled_from(["lowest", "highest"]),
+                "tie_break": st.sampled_from(["share", "last_round", "most_outs"]),
             },
         ),
     },

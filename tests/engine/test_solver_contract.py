@@ -36,6 +36,20 @@ RULESETS = {
     "even_wilds": with_melds(CR, wilds_may_outnumber_naturals=False),
     "wild_ranks": replace(three_thirteen(), rounds=tuple(
         replace(r, contract=Contract(1, 1)) for r in three_thirteen().rounds)),
+    "sizes_per_meld": replace(LP, rounds=tuple(
+        replace(r, contract=Contract(1, 1, set_sizes=(2,), run_sizes=(3,))) if r.contract.runs
+        else replace(r, contract=Contract(2, 0, set_sizes=(4, 2))) for r in LP.rounds)),
+    "exact_sizes": replace(with_melds(LP, run=RunRule(3, None)), contract=replace(
+        LP.contract, exact_size=True)),
+    "two_ranks_apart": with_melds(replace(LP, contract=replace(LP.contract, same_suit_gap=2)),
+                                  run=RunRule(3, None)),
+    "may_touch_wrap": with_melds(replace(contract_rummy(wrap=True), contract=ContractRules(
+        "separate", same_suit_gap=0)), run=RunRule(3, None)),
+    "mixed_suit_runs": with_melds(CR, run=RunRule(3, None, same_suit=False)),
+    "runs_above_2": with_melds(CR, run=RunRule(3, None, lowest=3)),
+    "wilds_never_natural": with_melds(replace(three_thirteen(), rounds=tuple(
+        replace(r, contract=Contract(1, 1)) for r in three_thirteen().rounds)),
+        wild_rank_natural=False, min_natural=0),
 }
 
 
@@ -89,7 +103,7 @@ def test_find_contract_matches_brute_force(deal):
         assert contract_melds_ok(got.melds, rules, round_no) is None
         for meld in got.melds:
             declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
-            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
+            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind, use="contract")
         if whole_hand:
             assert not got.deadwood
 

@@ -9,6 +9,7 @@ to check by eye, which is what a reference is for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from itertools import combinations
 
@@ -28,18 +29,28 @@ def penalty_of(card: Card, rules: Ruleset, round_no: int) -> int:
 def _places(rank: int, rules: Ruleset) -> list[int]:
     """Run places of a natural card: ace at 1 (low) and/or 14 (high); with wrap-around
     places are taken modulo 13 (ace = 1)."""
-    if rank != 1:
-        return [rank]
     if rules.wrap:
-        return [1]
-    return [p for p, ok in ((1, rules.ace in ("low", "both")), (14, rules.ace in ("high", "both")))
-            if ok]
+        return [rank]
+    lowest = rules.melds.run.lowest or 1
+    highest = rules.melds.run.highest or 14
+    if rank != 1:
+        places = [rank]
+    else:
+        places = [p for p, ok in ((1, rules.ace in ("low", "both")),
+                                  (14, rules.ace in ("high", "both"))) if ok]
+    return [p for p in places if lowest <= p <= highest]
 
 
 def _counts_ok(naturals: int, wilds: int, rules: Ruleset) -> bool:
+    """At least `min_natural` naturals; the wild ratio binds melds holding a natural."""
     if naturals < rules.melds.min_natural:
         return False
-    return rules.melds.wilds_may_outnumber_naturals or wilds <= naturals
+    return rules.melds.wilds_may_outnumber_naturals or wilds <= naturals or naturals == 0
+
+
+def _may_be_itself(card: Card, wild: bool, rank: int, rules: Ruleset) -> bool:
+    """A wild-rank card of `rank` may stand for itself (`melds.wild_rank_natural`)."""
+    return wild and not card.is_joker and card.rank == rank and rules.melds.wild_rank_natural
 
 
 def is_set(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
@@ -55,7 +66,7 @@ def is_set(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
             continue
         # each wild-rank card of this rank may stand for itself or act as a wild
         optional = [i for i, (c, w) in enumerate(zip(cards, wild, strict=True))
-                    if w and c.rank == rank]
+                    if _may_be_itself(c, w, rank, rules)]
         for k in range(len(optional) + 1):
             for mine in combinations(optional, k):
                 natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -75,15 +86,16 @@ def is_run(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
     if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return False
-    for suit in SUITS:
-        if any(not w and c.suit != suit for c, w in zip(cards, wild, strict=True)):
+    for suit in SUITS if r.same_suit else "*":
+        if suit != "*" and any(not w and c.suit != suit
+                               for c, w in zip(cards, wild, strict=True)):
             continue
         # every window of n consecutive places
         if rules.wrap:
             windows = [[(a + i - 1) % 13 + 1 for i in range(n)] for a in range(1, 14)]
         else:
-            lo = 1 if rules.ace in ("low", "both") else 2
-            hi = 14 if rules.ace in ("high", "both") else 13
+            lo = max(1 if rules.ace in ("low", "both") else 2, r.lowest or 1)
+            hi = min(14 if rules.ace in ("high", "both") else 13, r.highest or 14)
             windows = [list(range(a, a + n)) for a in range(lo, hi - n + 2)]
         for window in windows:
             if _fits(cards, wild, suit, window, rules):
@@ -94,7 +106,8 @@ def is_run(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
 def _fits(cards, wild, suit, window, rules) -> bool:
     """Can the cards fill exactly these places (naturals at their own place)?"""
     n = len(cards)
-    optional = [i for i in range(n) if wild[i] and not cards[i].is_joker and cards[i].suit == suit]
+    optional = [i for i in range(n) if wild[i] and not cards[i].is_joker
+                and suit in ("*", cards[i].suit) and rules.melds.wild_rank_natural]
     for k in range(len(optional) + 1):
         for mine in combinations(optional, k):
             natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -187,7 +200,8 @@ def _is_set_of(cards, rank, rules, round_no) -> bool:
         return False
     if any(not w and c.rank != rank for c, w in zip(cards, wild, strict=True)):
         return False
-    optional = [i for i, (c, w) in enumerate(zip(cards, wild, strict=True)) if w and c.rank == rank]
+    optional = [i for i, (c, w) in enumerate(zip(cards, wild, strict=True))
+                if _may_be_itself(c, w, rank, rules)]
     for k in range(len(optional) + 1):
         for mine in combinations(optional, k):
             natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -210,14 +224,15 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return []
     out = []
-    for suit in SUITS:
-        if any(not w and c.suit != suit for c, w in zip(cards, wild, strict=True)):
+    for suit in SUITS if r.same_suit else "*":
+        if suit != "*" and any(not w and c.suit != suit
+                               for c, w in zip(cards, wild, strict=True)):
             continue
         if rules.wrap:
             windows = [[(a + i - 1) % 13 + 1 for i in range(n)] for a in range(1, 14)]
         else:
-            lo = 1 if rules.ace in ("low", "both") else 2
-            hi = 14 if rules.ace in ("high", "both") else 13
+            lo = max(1 if rules.ace in ("low", "both") else 2, r.lowest or 1)
+            hi = min(14 if rules.ace in ("high", "both") else 13, r.highest or 14)
             windows = [list(range(a, a + n)) for a in range(lo, hi - n + 2)]
         for window in windows:
             if _fits(cards, wild, suit, window, rules):
@@ -225,8 +240,9 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     return out
 
 
-def _join_up(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
-    """Two same-suit runs that would make one run: no shared place, ends touching."""
+def _too_close(a: frozenset[int], b: frozenset[int], wrap: bool, gap: int) -> bool:
+    """Two same-suit runs that are not separate melds: no shared place, and fewer than
+    `gap` empty places between them."""
     if a & b:
         return False
     for q in a:
@@ -234,9 +250,20 @@ def _join_up(a: frozenset[int], b: frozenset[int], wrap: bool) -> bool:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
-            if d == 1:
+            if d <= gap:
                 return True
     return False
+
+
+def _sizes(contract, kind: str, default: int) -> list[int]:
+    given = contract.set_sizes if kind == "set" else contract.run_sizes
+    return sorted(given or [default] * (contract.sets if kind == "set" else contract.runs))
+
+
+def _sizes_ok(masks: list[int], sizes: list[int], exact: bool) -> bool:
+    """Some matching of the melds to the contract's sizes (fewest cards, or exactly)."""
+    lengths = sorted(bin(mask).count("1") for mask in masks)
+    return all((n == k) if exact else (n >= k) for n, k in zip(lengths, sizes, strict=True))
 
 
 def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
@@ -244,6 +271,13 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
     """Least penalty left in hand after laying down exactly the round's contract (with
     `must_include`, only lay-downs that meld that physical card)."""
     contract = rules.round(round_no).contract
+    set_sizes = _sizes(contract, "set", rules.melds.set.min)
+    run_sizes = _sizes(contract, "run", rules.melds.run.min)
+    exact = rules.contract.exact_size
+    # groups are judged with the contract's least sizes; `_sizes_ok` matches them up
+    rules = replace(rules, melds=replace(
+        rules.melds, set=replace(rules.melds.set, min=min(set_sizes or [1])),
+        run=replace(rules.melds.run, min=min(run_sizes or [1]))))
     cards = list(hand)
     n = len(cards)
     must = 0 if must_include is None else 1 << next(
@@ -278,8 +312,10 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                     if s1 != s2:
                         continue
                     mode = rules.contract.runs_same_suit
-                    if mode == "forbidden" or (mode == "separate" and
-                                               _join_up(w1, w2, rules.wrap)):
+                    if s1 == "*":
+                        continue  # runs of mixed suits: no suit rule
+                    if mode == "forbidden" or (mode == "separate" and _too_close(
+                            w1, w2, rules.wrap, rules.contract.same_suit_gap)):
                         ok = False
             if ok:
                 return True
@@ -299,6 +335,9 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
         def after_runs(used2, runs):
             nonlocal best
             if used2 & must != must or not labels_ok(sets, runs):
+                return
+            if not (_sizes_ok([m for m, _ in sets], set_sizes, exact)
+                    and _sizes_ok([m for m, _ in runs], run_sizes, exact)):
                 return
             rest = [cards[i] for i in range(n) if not used2 >> i & 1]
             if whole_hand and rest:

@@ -141,6 +141,10 @@ THREE_THIRTEEN_LIKE = {
     "wrap": three_thirteen(wrap=True),
     "fixed_wild_value": three_thirteen(scoring=ScoringRules(
         values=dict(three_thirteen().scoring.values), wild_unmelded="fixed", wild_value=30)),
+    "wilds_never_natural": with_melds(three_thirteen(), wild_rank_natural=False),
+    "runs_3_to_k": with_melds(three_thirteen(ace="both"), run=RunRule(3, None, lowest=3,
+                                                                      highest=13)),
+    "runs_mixed_suits": with_melds(three_thirteen(), run=RunRule(3, None, same_suit=False)),
 }
 CONTRACT_LIKE = {
     "contract_rummy": contract_rummy(),
@@ -158,4 +162,9 @@ WILD_HEAVY = {
     "two_naturals": with_melds(wild_heavy(), min_natural=2),
     "one_natural": with_melds(wild_heavy(), min_natural=1),
     "wrap_ace_high": wild_heavy(wrap=True, ace="high"),
+    "wilds_never_natural": with_melds(wild_heavy(), wild_rank_natural=False),
+    "all_wild_but_even": with_melds(wild_heavy(), wilds_may_outnumber_naturals=False,
+                                    wild_rank_natural=False),
+    "mixed_suits_to_q": with_melds(wild_heavy(ace="high"),
+                                   run=RunRule(3, None, highest=12, same_suit=False)),
 }

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, SUITS, Card
 from tui.engine.meld import Meld
-from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, meld_params
+from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
 from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
 
@@ -63,6 +63,8 @@ class Evaluator:
         self.rules = rules
         self.round_no = round_no
         self.params = meld_params(rules, round_no)
+        # contract melds may be smaller than other melds (sizes given per contract meld)
+        self.contract_params = meld_params(rules, round_no, "contract")
         self.contract = rules.round(round_no).contract
         self._arranged: dict[HandKey, tuple[int, tuple[Card, ...]]] = {}
         self._layouts: dict[HandKey, Arrangement] = {}
@@ -253,7 +255,7 @@ class Evaluator:
             progress = False
             for card in list(left):
                 for i, meld in enumerate(melds):
-                    if not _may_fit(card, meld, self.params.wild_ranks):
+                    if not _may_fit(card, meld, self.params):
                         continue
                     try:
                         melds[i] = extend_meld(meld, [card], self.rules, self.round_no)
@@ -265,13 +267,13 @@ class Evaluator:
         return left
 
 
-def _may_fit(card: Card, meld: Meld, wild_ranks: frozenset[int]) -> bool:
+def _may_fit(card: Card, meld: Meld, params: MeldParams) -> bool:
     """A quick test before asking `extend_meld`: could the card join the meld at all?"""
-    if card.rank in wild_ranks:
+    if card.rank in params.wild_ranks:
         return True
     if meld.kind == "set":
         return card.rank == meld.rank
-    if card.suit != meld.suit:
+    if card.suit != meld.suit and params.same_suit:
         return False
     low, high = meld.low, meld.high
     places = (1, 14) if card.rank == ACE else (card.rank,)
@@ -313,7 +315,7 @@ class _Group:
 
 
 def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
-    p = ev.params
+    p = ev.contract_params
     want_sets, want_runs = ev.contract.sets, ev.contract.runs
     wild_ranks = p.wild_ranks
     wilds = sum(1 for rank, _ in key if rank in wild_ranks)

@@ -63,7 +63,7 @@ class Game:
         self.rng.shuffle(stock)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         first = (self.dealer + 1) % self.players
-        for _ in range(rnd.cards):
+        for _ in range(rnd.cards_for(self.players)):
             for i in range(self.players):
                 hands[(first + i) % self.players].append(stock.pop())
         discard = [stock.pop()]
@@ -77,8 +77,9 @@ class Game:
         self.round = deal
         self._say(
             self.dealer,
-            f"Deal {number}: {self.names[self.dealer]} deals {deal.round_rules.cards} cards "
-            f"each; {discard[-1]} turned up." if discard else
+            f"Deal {number}: {self.names[self.dealer]} deals "
+            f"{deal.round_rules.cards_for(self.players)} cards each; {discard[-1]} turned up."
+            if discard else
             f"Deal {number}: {self.names[self.dealer]} deals.",
             "deal",
             discard[-1:],
@@ -164,7 +165,7 @@ class Game:
             self._end_game()
 
     def _end_game(self) -> None:
-        self.winners = winners(self.totals, self.rules)
+        self.winners = winners(self.totals, self.rules, self.results)
         best = self.totals[self.winners[0]]
         self.round.phase = "game_over"
         names = " and ".join(self.names[s] for s in self.winners)
@@ -256,21 +257,25 @@ class Game:
             dealer = self.rng.randrange(self.players)
             self._say(dealer, f"{self.names[dealer]} deals first (chosen at random).", "dealer")
             return dealer
-        # Each player draws a card; the lowest deals; ties draw again.
+        # Each player draws a card; the lowest (or highest) deals; ties draw again.
         contenders = list(range(self.players))
+        pick, word = (min, "lowest") if self.rules.dealer == "lowest_card" else (max, "highest")
         while True:
             pack = [c for c in self.shoe if c.rank != JOKER_RANK]
             self.rng.shuffle(pack)
             draws = {seat: pack[i] for i, seat in enumerate(contenders)}
-            low = min(self._cut_rank(card) for card in draws.values())
-            lowest = [s for s in contenders if self._cut_rank(draws[s]) == low]
+            best = pick(self._cut_rank(card) for card in draws.values())
+            tied = [s for s in contenders if self._cut_rank(draws[s]) == best]
             shown = ", ".join(f"{self.names[s]} {draws[s]}" for s in contenders)
             self._say(-1, f"Cutting for the deal: {shown}.", "dealer")
-            if len(lowest) == 1:
-                dealer = lowest[0]
-                self._say(dealer, f"{self.names[dealer]} cut lowest and deals first.", "dealer")
+            if len(tied) == 1:
+                dealer = tied[0]
+                self._say(dealer, f"{self.names[dealer]} cut {word} and deals first.", "dealer")
                 return dealer
-            contenders = lowest
+            contenders = tied
 
     def _cut_rank(self, card: Card) -> int:
-        return 14 if card.rank == 1 and self.rules.ace == "high" else card.rank
+        """A card's rank when cutting for the deal (`dealer_ace`: the ace low or high)."""
+        how = self.rules.dealer_ace
+        high = self.rules.ace == "high" if how == "ranks" else how == "high"
+        return 14 if card.rank == 1 and high else card.rank

@@ -43,24 +43,39 @@ class MeldParams:
     ace_high: bool
     wrap: bool
     min_natural: int
-    outnumber: bool  # wilds may outnumber naturals
+    outnumber: bool  # wilds may outnumber naturals (melds holding a natural card)
+    wild_natural: bool = True  # a wild-rank card may stand for itself as a natural
+    run_lowest: int = 1  # lowest run position allowed (`melds.run.lowest`; 1: no bound)
+    run_highest: int = 14  # highest run position allowed (14: no bound)
+    same_suit: bool = True  # runs are of one suit
 
     @property
     def min_pos(self) -> int:
-        return 1 if self.ace_low or self.wrap else 2
+        base = 1 if self.ace_low or self.wrap else 2
+        return base if self.wrap else max(base, self.run_lowest)
 
     @property
     def max_pos(self) -> int:
-        return 13 if self.wrap or not self.ace_high else 14
+        base = 13 if self.wrap or not self.ace_high else 14
+        return base if self.wrap else min(base, self.run_highest)
+
+    @property
+    def bounded(self) -> bool:
+        """Runs are kept inside `melds.run.lowest` / `highest` (not the whole ace range)."""
+        return not self.wrap and (self.run_lowest > 1 or self.run_highest < 14)
 
 
-_PARAMS: dict[tuple[int, int], tuple[Ruleset, MeldParams]] = {}
+_PARAMS: dict[tuple[int, int, str], tuple[Ruleset, MeldParams]] = {}
 UNLIMITED = 1 << 20
 
 
-def meld_params(rules: Ruleset, round_no: int) -> MeldParams:
-    """The round's meld knobs (cached per ruleset object and round)."""
-    key = (id(rules), round_no)
+def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
+    """The round's meld knobs (cached per ruleset object and round).
+
+    `use` "lay_off" gives the knobs a lay-off is judged by (`melds.wild_ratio_on_lay_off`);
+    "contract" those of the round's contract melds, whose sizes may be given per meld (the
+    smallest set and run size of the contract; `contract_melds_ok` checks each meld's)."""
+    key = (id(rules), round_no, use)
     hit = _PARAMS.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
@@ -75,19 +90,33 @@ def meld_params(rules: Ruleset, round_no: int) -> MeldParams:
     if m.set.distinct_suits:
         set_max = min(set_max, len(SUITS))
     run_max = MAX_RUN if m.run.max is None else min(m.run.max, MAX_RUN)
+    set_min, run_min = m.set.min, m.run.min
+    outnumber = m.wilds_may_outnumber_naturals
+    if use == "lay_off" and not m.wild_ratio_on_lay_off:
+        outnumber = True
+    if use == "contract":
+        contract = rules.round(round_no).contract
+        set_min = min(contract.sizes("set", set_min) or (set_min,))
+        run_min = min(contract.sizes("run", run_min) or (run_min,))
     params = MeldParams(
         wild_ranks=frozenset(wild),
-        set_min=m.set.min,
+        set_min=set_min,
         set_max=set_max,
         distinct_suits=m.set.distinct_suits,
-        run_min=m.run.min,
+        run_min=run_min,
         run_max=run_max,
         ace_low=rules.ace_low,
         ace_high=rules.ace_high,
         wrap=rules.wrap,
         min_natural=m.min_natural,
-        outnumber=m.wilds_may_outnumber_naturals,
+        outnumber=outnumber,
+        wild_natural=m.wild_rank_natural,
+        run_lowest=m.run.lowest or 1,
+        run_highest=m.run.highest or 14,
+        same_suit=m.run.same_suit,
     )
+    if params.bounded:  # a run fits between the bounds
+        params = replace(params, run_max=min(run_max, params.max_pos - params.min_pos + 1))
     if len(_PARAMS) > 256:
         _PARAMS.clear()
     _PARAMS[key] = (rules, params)
@@ -113,15 +142,17 @@ def make_meld(
     declare: Mapping[int, Face] | None = None,
     *,
     kind: str | None = None,
+    use: str = "meld",
 ) -> Meld:
     """Validate `cards` as one set or run and say what each card stands for.
 
     `declare` maps a wild card's uid to the face it stands for; undeclared wilds get a
     sensible face (gaps first, then the high end of a run, then the low end).  `kind`
-    ("set"/"run") forces the reading when cards could be either (e.g. all wilds).
+    ("set"/"run") forces the reading when cards could be either (e.g. all wilds).  `use`
+    "contract" judges a meld of the round's contract (see `meld_params`).
     """
     fixed = [declare.get(card.uid) if declare else None for card in cards]
-    return validate_meld(list(cards), fixed, meld_params(rules, round_no), kind, "")
+    return validate_meld(list(cards), fixed, meld_params(rules, round_no, use), kind, "")
 
 
 def extend_meld(
@@ -145,8 +176,8 @@ def extend_meld(
             raise MeldError(f"{card} is already in that meld", "lay_off")
     fixed: list[Face | None] = list(meld.stands_for)
     fixed += [declare.get(card.uid) if declare else None for card in cards]
-    new = validate_meld(list(meld.cards) + list(cards), fixed, meld_params(rules, round_no),
-                    meld.kind, end)
+    new = validate_meld(list(meld.cards) + list(cards), fixed,
+                        meld_params(rules, round_no, "lay_off"), meld.kind, end)
     return replace(meld, cards=new.cards, stands_for=new.stands_for)
 
 
@@ -167,7 +198,8 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
         if not held.is_joker:
             continue
         if meld.kind == "run":
-            if face[1] != card.suit or face[0] not in wanted_pos:
+            if face[1] not in (card.suit, "" if not params.same_suit else card.suit) \
+                    or face[0] not in wanted_pos:
                 continue
             if params.wrap and face[0] == 14 and card.rank != ACE:
                 continue
@@ -186,10 +218,13 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
 def run_positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
     """Places a natural card of `rank` can take in a run."""
     if rank != ACE:
-        return (rank,)
+        if params.run_lowest <= rank <= params.run_highest or params.wrap:
+            return (rank,)
+        return ()
     if params.wrap:
         return (1,)
-    return tuple(p for p, ok in ((1, params.ace_low), (14, params.ace_high)) if ok)
+    return tuple(p for p, ok in ((1, params.ace_low and params.run_lowest <= 1),
+                                 (14, params.ace_high and params.run_highest >= 14)) if ok)
 
 
 def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParams,
@@ -212,7 +247,7 @@ def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParam
         naturals = [c for c in cards if c.rank not in params.wild_ranks]
         ranks = {c.rank for c in naturals}
         suits = {c.suit for c in naturals}
-        if len(ranks) > 1 and len(suits) > 1:
+        if len(ranks) > 1 and len(suits) > 1 and params.same_suit:
             raise MeldError(
                 "these cards are neither a set (one rank) nor a run (one suit): "
                 + " ".join(str(c) for c in cards), "melds")
@@ -259,12 +294,25 @@ def _check_counts(naturals: int, wilds: int, params: MeldParams, what: str) -> N
             f"a {what} needs at least {params.min_natural} natural card"
             f"{'s' if params.min_natural > 1 else ''}, this one has {naturals}",
             "melds.min_natural")
-    if not params.outnumber and wilds > naturals:
+    if not params.outnumber and wilds > naturals and naturals:
         raise MeldError(f"wilds may not outnumber naturals ({wilds} wild, {naturals} natural)",
                         "melds.wilds_may_outnumber_naturals")
 
 
 def _validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
+    try:
+        return _read_set(cards, fixed, params)
+    except MeldError as exc:
+        # wild-rank cards standing for themselves may break the wild ratio where the same
+        # cards read as wilds only make an allowed meld of wild cards only
+        if (exc.rule != "melds.wilds_may_outnumber_naturals" or params.min_natural
+                or not params.wild_natural
+                or any(c.rank not in params.wild_ranks for c in cards)):
+            raise
+        return _read_set(cards, fixed, replace(params, wild_natural=False))
+
+
+def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
     wild = params.wild_ranks
     true_nat = [i for i, c in enumerate(cards) if c.rank not in wild]
     ranks = {cards[i].rank for i in true_nat}
@@ -302,7 +350,7 @@ def _validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParam
     naturals = len(true_nat)
     # wild-rank cards of the set's rank stand for themselves unless declared otherwise
     for i, c in enumerate(cards):
-        if faces[i] is not None or c.rank != rank or c.is_joker:
+        if faces[i] is not None or c.rank != rank or c.is_joker or not params.wild_natural:
             continue
         f = fixed[i]
         if f is not None and f[1] not in ("", c.suit):
@@ -346,6 +394,9 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     n = len(cards)
     true_nat = [i for i, c in enumerate(cards) if c.rank not in wild]
     suits = {cards[i].suit for i in true_nat}
+    mixed = not params.same_suit
+    if mixed:
+        suits = set()  # runs of mixed suits: wilds stand for a place, of no suit
     if len(suits) > 1:
         raise MeldError("a run is cards of one suit", "melds.run")
     faces_seen = Counter(cards[i].face for i in true_nat)
@@ -354,7 +405,9 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
         raise MeldError(f"a run cannot hold two identical cards ({face_name(dup[0])})",
                         "melds.run")
     declared_suits = {f[1] for f in fixed if f is not None and f[1]}
-    if suits:
+    if mixed:
+        suit, declared_suits = "", set()
+    elif suits:
         suit = next(iter(suits))
     elif declared_suits:
         suit = min(declared_suits)
@@ -375,17 +428,18 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
         f = fixed[i]
         if f is not None:
             pos = _norm_pos(f[0], params)
-            if f[1] not in ("", suit) or pos not in options:
+            if f[1] not in ("", suit or cards[i].suit) or pos not in options:
                 raise MeldError(f"{cards[i]} is not wild and can only stand for itself",
                                 "declare")
             options = (pos,)
         if not options:
-            raise MeldError("aces cannot be in runs here", "ace")
+            raise _no_place(cards[i], params)
         choices.append(options)
     # wild-rank cards of the run's suit may stand for themselves (then they are natural)
     selfish = [i for i, (c, f) in enumerate(zip(cards, fixed, strict=True))
-               if i not in true_nat and not c.is_joker and c.suit == suit
-               and (f is None or (f[1] in ("", suit)
+               if params.wild_natural and i not in true_nat and not c.is_joker
+               and (c.suit == suit or mixed) and run_positions_of(c.rank, params)
+               and (f is None or (f[1] in ("", suit or c.suit)
                                   and _norm_pos(f[0], params) in run_positions_of(c.rank, params)))]
     forced = [i for i in selfish if fixed[i] is not None]
     optional = [i for i in selfish if fixed[i] is None]
@@ -408,6 +462,18 @@ def _validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParam
     raise first_error
 
 
+def _no_place(card: Card, params: MeldParams) -> MeldError:
+    """Why a natural card has no place in any run."""
+    if params.bounded:
+        low = face_name((params.min_pos, ""))
+        high = face_name((params.max_pos, ""))
+        return MeldError(f"{card} cannot be in a run here: runs use {low} to {high} only",
+                         "melds.run.lowest" if card.rank < params.min_pos or (
+                             card.rank == ACE and params.run_lowest > 1) else
+                         "melds.run.highest")
+    return MeldError("aces cannot be in runs here", "ace")
+
+
 def _norm_pos(pos: int, params: MeldParams) -> int:
     return 1 if params.wrap and pos == 14 else pos
 
@@ -425,18 +491,24 @@ def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, 
         assert face is not None  # declared
         pos = _norm_pos(face[0], params)
         if not params.min_pos <= pos <= params.max_pos:
-            raise MeldError(f"a wild cannot stand for {face_name(face)} here", "ace")
+            raise MeldError(f"a wild cannot stand for {face_name(face)} here",
+                            "melds.run.lowest" if params.bounded else "ace")
         fixed_pos[i] = pos
     free = [i for i in range(n) if i not in fixed_pos and i not in nat_idx]
     variants: list[tuple[int, ...]] = [()]
     for options in nat_choices:
         variants = [v + (p,) for v in variants for p in options]
     error: MeldError | None = None
+    own_suit = {i: cards[i].suit for i in nat_idx} if not params.same_suit else {}
+    for i in declared_wild:
+        face = fixed[i]
+        if not params.same_suit and face is not None:
+            own_suit[i] = face[1]
     for variant in variants:
         places = dict(fixed_pos)
         places.update(zip(nat_idx, variant, strict=True))
         try:
-            return _lay_out(cards, places, free, params, end, suit)
+            return _lay_out(cards, places, free, params, end, suit, own_suit)
         except MeldError as exc:
             error = error or exc
     assert error is not None
@@ -444,8 +516,9 @@ def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, 
 
 
 def _lay_out(cards: list[Card], places: dict[int, int], free: list[int], params: MeldParams,
-             end: str, suit: str) -> Meld:
-    """Given places for some cards, put the free wilds in gaps, then at the ends."""
+             end: str, suit: str, own_suit: dict[int, str] | None = None) -> Meld:
+    """Given places for some cards, put the free wilds in gaps, then at the ends.
+    `own_suit`: in runs of mixed suits, the suit each placed card shows."""
     taken = sorted(places.values())
     if len(set(taken)) < len(taken):
         raise MeldError("two cards cannot take the same place in a run", "melds.run")
@@ -466,7 +539,7 @@ def _lay_out(cards: list[Card], places: dict[int, int], free: list[int], params:
         shown = pos
         if params.wrap and pos == 1 and k == len(seq) - 1 and k > 0:
             shown = 14  # Q-K-A reads like a high ace when nothing follows it
-        stands.append((shown, suit))
+        stands.append((shown, own_suit.get(i, suit) if own_suit else suit))
     return Meld("run", tuple(cards[i] for i in order), tuple(stands))
 
 
@@ -477,7 +550,8 @@ def _line_arc(taken: list[int], n: int, free: int, end: str, params: MeldParams)
         return list(range(lo, lo + n))
     lo, hi = taken[0], taken[-1]
     if lo < lo_bound or hi > hi_bound:
-        raise MeldError("that place is outside the run's ranks", "ace")
+        raise MeldError("that place is outside the run's ranks",
+                        "melds.run.lowest" if params.bounded else "ace")
     if lo == 1 and hi == 14:
         raise MeldError("an ace cannot be both low and high in one run", "ace")
     gaps = (hi - lo + 1) - len(taken)
@@ -495,7 +569,8 @@ def _line_arc(taken: list[int], n: int, free: int, end: str, params: MeldParams)
         up = min(extra, up_room)
         down = extra - up
     if up > up_room or down > down_room:
-        raise MeldError("no room left at the ends of this run", "ace")
+        raise MeldError("no room left at the ends of this run",
+                        "melds.run.lowest" if params.bounded else "ace")
     if (lo - down) == 1 and (hi + up) == 14:
         raise MeldError("an ace cannot be both low and high in one run", "ace")
     return list(range(lo - down, hi + up + 1))

@@ -18,7 +18,12 @@ DrawDiscard = Literal["top", "deep", "none"]
 SameSuitRuns = Literal["allowed", "separate", "forbidden"]
 StockOut = Literal["reshuffle", "end_round"]
 Winner = Literal["lowest", "highest"]
-DealerRule = Literal["random", "lowest_card"]
+DealerRule = Literal["random", "lowest_card", "highest_card"]
+DealerAce = Literal["ranks", "low", "high"]
+StockRebuild = Literal["shuffle", "turn_over"]
+TieBreak = Literal["share", "last_round", "most_outs"]
+BuyPriority = Literal["nearest", "first_to_ask"]
+JokerSwapWhen = Literal["after_contract", "before_contract", "any"]
 LayOffWhen = Literal["never", "after_contract", "after_contract_turn"]
 LayOffOnto = Literal["any", "own"]
 WildUnmelded = Literal["face", "fixed"]
@@ -35,21 +40,36 @@ class DeckSpec:
 
 @dataclass(frozen=True)
 class Contract:
-    """The meld pattern a player must lay down first.  Zero and zero means no contract."""
+    """The meld pattern a player must lay down first.  Zero and zero means no contract.
+
+    `set_sizes` / `run_sizes`, when given (one entry per set / run), are each meld's
+    smallest size in this contract instead of `melds.set.min` / `melds.run.min`."""
 
     sets: int = 0
     runs: int = 0
+    set_sizes: tuple[int, ...] = ()
+    run_sizes: tuple[int, ...] = ()
 
     @property
     def required(self) -> bool:
         return self.sets + self.runs > 0
 
+    def sizes(self, kind: str, default: int) -> tuple[int, ...]:
+        """The smallest size of each meld of `kind` in the contract, largest first."""
+        given = self.set_sizes if kind == "set" else self.run_sizes
+        count = self.sets if kind == "set" else self.runs
+        return tuple(sorted(given, reverse=True)) if given else (default,) * count
+
     def describe(self) -> str:
         parts = []
-        if self.sets:
-            parts.append(f"{self.sets} set" + ("s" if self.sets > 1 else ""))
-        if self.runs:
-            parts.append(f"{self.runs} run" + ("s" if self.runs > 1 else ""))
+        for kind, count, given in (("set", self.sets, self.set_sizes),
+                                   ("run", self.runs, self.run_sizes)):
+            if given:
+                for size in sorted(set(given), reverse=True):
+                    k = given.count(size)
+                    parts.append(f"{k} {kind}{'s' if k > 1 else ''} of {size}")
+            elif count:
+                parts.append(f"{count} {kind}" + ("s" if count > 1 else ""))
         return " + ".join(parts) if parts else "no contract"
 
 
@@ -59,9 +79,19 @@ class Round:
 
     cards: int
     wild: tuple[int, ...] = ()
+    # (players, cards) from that many players upward; empty: `cards` for every count
+    cards_by_players: tuple[tuple[int, int], ...] = ()
     contract: Contract = field(default_factory=Contract)
     all_at_once: bool = False
     going_out_discard: DiscardRule | None = None  # None: the ruleset's going_out.discard
+
+    def cards_for(self, players: int) -> int:
+        """Cards dealt to each of `players` players this round."""
+        chosen = self.cards
+        for start, cards in self.cards_by_players:
+            if start <= players:
+                chosen = cards
+        return chosen
 
     def label_wild(self) -> str:
         if not self.wild:
@@ -80,6 +110,9 @@ class SetRule:
 class RunRule:
     min: int = 3
     max: int | None = None
+    lowest: int | None = None  # lowest run position (A low = 1); None: as the ace allows
+    highest: int | None = None  # highest run position (A high = 14); None: as the ace allows
+    same_suit: bool = True  # False: runs may mix suits
 
 
 @dataclass(frozen=True)
@@ -88,6 +121,8 @@ class MeldRules:
     run: RunRule = field(default_factory=RunRule)
     min_natural: int = 1
     wilds_may_outnumber_naturals: bool = True
+    wild_rank_natural: bool = True  # a wild-rank card may stand for itself as a natural
+    wild_ratio_on_lay_off: bool = True  # the outnumber rule also holds when laying off
 
 
 @dataclass(frozen=True)
@@ -96,6 +131,8 @@ class ContractRules:
 
     runs_same_suit: SameSuitRuns = "forbidden"
     sets_same_rank: bool = False
+    same_suit_gap: int = 1  # with `separate`: fewest empty places between two such runs
+    exact_size: bool = False  # contract melds are laid down at exactly their smallest size
 
 
 @dataclass(frozen=True)
@@ -104,6 +141,7 @@ class DrawRules:
     deep_must_meld: bool = True
     no_immediate_rediscard: bool = False
     rediscard_to_go_out: bool = False  # the card just taken may be the last discard
+    stock_only_after_contract: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +149,8 @@ class BuyingRules:
     enabled: bool = False
     penalty_cards: int = 1
     limit_per_deal: int | None = 3
+    priority: BuyPriority = "nearest"
+    after_contract: bool = True  # a player whose contract is down may still buy
 
 
 @dataclass(frozen=True)
@@ -125,6 +165,7 @@ class JokerSwapRules:
     runs_only: bool = True
     contract_on_earlier_turn: bool = True
     play_same_turn: bool = True
+    when: JokerSwapWhen = "after_contract"
 
 
 @dataclass(frozen=True)
@@ -135,13 +176,17 @@ class GoingOutRules:
     melding_during_play: bool = True
     discard: DiscardRule = "optional"
     final_turns: bool = False
+    final_turns_from_stock: bool = False  # a final turn draws from the stock only
     bonus: int = 0
+    one_turn_bonus: int = 0  # added when the whole hand was melded in one turn ("rummy")
+    deadwood_limit: int = 0  # points a player may keep unmelded when going out
 
 
 @dataclass(frozen=True)
 class StockRules:
     when_empty: StockOut = "reshuffle"
-    max_rebuilds: int = 2
+    max_rebuilds: int | None = 2  # None: no limit
+    rebuild: StockRebuild = "shuffle"
 
 
 @dataclass(frozen=True)
@@ -150,6 +195,7 @@ class ScoringRules:
     wild_unmelded: WildUnmelded = "face"
     wild_value: int = 0  # with wild_unmelded: fixed
     score_best_arrangement: bool = False  # arrange hands to minimum penalty at round end
+    out_player_collects: bool = False  # the others' points go to the player who went out
 
     def __hash__(self) -> int:  # dict field: hash by content
         return hash(tuple(sorted(self.values.items())))
@@ -163,6 +209,7 @@ class EndRules:
     point_limit: int | None = None
     max_rounds: int = 100
     winner: Winner = "lowest"
+    tie_break: TieBreak = "share"
 
 
 @dataclass(frozen=True)
@@ -187,6 +234,7 @@ class Ruleset:
     stock: StockRules
     scoring: ScoringRules
     end: EndRules
+    dealer_ace: DealerAce = "ranks"  # how an ace counts when cutting for the deal
     key: str = ""  # the name it was loaded by (file stem), for records and `extends`
     # The YAML text of its own file.  A file using `extends` holds only changes: for a
     # self-contained copy (records, replays) use `ruleset_dump.standalone_yaml`.

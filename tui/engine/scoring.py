@@ -1,7 +1,9 @@
 """Scoring a finished deal: what each player's unmelded cards cost, and who won the game.
 
-The player who went out scores the going-out bonus; the others pay for their cards, either
-as they stand or, where the ruleset says so, after melding what they can.
+The player who went out scores the going-out bonus (and the one-turn bonus for melding the
+whole hand at once), plus any cards kept under a laying-down limit; the others pay for
+their cards, either as they stand or, where the ruleset says so, after melding what they
+can.  Where the player who went out collects, the others' points are theirs instead.
 """
 
 from __future__ import annotations
@@ -38,8 +40,11 @@ def score_deal(deal: Deal) -> RoundResult:
         on_table = tuple(m.cards for m in deal.table if m.owner == seat)
         if seat == deal.went_out:
             melds.append(on_table)
-            deadwood.append(())
-            points.append(rules.going_out.bonus)
+            deadwood.append(tuple(hand))  # cards kept under `going_out.deadwood_limit`
+            bonus = rules.going_out.bonus
+            if deal.in_one_turn:
+                bonus += rules.going_out.one_turn_bonus
+            points.append(bonus + sum(card_penalty(c, rules, rn) for c in hand))
             continue
         if rules.scoring.score_best_arrangement:
             best = best_arrangement(hand, rules, rn)
@@ -50,12 +55,41 @@ def score_deal(deal: Deal) -> RoundResult:
             melds.append(on_table)
             deadwood.append(tuple(hand))
             points.append(hand_points(hand, rules, rn))
+    if rules.scoring.out_player_collects:
+        kept = sum(card_penalty(c, rules, rn) for c in deal.hands[deal.went_out]) \
+            if deal.went_out >= 0 else 0
+        points = _collected(points, deal.went_out, kept)
     return RoundResult(deal.number, tuple(points), deal.went_out, tuple(melds),
                        tuple(deadwood))
 
 
-def winners(totals: Sequence[int], rules: Ruleset) -> tuple[int, ...]:
-    """The seats with the best total (lowest or highest, as the ruleset says); ties share."""
+def _collected(points: list[int], out: int, kept: int) -> list[int]:
+    """`scoring.out_player_collects`: the player who went out scores the others' points
+    less the `kept` points of their own cards (the bonuses stay theirs); everyone else
+    scores 0, and so does everyone when nobody went out."""
+    if out < 0:
+        return [0] * len(points)
+    bonuses = points[out] - kept
+    collected = sum(p for seat, p in enumerate(points) if seat != out)
+    return [collected - kept + bonuses if seat == out else 0 for seat in range(len(points))]
+
+
+def winners(totals: Sequence[int], rules: Ruleset,
+            results: Sequence[RoundResult] = ()) -> tuple[int, ...]:
+    """The seats with the best total (lowest or highest, as the ruleset says); equal best
+    totals share the win unless `end.tie_break` settles it from the deals played."""
     pick = min if rules.end.winner == "lowest" else max
     best = pick(totals)
-    return tuple(s for s, t in enumerate(totals) if t == best)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    rule = rules.end.tie_break
+    if len(tied) > 1 and rule == "last_round":
+        for result in reversed(results):
+            top = pick(result.points[s] for s in tied)
+            tied = [s for s in tied if result.points[s] == top]
+            if len(tied) == 1:
+                break
+    elif len(tied) > 1 and rule == "most_outs":
+        outs = {s: sum(1 for r in results if r.went_out == s) for s in tied}
+        most = max(outs.values())
+        tied = [s for s in tied if outs[s] == most]
+    return tuple(tied)

@@ -18,11 +18,22 @@ class Drawing(Melding):
         if self.stock:
             options.append(DrawStock(seat))
         mode = self.rules.draw.discard
-        if self.discard and mode != "none":
+        if self.discard and mode != "none" and self._pile_refusal(seat) is None:
             options.append(TakeDiscard(seat, 0))
             if mode == "deep" and not self.in_final_turns:
                 options.extend(TakeDiscard(seat, d) for d in self._deep_depths(seat))
         return options
+
+    def _pile_refusal(self, seat: int) -> IllegalAction | None:
+        """Why `seat` must draw from the stock this turn (house rules), or None."""
+        if self.in_final_turns and self.rules.going_out.final_turns_from_stock:
+            return IllegalAction("a final turn draws from the stock only",
+                                 "going_out.final_turns_from_stock")
+        if self.rules.draw.stock_only_after_contract and self.round_rules.contract.required \
+                and self.contract_down(seat):
+            return IllegalAction("your contract is down: draw from the stock only",
+                                 "draw.stock_only_after_contract")
+        return None
 
     def _deep_depths(self, seat: int) -> list[int]:
         """How deep in the pile `seat` may take now (each depth's card must be meldable)."""
@@ -88,14 +99,9 @@ class Drawing(Melding):
         if not buying.enabled or not self.discard or self.in_final_turns:
             self.phase = "play"
             return
-        limit = buying.limit_per_deal
         # never offered back to whoever just discarded it
-        queue = [
-            (seat + i) % self.players
-            for i in range(1, self.players)
-            if (seat + i) % self.players != self.discarded_by
-            and (limit is None or self.buys[(seat + i) % self.players] < limit)
-        ]
+        queue = [(seat + i) % self.players for i in range(1, self.players)]
+        queue = [s for s in queue if s != self.discarded_by and self._may_buy(s)]
         if not queue:
             self.phase = "play"
             return
@@ -113,6 +119,9 @@ class Drawing(Melding):
                                 "draw.discard: none")
         if not self.discard:
             raise IllegalAction("the discard pile is empty", "draw")
+        refusal = self._pile_refusal(seat)
+        if refusal is not None:
+            raise refusal
         depth = action.depth
         if depth < 0 or depth >= len(self.discard):
             raise IllegalAction(f"the discard pile has {len(self.discard)} cards", "draw")
@@ -142,6 +151,21 @@ class Drawing(Melding):
             self._say(seat, f"{self.names[seat]} took {taken[0]} from deep in the discard pile, "
                       f"with {format_cards(taken[1:])} above it.", "take", taken)
 
+    def _may_buy(self, seat: int) -> bool:
+        """Whether `seat` may still buy this deal (`buying.limit_per_deal`, `after_contract`)."""
+        buying = self.rules.buying
+        if buying.limit_per_deal is not None and self.buys[seat] >= buying.limit_per_deal:
+            return False
+        return buying.after_contract or not (self.round_rules.contract.required
+                                             and self.contract_down(seat))
+
+    def asked_to_buy(self, seat: int) -> bool:
+        """Whether `seat` may answer the buy offer now: the nearest seat still asked, or,
+        with `buying.priority: first_to_ask`, any of them (the first to claim it wins)."""
+        if self.phase != "buy" or seat not in self.buy_queue:
+            return False
+        return self.rules.buying.priority == "first_to_ask" or seat == self.buy_queue[0]
+
     def _do_buy(self, action: Buy) -> None:
         seat = action.seat
         card = self.discard.pop()
@@ -159,7 +183,7 @@ class Drawing(Melding):
         self._close_buying()
 
     def _do_pass_buy(self, action: PassBuy) -> None:
-        self.buy_queue.pop(0)
+        self.buy_queue.remove(action.seat)
         if self.buy_queue:
             self.turn = self.buy_queue[0]
         else:

@@ -5,7 +5,8 @@ games that meld only when going out.
 from __future__ import annotations
 
 from ..actions import Discard, GoOut, IllegalAction
-from ..cards import Card
+from ..cards import Card, format_cards
+from ..meld_rules import card_penalty
 from .drawing import Drawing
 
 
@@ -87,9 +88,20 @@ class GoingOut(Drawing):
             raise IllegalAction("going out ends with a discard: choose the card to discard",
                                 "going_out.discard: required")
         if left:
-            raise IllegalAction(f"to go out every card must be melded (all but the discard); "
-                                f"{left} card{'s are' if left != 1 else ' is'} left over",
-                                "going out")
+            melded_uids = {c.uid for m in melds for c in m.cards}
+            if action.discard is not None:
+                melded_uids.add(action.discard.uid)
+            kept = [c for c in hand if c.uid not in melded_uids]
+            points = sum(card_penalty(c, self.rules, self.rules_round) for c in kept)
+            limit = self.rules.going_out.deadwood_limit
+            if not limit:
+                raise IllegalAction(f"to go out every card must be melded (all but the "
+                                    f"discard); {left} card{'s are' if left != 1 else ' is'} "
+                                    "left over", "going out")
+            if points > limit:
+                raise IllegalAction(f"you may go out keeping at most {limit} points outside "
+                                    f"melds; {format_cards(kept)} make {points}",
+                                    "going_out.deadwood_limit")
         placed = self._put_on_table(seat, melds)
         shown = "; ".join(m.describe() for m in placed)
         self._say(seat, f"{self.names[seat]} went out: {shown}.", "go_out",

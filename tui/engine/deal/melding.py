@@ -27,11 +27,26 @@ class Melding(DealState):
         return True
 
     def _may_swap(self, seat: int) -> bool:
+        return self._swap_refusal(seat) is None
+
+    def _swap_refusal(self, seat: int) -> IllegalAction | None:
+        """Why `seat` may not swap a joker now (`joker_swap.*`), or None."""
         swap = self.rules.joker_swap
+        if not swap.enabled:
+            return IllegalAction("jokers cannot be swapped in this game", "joker_swap")
         down = self.contract_turn[seat]
-        if not swap.enabled or down is None:
-            return False
-        return not (swap.contract_on_earlier_turn and down == self.turn_count)
+        contract = self.round_rules.contract.required
+        if swap.when == "after_contract" and down is None:
+            return IllegalAction("you may swap a joker only after your contract is down",
+                                 "joker_swap: after contract")
+        if swap.when == "before_contract" and contract and down is not None:
+            return IllegalAction("you may swap a joker only before your contract is down",
+                                 "joker_swap.when: before_contract")
+        if (swap.when == "after_contract" and swap.contract_on_earlier_turn
+                and down == self.turn_count):
+            return IllegalAction("you may swap a joker only on a turn after the one your "
+                                 "contract went down", "joker_swap: earlier turn")
+        return None
 
     def _swap_ok(self, seat: int, meld: Meld, card: Card) -> bool:
         if self.rules.joker_swap.runs_only and meld.kind != "run":
@@ -49,6 +64,9 @@ class Melding(DealState):
         if not self.rules.joker_swap.play_same_turn:
             return True
         # The freed joker must be playable this turn, or the swap would strand the player.
+        if not self.contract_down(seat):  # in the lay-down of the contract
+            return find_contract(hand, self.rules, self.rules_round, must_include=joker,
+                                 first_found=True) is not None
         return any(self._extends(m, joker) for m in table
                    if self.rules.lay_off.onto == "any" or m.owner == seat)
 
@@ -157,7 +175,7 @@ class Melding(DealState):
                         face[1] == card.suit for face in meld.stands_for):
                     return False
             else:
-                if card.suit != meld.suit:
+                if card.suit != meld.suit and self.rules.melds.run.same_suit:
                     return False
                 ends = {meld.low - 1, meld.high + 1}
                 if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
@@ -188,7 +206,8 @@ class Melding(DealState):
             return table and any(self._extends(m, card) for m in self.table)
         if self.rules.wrap:
             return True
-        suited = {p for c in pool if c.suit == card.suit and c.rank != JOKER_RANK
+        mixed = not self.rules.melds.run.same_suit
+        suited = {p for c in pool if (c.suit == card.suit or mixed) and c.rank != JOKER_RANK
                   for p in self.rules.run_positions(c.rank)}
         need = self.rules.melds.run.min
         for pos in self.rules.run_positions(card.rank):
@@ -243,6 +262,7 @@ class Melding(DealState):
             self.table.append(placed_meld)
             placed.append(placed_meld)
             self._remove_from_hand(seat, meld.cards)
+        self._played(seat)
         return placed
 
     def _do_lay_down(self, action: LayDown) -> None:
@@ -313,6 +333,7 @@ class Melding(DealState):
             raise stranded
         self.table[self.table.index(meld)] = new
         self._remove_from_hand(seat, action.cards)
+        self._played(seat)
         owner = "their own" if meld.owner == seat else f"{self.names[meld.owner]}'s"
         self._say(seat, f"{self.names[seat]} laid off {format_cards(action.cards)} on "
                   f"{owner} {meld.kind} {meld.describe()}.", "lay_off", action.cards)
@@ -321,14 +342,9 @@ class Melding(DealState):
     def _do_swap_joker(self, action: SwapJoker) -> None:
         seat = action.seat
         swap = self.rules.joker_swap
-        if not swap.enabled:
-            raise IllegalAction("jokers cannot be swapped in this game", "joker_swap")
-        if not self.contract_down(seat):
-            raise IllegalAction("you may swap a joker only after your contract is down",
-                                "joker_swap: after contract")
-        if not self._may_swap(seat):
-            raise IllegalAction("you may swap a joker only on a turn after the one your "
-                                "contract went down", "joker_swap: earlier turn")
+        refusal = self._swap_refusal(seat)
+        if refusal is not None:
+            raise refusal
         meld = self._meld(action.meld_id)
         if swap.runs_only and meld.kind != "run":
             raise IllegalAction("jokers in sets are dead: only a joker in a run can be swapped",
@@ -347,6 +363,7 @@ class Melding(DealState):
         self.table[self.table.index(meld)] = new
         self._remove_from_hand(seat, [action.card])
         self.hands[seat].append(joker)
+        self._played(seat)
         if swap.play_same_turn:
             self.freed_jokers.append(joker)
         self._say(seat, f"{self.names[seat]} put {action.card} in {meld.describe()} and took "

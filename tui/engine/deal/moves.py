@@ -37,7 +37,7 @@ class Deal(GoingOut):
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Every action `seat` may take now (one representative per distinct choice),
         worked out once per state and shared by every view of it."""
-        if seat != self.actor:
+        if seat != self.actor and not self.asked_to_buy(seat):
             return ()
         hit = self._legal_cache.get(seat)
         if hit is None:
@@ -105,7 +105,8 @@ class Deal(GoingOut):
             raise IllegalAction("the game is over", "end")
         if self.phase == "round_over":
             raise IllegalAction("the round is over; the next deal has not started", "rounds")
-        if action.seat != self.actor:
+        if action.seat != self.actor and not (action.kind in ("buy", "pass_buy")
+                                              and self.asked_to_buy(action.seat)):
             who = self.names[self.actor] if self.actor >= 0 else "nobody"
             raise IllegalAction(f"it is not your turn: {who} is to play", "turn order")
         handler = self._handlers.get(action.kind)

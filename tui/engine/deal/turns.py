@@ -42,6 +42,8 @@ class DealState:
             # With no contract to meet, everyone may meld and lay off from the start.
             self.contract_turn = [0] * self.players
         self.buys = [0] * self.players
+        self.first_meld_turn: list[int | None] = [None] * self.players  # first card played
+        self.in_one_turn = False  # the player who went out melded the whole hand that turn
         self.phase: Phase = "draw"
         self.in_turn = first  # seat whose turn it is
         self.turn = first  # seat that must act: the seat in turn, or one asked about a buy
@@ -77,6 +79,11 @@ class DealState:
     def _discard_rule(self) -> str:
         return self.rules.going_out_discard(self.rules_round)
 
+    def _played(self, seat: int) -> None:
+        """`seat` put cards on the table this turn (for going out "in one turn")."""
+        if self.first_meld_turn[seat] is None:
+            self.first_meld_turn[seat] = self.turn_count
+
     def _remove_from_hand(self, seat: int, cards: Sequence[Card]) -> None:
         gone = {c.uid for c in cards}
         self.hands[seat] = [c for c in self.hands[seat] if c.uid not in gone]
@@ -105,6 +112,8 @@ class DealState:
 
     def _goes_out(self, seat: int) -> None:
         self.went_out = seat
+        first = self.first_meld_turn[seat]
+        self.in_one_turn = first is None or first == self.turn_count
         if not self.in_final_turns:
             if self.rules.going_out.final_turns and self.players > 1:
                 self._say(seat, f"{self.names[seat]} is out! Everyone else has one more turn.",
@@ -143,7 +152,8 @@ class DealState:
         from, but the player in turn can still draw that card.  Such a turn counts as a
         rebuild, so that passing one card round the table still ends the deal."""
         stock_rules = self.rules.stock
-        if (stock_rules.when_empty != "reshuffle" or self.rebuilds >= stock_rules.max_rebuilds
+        limit = stock_rules.max_rebuilds
+        if (stock_rules.when_empty != "reshuffle" or (limit is not None and self.rebuilds >= limit)
                 or len(self.discard) != 1 or self.rules.draw.discard == "none"):
             return False
         self.rebuilds += 1
@@ -153,16 +163,23 @@ class DealState:
 
     def _rebuild_stock(self) -> bool:
         stock_rules = self.rules.stock
-        if stock_rules.when_empty != "reshuffle" or self.rebuilds >= stock_rules.max_rebuilds:
+        limit = stock_rules.max_rebuilds
+        if stock_rules.when_empty != "reshuffle" or (limit is not None and self.rebuilds >= limit):
             return False
         if len(self.discard) < 2:
             return False
         top = self.discard.pop()
-        self.stock = self.discard
-        self.rng.shuffle(self.stock)
+        if stock_rules.rebuild == "turn_over":
+            # the pile turned face down as it lies: its first card is now the stock's top
+            self.stock = self.discard[::-1]
+            said = "The discards were turned over, unshuffled, into a new stock."
+        else:
+            self.stock = self.discard
+            self.rng.shuffle(self.stock)
+            said = "The discards were shuffled into a new stock."
         self.discard = [top]
         self.rebuilds += 1
-        self._say(-1, "The discards were shuffled into a new stock.", "stock")
+        self._say(-1, said, "stock")
         return True
 
     def _end_round(self) -> None:

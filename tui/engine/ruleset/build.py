@@ -66,14 +66,40 @@ def _pick(section: dict[str, Any], *names: str) -> dict[str, Any]:
     return {name: section[name] for name in names if name in section}
 
 
+def _contract(section: dict[str, Any]) -> Contract:
+    """`sets` / `runs` as a count, or as a list of sizes (one per meld)."""
+    counts: dict[str, Any] = {}
+    for key in ("sets", "runs"):
+        value = section.get(key, 0)
+        if isinstance(value, list):
+            counts[key] = len(value)
+            counts[f"{key[:-1]}_sizes"] = tuple(value)
+        else:
+            counts[key] = value
+    return Contract(**counts)
+
+
 def build_round(entry: dict[str, Any]) -> Round:
-    contract = _section(entry, "contract")
+    cards = entry["cards"]
+    by_players: tuple[tuple[int, int], ...] = ()
+    if isinstance(cards, list):
+        by_players = tuple(sorted((e["players"], e["cards"]) for e in cards))
+        cards = by_players[0][1]
     return Round(
-        cards=entry["cards"],
+        cards=cards,
         wild=tuple(sorted({r for r in (rank_of(w) for w in entry.get("wild", [])) if r})),
-        contract=Contract(**_pick(contract, "sets", "runs")),
+        cards_by_players=by_players,
+        contract=_contract(_section(entry, "contract")),
         **_pick(entry, "all_at_once", "going_out_discard"),
     )
+
+
+def run_bound(value: Any, end: str) -> int | None:
+    """`melds.run.lowest` / `highest` as a run position: an ace is 1 low, 14 high."""
+    rank = rank_of(value) if value is not None else None
+    if rank is None:
+        return None
+    return 14 if rank == 1 and end == "highest" else rank
 
 
 def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Ruleset:
@@ -100,21 +126,51 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
         wrap=ranks.get("wrap", False),
         jokers_wild=data.get("jokers_wild", True),
         dealer=data.get("dealer", "random"),
+        dealer_ace=data.get("dealer_ace", "ranks"),
         rounds=tuple(build_round(entry) for entry in expanded_rounds(data)),
         melds=MeldRules(
             set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits")),
-            run=RunRule(**_pick(_section(melds, "run"), "min", "max")),
-            **_pick(melds, "min_natural", "wilds_may_outnumber_naturals"),
+            run=RunRule(
+                lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
+                highest=run_bound(_section(melds, "run").get("highest"), "highest"),
+                **_pick(_section(melds, "run"), "min", "max", "same_suit"),
+            ),
+            **_pick(
+                melds,
+                "min_natural",
+                "wilds_may_outnumber_naturals",
+                "wild_rank_natural",
+                "wild_ratio_on_lay_off",
+            ),
         ),
         contract=ContractRules(
-            **_pick(_section(data, "contract"), "runs_same_suit", "sets_same_rank")
+            **_pick(
+                _section(data, "contract"),
+                "runs_same_suit",
+                "sets_same_rank",
+                "same_suit_gap",
+                "exact_size",
+            )
         ),
         draw=DrawRules(
-            **_pick(_section(data, "draw"), "discard", "deep_must_meld", "no_immediate_rediscard",
-                    "rediscard_to_go_out")
+            **_pick(
+                _section(data, "draw"),
+                "discard",
+                "deep_must_meld",
+                "no_immediate_rediscard",
+                "stock_only_after_contract",
+                "rediscard_to_go_out",
+            )
         ),
         buying=BuyingRules(
-            **_pick(_section(data, "buying"), "enabled", "penalty_cards", "limit_per_deal")
+            **_pick(
+                _section(data, "buying"),
+                "enabled",
+                "penalty_cards",
+                "limit_per_deal",
+                "priority",
+                "after_contract",
+            )
         ),
         lay_off=LayOffRules(**_pick(_section(data, "lay_off"), "when", "onto")),
         joker_swap=JokerSwapRules(
@@ -124,6 +180,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "runs_only",
                 "contract_on_earlier_turn",
                 "play_same_turn",
+                "when",
             )
         ),
         going_out=GoingOutRules(
@@ -132,15 +189,28 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "melding_during_play",
                 "discard",
                 "final_turns",
+                "final_turns_from_stock",
                 "bonus",
+                "one_turn_bonus",
+                "deadwood_limit",
             )
         ),
-        stock=StockRules(**_pick(_section(data, "stock"), "when_empty", "max_rebuilds")),
+        stock=StockRules(
+            **_pick(_section(data, "stock"), "when_empty", "max_rebuilds", "rebuild")
+        ),
         scoring=ScoringRules(
             values=values,
-            **_pick(scoring, "wild_unmelded", "wild_value", "score_best_arrangement"),
+            **_pick(
+                scoring,
+                "wild_unmelded",
+                "wild_value",
+                "score_best_arrangement",
+                "out_player_collects",
+            ),
         ),
-        end=EndRules(**_pick(_section(data, "end"), "point_limit", "max_rounds", "winner")),
+        end=EndRules(
+            **_pick(_section(data, "end"), "point_limit", "max_rounds", "winner", "tie_break")
+        ),
         key=key,
         source=source,
     )

@@ -15,6 +15,7 @@ from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
 
 MAX_RUN = 13  # an ace may not be both ends of a run, so 13 ranks at most
+MAX_PLAYERS_CHECKED = 64  # player counts checked one by one (the schema allows fewer)
 SUIT_COUNT = 4
 RANK_COUNT = 13
 
@@ -30,6 +31,17 @@ def _get(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _count(value: Any) -> int:
+    """A contract's `sets` / `runs`: a count, or a list of sizes (one per meld)."""
+    return len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
+
+
+def _sizes(value: Any, default: int) -> list[int]:
+    if isinstance(value, list):
+        return [size for size in value if isinstance(size, int)]
+    return [default] * _count(value)
 
 
 class _Checker:
@@ -111,8 +123,9 @@ class _Checker:
                         *((*p, position) for p in paths if p[-1] == "wild"),
                         *paths,
                     )
-            sets = _get(entry, "contract", "sets", default=0)
-            runs = _get(entry, "contract", "runs", default=0)
+            written_sets = _get(entry, "contract", "sets", default=0)
+            written_runs = _get(entry, "contract", "runs", default=0)
+            sets, runs = _count(written_sets), _count(written_runs)
             if not sets + runs:
                 continue
             where = self.round_path(index, "contract")
@@ -123,13 +136,18 @@ class _Checker:
                     *where,
                 )
                 continue
-            needed = sets * set_min + runs * run_min
+            sizes = _sizes(written_sets, set_min) + _sizes(written_runs, run_min)
+            needed = sum(sizes)
             cards = entry.get("cards")
-            if isinstance(cards, int) and needed > cards + 1:
+            if isinstance(cards, list):
+                counts = [e.get("cards") for e in cards if isinstance(e, dict)]
+                cards = max((c for c in counts if isinstance(c, int)), default=None)
+            most, grows = self.hand_limit(cards) if isinstance(cards, int) else (None, "")
+            if most is not None and needed > most:
                 self.error(
                     f"round {number}'s contract needs at least {needed} cards "
-                    f"({sets} × {set_min} + {runs} × {run_min}) but a hand holds at most "
-                    f"{cards + 1} (the {cards} dealt plus one drawn)",
+                    f"({' + '.join(map(str, sizes))}) but a hand holds at most "
+                    f"{most} (the {cards} dealt plus one drawn{grows})",
                     *where,
                 )
             if same_suit == "forbidden" and runs > SUIT_COUNT:
@@ -138,6 +156,114 @@ class _Checker:
                     f" is forbidden and there are only {SUIT_COUNT} suits",
                     *where,
                 )
+
+    def hand_limit(self, cards: int) -> tuple[int | None, str]:
+        """The most cards a hand of `cards` dealt can hold on a turn: plus one drawn, plus
+        what buys bring (None: no limit), and those words for a message."""
+        buying = _get(self.data, "buying", default={})
+        if not isinstance(buying, dict) or not buying.get("enabled", False):
+            return cards + 1, ""
+        limit = buying.get("limit_per_deal", 3)
+        penalty = buying.get("penalty_cards", 1)
+        if limit is None:
+            return None, ""
+        if not isinstance(limit, int) or not isinstance(penalty, int):
+            return cards + 1, ""
+        extra = limit * (1 + penalty)
+        return cards + 1 + extra, f", plus {extra} from {_plural(limit, 'buy')}"
+
+    def run_bounds(self) -> None:
+        """`melds.run.lowest` / `highest` name ranks, in order, with room for a run."""
+        run = _get(self.data, "melds", "run", default={})
+        if not isinstance(run, dict):
+            return
+        bounds = {}
+        for end in ("lowest", "highest"):
+            value = run.get(end)
+            if value is None:
+                continue
+            rank = rank_of(value)
+            if rank is None:
+                self.error(
+                    f"`melds.run.{end}` is {value!r}, which is no rank: use 2-10, A, J, Q or K",
+                    ("melds", "run", end),
+                )
+                continue
+            bounds[end] = 14 if rank == 1 and end == "highest" else rank
+            if _get(self.data, "ranks", "wrap", default=False):
+                self.error(
+                    f"`melds.run.{end}` cannot be used with `ranks.wrap`: runs that turn the "
+                    "corner have no lowest or highest rank",
+                    ("melds", "run", end),
+                )
+        if len(bounds) == 2:
+            room = bounds["highest"] - bounds["lowest"] + 1
+            least = run.get("min", 3)
+            if isinstance(least, int) and room < least:
+                self.error(
+                    f"runs may only use {max(room, 0)} ranks (`melds.run.lowest` to `highest`) "
+                    f"but need at least {least} cards (`melds.run.min`)",
+                    ("melds", "run", "lowest"),
+                )
+
+    def contract_sizes(self) -> None:
+        """A size given per contract meld fits the meld rules' largest meld."""
+        set_max = _get(self.data, "melds", "set", "max")
+        if _get(self.data, "melds", "set", "distinct_suits", default=False):
+            set_max = min(set_max or SUIT_COUNT, SUIT_COUNT)
+        run_max = _get(self.data, "melds", "run", "max") or MAX_RUN
+        for index, entry in enumerate(self.rounds):
+            if entry is None:
+                continue
+            for key, most in (("sets", set_max), ("runs", run_max)):
+                sizes = _get(entry, "contract", key)
+                if not isinstance(sizes, list) or most is None:
+                    continue
+                for size in sizes:
+                    if isinstance(size, int) and size > most:
+                        self.error(
+                            f"round {index + 1}'s contract asks for a {key[:-1]} of {size} "
+                            f"cards, but a {key[:-1]} has at most {most}",
+                            *self.round_path(index, "contract"),
+                        )
+
+    def deal_by_players(self) -> None:
+        """A round dealing by player count fits the deck at every count it deals to."""
+        low = _get(self.data, "players", "min")
+        high = _get(self.data, "players", "max")
+        specs = sorted(self.decks_specs.values(), key=lambda spec: spec["players"])
+        if not isinstance(low, int) or not isinstance(high, int) or not specs:
+            return
+        for index, entry in enumerate(self.rounds):
+            cards = entry.get("cards") if entry is not None else None
+            if not isinstance(cards, list):
+                continue
+            table = sorted((e["players"], e["cards"]) for e in cards
+                           if isinstance(e, dict) and {"players", "cards"} <= set(e))
+            if not table:
+                continue
+            for count in range(low, min(high, MAX_PLAYERS_CHECKED) + 1):
+                dealt = next((n for p, n in reversed(table) if p <= count), table[0][1])
+                spec = next((s for s in reversed(specs) if s["players"] <= count), specs[0])
+                total = spec["decks"] * 52 + spec.get("jokers", 0)
+                if count * dealt + 2 > total:
+                    self.error(
+                        f"round {index + 1} deals {dealt} cards to {count} players: with one "
+                        f"turned up and one for the stock that needs {count * dealt + 2} "
+                        f"cards, but there are only {total}",
+                        *self.round_path(index, "cards"),
+                    )
+                    break
+
+    def going_out_limits(self) -> None:
+        limit = _get(self.data, "going_out", "deadwood_limit", default=0)
+        melding = _get(self.data, "going_out", "melding_during_play", default=True)
+        if isinstance(limit, int) and limit > 0 and melding:
+            self.error(
+                "`going_out.deadwood_limit` needs `going_out.melding_during_play: false`: "
+                "with melding during play a player goes out by playing every card",
+                ("going_out", "deadwood_limit"),
+            )
 
     def decks(self) -> None:
         """Decks cover every player count and hold the largest deal of each."""
@@ -266,4 +392,8 @@ def semantic_errors(
     checker.rounds_content()
     checker.decks()
     checker.play_options()
+    checker.run_bounds()
+    checker.contract_sizes()
+    checker.deal_by_players()
+    checker.going_out_limits()
     return checker.errors

@@ -24,12 +24,23 @@ def _rank_out(rank: int) -> int | str:
     return int(name) if name.isdigit() else name
 
 
+def _bound_out(position: int | None) -> int | str | None:
+    """A run bound back as a rank (positions 1 and 14 are both the ace)."""
+    return None if position is None else _rank_out(1 if position == 14 else position)
+
+
 def _round_out(rnd: Round) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": rnd.cards}
+    if rnd.cards_by_players:
+        out["cards"] = [{"players": p, "cards": n} for p, n in rnd.cards_by_players]
     if rnd.wild:
         out["wild"] = [_rank_out(rank) for rank in rnd.wild]
     if rnd.contract.required:
-        out["contract"] = {"sets": rnd.contract.sets, "runs": rnd.contract.runs}
+        c = rnd.contract
+        out["contract"] = {
+            "sets": list(c.set_sizes) if c.set_sizes else c.sets,
+            "runs": list(c.run_sizes) if c.run_sizes else c.runs,
+        }
     if rnd.all_at_once:
         out["all_at_once"] = True
     if rnd.going_out_discard is not None:
@@ -52,6 +63,7 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
         "ranks": {"ace": r.ace, "wrap": r.wrap},
         "jokers_wild": r.jokers_wild,
         "dealer": r.dealer,
+        "dealer_ace": r.dealer_ace,
         "rounds": [_round_out(rnd) for rnd in r.rounds],
         "melds": {
             "set": {
@@ -59,24 +71,37 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
                 "max": r.melds.set.max,
                 "distinct_suits": r.melds.set.distinct_suits,
             },
-            "run": {"min": r.melds.run.min, "max": r.melds.run.max},
+            "run": {
+                "min": r.melds.run.min,
+                "max": r.melds.run.max,
+                "lowest": _bound_out(r.melds.run.lowest),
+                "highest": _bound_out(r.melds.run.highest),
+                "same_suit": r.melds.run.same_suit,
+            },
             "min_natural": r.melds.min_natural,
             "wilds_may_outnumber_naturals": r.melds.wilds_may_outnumber_naturals,
+            "wild_rank_natural": r.melds.wild_rank_natural,
+            "wild_ratio_on_lay_off": r.melds.wild_ratio_on_lay_off,
         },
         "contract": {
             "runs_same_suit": r.contract.runs_same_suit,
             "sets_same_rank": r.contract.sets_same_rank,
+            "same_suit_gap": r.contract.same_suit_gap,
+            "exact_size": r.contract.exact_size,
         },
         "draw": {
             "discard": r.draw.discard,
             "deep_must_meld": r.draw.deep_must_meld,
             "no_immediate_rediscard": r.draw.no_immediate_rediscard,
             "rediscard_to_go_out": r.draw.rediscard_to_go_out,
+            "stock_only_after_contract": r.draw.stock_only_after_contract,
         },
         "buying": {
             "enabled": r.buying.enabled,
             "penalty_cards": r.buying.penalty_cards,
             "limit_per_deal": r.buying.limit_per_deal,
+            "priority": r.buying.priority,
+            "after_contract": r.buying.after_contract,
         },
         "lay_off": {"when": r.lay_off.when, "onto": r.lay_off.onto},
         "joker_swap": {
@@ -84,24 +109,34 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "runs_only": r.joker_swap.runs_only,
             "contract_on_earlier_turn": r.joker_swap.contract_on_earlier_turn,
             "play_same_turn": r.joker_swap.play_same_turn,
+            "when": r.joker_swap.when,
         },
         "going_out": {
             "melding_during_play": r.going_out.melding_during_play,
             "discard": r.going_out.discard,
             "final_turns": r.going_out.final_turns,
+            "final_turns_from_stock": r.going_out.final_turns_from_stock,
             "bonus": r.going_out.bonus,
+            "one_turn_bonus": r.going_out.one_turn_bonus,
+            "deadwood_limit": r.going_out.deadwood_limit,
         },
-        "stock": {"when_empty": r.stock.when_empty, "max_rebuilds": r.stock.max_rebuilds},
+        "stock": {
+            "when_empty": r.stock.when_empty,
+            "max_rebuilds": r.stock.max_rebuilds,
+            "rebuild": r.stock.rebuild,
+        },
         "scoring": {
             "values": values,
             "wild_unmelded": r.scoring.wild_unmelded,
             "wild_value": r.scoring.wild_value,
             "score_best_arrangement": r.scoring.score_best_arrangement,
+            "out_player_collects": r.scoring.out_player_collects,
         },
         "end": {
             "point_limit": r.end.point_limit,
             "max_rounds": r.end.max_rounds,
             "winner": r.end.winner,
+            "tie_break": r.end.tie_break,
         },
     }
 

@@ -130,19 +130,20 @@ class _Entry:
     """One key: its dotted name, its schema, and how to place an example of it in a file."""
 
     def __init__(self, name: str, schema: dict[str, Any], place: list[tuple[str, bool]],
-                 required: bool, context: dict[str, Any] | None = None) -> None:
+                 required: bool, contexts: list[dict[str, Any]] | None = None) -> None:
         self.name = name
         self.schema = schema
         self.place = place  # (key, is a list of mappings) from the top of the file down
         self.required = required
-        self.context = context or {}  # keys shown beside it in a list entry
+        self.contexts = contexts or []  # per list entry on the way: keys shown beside it
 
 
 def _entries(schema: dict[str, Any], place: list[tuple[str, bool]], prefix: str,
-             required_here: set[str], in_item: dict[str, Any] | None = None) -> Iterator[_Entry]:
-    """Every key under `schema`, depth first.  `in_item` is set inside a list entry: the
-    keys shown beside each example there.  A key of a list entry without a default must be
-    given by the entry itself, so it counts as required."""
+             required_here: set[str],
+             in_item: list[dict[str, Any]] | None = None) -> Iterator[_Entry]:
+    """Every key under `schema`, depth first.  `in_item` is set inside a list entry: per
+    list on the way, the keys shown beside each example there.  A key of a list entry
+    without a default must be given by the entry itself, so it counts as required."""
     for key, sub in schema.get("properties", {}).items():
         name = f"{prefix}{key}"
         here = [*place, (key, False)]
@@ -159,13 +160,22 @@ def _entries(schema: dict[str, Any], place: list[tuple[str, bool]], prefix: str,
             props = items["properties"]
             shown = items.get("required") or list(props)[:1]
             context = {k: example_value(props[k]) for k in props if k in shown}
-            yield from _entries(items, [*place, (key, True)], f"{name}[].", set(), context)
+            yield from _entries(items, [*place, (key, True)], f"{name}[].", set(),
+                                [*(in_item or []), context])
 
 
-def _nest(keys: list[str], value: Any) -> Any:
-    for key in reversed(keys):
-        value = {key: value}
-    return value
+def _value_at(place: list[tuple[str, bool]], contexts: list[dict[str, Any]],
+              value: Any) -> dict[str, Any]:
+    """`value` placed under the keys of `place`, a list entry (with its context keys)
+    where a key holds a list of mappings."""
+    key, is_list = place[0]
+    if len(place) == 1:
+        return {key: value}
+    if is_list:
+        item = dict(contexts[0])
+        item.update(_value_at(place[1:], contexts[1:], value))
+        return {key: [item]}
+    return {key: _value_at(place[1:], contexts, value)}
 
 
 def _example_yaml(entry: _Entry) -> str:
@@ -175,9 +185,8 @@ def _example_yaml(entry: _Entry) -> str:
     indent = ""
     for depth, (key, is_list) in enumerate(entry.place):
         if is_list:
-            inner = [k for k, _ in entry.place[depth + 1 :]]
-            item = dict(entry.context)  # keeps the schema's order of keys
-            item[inner[0]] = _nest(inner[1:], value)
+            item = dict(entry.contexts[0])  # keeps the schema's order of keys
+            item.update(_value_at(entry.place[depth + 1 :], entry.contexts[1:], value))
             lines.append(f"{indent}{key}:")
             lines.append(f"{indent}  - {_flow(item)}")
             break

@@ -84,9 +84,46 @@ DISCARD_VALUES = {
 }
 
 
+def _contract_melds(kind: str) -> dict[str, Any]:
+    return {
+        "type": ["integer", "array"],
+        "minimum": 0,
+        "items": {"type": "integer", "minimum": 1, "description": f"Fewest cards in this {kind}."},
+        "description": (
+            f"Number of {kind}s in the contract, each of at least `melds.{kind}.min` cards; "
+            f"or a list of sizes, one per {kind}: the fewest cards of each {kind} in this "
+            f"contract (such as [3, 4]: a {kind} of 3 and a {kind} of 4; a size below "
+            f"`melds.{kind}.min` is allowed in the contract only)."
+        ),
+        "default": 0,
+        "examples": [2, [3, 4]],
+    }
+
+
 def _round_properties() -> dict[str, Any]:
     return {
-        "cards": _int("Cards dealt to each player this round.", 1, examples=[7, 10]),
+        "cards": {
+            "type": ["integer", "array"],
+            "minimum": 1,
+            "minItems": 1,
+            "description": (
+                "Cards dealt to each player this round: a number, or a list of "
+                "`{players: P, cards: N}` entries, each holding from P players upward "
+                "(the first entry for every smaller count too), for a deal that depends on "
+                "how many play."
+            ),
+            "items": _obj(
+                "Cards dealt from a number of players upward.",
+                {
+                    "players": _int(
+                        "The smallest player count this entry is for.", 2, maximum=MAX_PLAYERS
+                    ),
+                    "cards": _int("Cards dealt to each player.", 1),
+                },
+                required=["players", "cards"],
+            ),
+            "examples": [7, [{"players": 2, "cards": 10}, {"players": 3, "cards": 7}]],
+        },
         "wild": {
             "type": "array",
             "description": (
@@ -102,8 +139,8 @@ def _round_properties() -> dict[str, Any]:
             "The meld pattern a player must lay down first, all in one turn, before laying "
             "off. No sets and no runs means no contract: any melds may be laid down.",
             {
-                "sets": _int("Number of sets in the contract.", 0, default=0),
-                "runs": _int("Number of runs in the contract.", 0, default=0),
+                "sets": _contract_melds("set"),
+                "runs": _contract_melds("run"),
             },
             default={"sets": 0, "runs": 0},
             examples=[{"sets": 1, "runs": 1}],
@@ -121,6 +158,15 @@ def _round_properties() -> dict[str, Any]:
             ),
             "default": None,
         },
+    }
+
+
+def _rank_or_null(description: str) -> dict[str, Any]:
+    return {
+        "type": ["integer", "string", "null"],
+        "description": f"{description} {RANK_DESCRIPTION}",
+        "default": None,
+        "examples": [3],
     }
 
 
@@ -219,8 +265,21 @@ def _build_schema() -> dict[str, Any]:
             ),
             "dealer": _enum(
                 "Who deals first; the deal then passes to the left each round.",
-                {"random": "chosen at random", "lowest_card": "everyone draws, lowest deals"},
+                {
+                    "random": "chosen at random",
+                    "lowest_card": "everyone draws a card, lowest deals",
+                    "highest_card": "everyone draws a card, highest deals",
+                },
                 "random",
+            ),
+            "dealer_ace": _enum(
+                "How an ace counts when everyone draws for the first deal.",
+                {
+                    "ranks": "high if `ranks.ace` is high, else low",
+                    "low": "lowest card",
+                    "high": "above the king",
+                },
+                "ranks",
             ),
             "round_defaults": _obj(
                 "Keys merged into every entry of `rounds` (an entry's own keys win).",
@@ -271,17 +330,55 @@ def _build_schema() -> dict[str, Any]:
                                 "default": None,
                                 "examples": [7],
                             },
+                            "lowest": _rank_or_null(
+                                "The lowest rank a run may use (such as 3: nothing below 3; "
+                                "A means the low ace); null: as `ranks.ace` allows. Not with "
+                                "`ranks.wrap`."
+                            ),
+                            "highest": _rank_or_null(
+                                "The highest rank a run may use (such as K: no high ace; A "
+                                "means the high ace); null: as `ranks.ace` allows. Not with "
+                                "`ranks.wrap`."
+                            ),
+                            "same_suit": _bool(
+                                "A run is of one suit. false: runs may mix suits (5H-6S-7H), "
+                                "and `contract.runs_same_suit` no longer applies.",
+                                True,
+                            ),
                         },
-                        default={"min": 3, "max": None},
+                        default={
+                            "min": 3,
+                            "max": None,
+                            "lowest": None,
+                            "highest": None,
+                            "same_suit": True,
+                        },
                     ),
                     "min_natural": _int(
                         "Fewest natural (non-wild) cards in every meld; 0 allows melds of "
-                        "wild cards only. A wild-rank card standing for itself is natural.",
+                        "wild cards only (even when `wilds_may_outnumber_naturals` is false, "
+                        "which then limits only melds holding a natural card). A wild-rank "
+                        "card standing for itself is natural.",
                         0,
                         default=1,
                     ),
                     "wilds_may_outnumber_naturals": _bool(
-                        "A meld may hold more wild cards than natural ones.", True
+                        "A meld may hold more wild cards than natural ones. false: a meld "
+                        "with natural cards holds at most as many wilds (with "
+                        "`min_natural: 0` a meld of wild cards only is still allowed).",
+                        True,
+                    ),
+                    "wild_rank_natural": _bool(
+                        "A card of the round's wild rank may stand for itself and then "
+                        "counts as natural. false: it is always a wild, so 2C 2D 2H with 2s "
+                        "wild is a meld of three wilds (allowed only with `min_natural: 0`).",
+                        True,
+                    ),
+                    "wild_ratio_on_lay_off": _bool(
+                        "`wilds_may_outnumber_naturals: false` also holds when laying off. "
+                        "false: it is checked when melds are laid down only, and laying off "
+                        "may add any number of wilds.",
+                        True,
                     ),
                 },
             ),
@@ -301,6 +398,22 @@ def _build_schema() -> dict[str, Any]:
                     ),
                     "sets_same_rank": _bool(
                         "Two sets of one contract may be of the same rank.", False
+                    ),
+                    "same_suit_gap": _int(
+                        "With `runs_same_suit: separate`: fewest ranks that must lie between "
+                        "two runs of one suit in a contract (1: they may not touch, so "
+                        "3C-6C and 8C-JC are fine but not 3C-6C and 7C-10C; 0: they may touch; "
+                        "2: two ranks between).  Runs that overlap (two decks: 3C-6C and "
+                        "4C-7C) are always separate melds.",
+                        0,
+                        maximum=11,
+                        default=1,
+                    ),
+                    "exact_size": _bool(
+                        "Contract melds are laid down at exactly their smallest size "
+                        "(`melds.*.min`, or the sizes given in the round's contract); "
+                        "longer ones are built by laying off later.",
+                        False,
                     ),
                 },
             ),
@@ -333,6 +446,11 @@ def _build_schema() -> dict[str, Any]:
                         "be melded or laid off like the others.",
                         False,
                     ),
+                    "stock_only_after_contract": _bool(
+                        "Once a player's contract is down, that player draws from the stock "
+                        "only.",
+                        False,
+                    ),
                 },
             ),
             "buying": _obj(
@@ -349,6 +467,20 @@ def _build_schema() -> dict[str, Any]:
                         "default": 3,
                         "examples": [1],
                     },
+                    "priority": _enum(
+                        "Who gets the card when several players want it.",
+                        {
+                            "nearest": "the nearest in turn order after the player in turn",
+                            "first_to_ask": "whoever asks first (every player still asked "
+                            "may claim it at once)",
+                        },
+                        "nearest",
+                    ),
+                    "after_contract": _bool(
+                        "A player whose contract is down may still buy. false: only players "
+                        "still without their contract buy.",
+                        True,
+                    ),
                 },
             ),
             "lay_off": _obj(
@@ -382,6 +514,16 @@ def _build_schema() -> dict[str, Any]:
                         "The player's contract must have gone down on an earlier turn.", True
                     ),
                     "play_same_turn": _bool("A joker taken must be played in the same turn.", True),
+                    "when": _enum(
+                        "Whose contract decides who may swap.",
+                        {
+                            "after_contract": "only a player whose contract is down",
+                            "before_contract": "only a player whose contract is not down yet "
+                            "(the joker helps lay it down)",
+                            "any": "any player",
+                        },
+                        "after_contract",
+                    ),
                 },
             ),
             "going_out": _obj(
@@ -399,11 +541,30 @@ def _build_schema() -> dict[str, Any]:
                     "final_turns": _bool(
                         "After someone goes out, every other player gets one more turn.", False
                     ),
+                    "final_turns_from_stock": _bool(
+                        "A final turn draws from the stock only (not the discard pile).", False
+                    ),
                     "bonus": _int(
                         "Points added to the round score of the player who went out "
                         "(negative: a reward when the lowest total wins).",
                         default=0,
                         examples=[-10],
+                    ),
+                    "one_turn_bonus": _int(
+                        'Points added, on top of `bonus`, for going out "rummy": melding the '
+                        "whole hand in one turn, with nothing melded on an earlier turn of "
+                        "the round.",
+                        default=0,
+                        examples=[-20],
+                    ),
+                    "deadwood_limit": _int(
+                        "Laying-down limit, with `melding_during_play: false`: a player may go "
+                        "out holding cards outside melds (besides the discard) worth up to "
+                        "this many points; they score for that player (see "
+                        "`scoring.out_player_collects`).",
+                        0,
+                        default=0,
+                        examples=[5],
                     ),
                 },
             ),
@@ -418,13 +579,28 @@ def _build_schema() -> dict[str, Any]:
                         },
                         "reshuffle",
                     ),
-                    "max_rebuilds": _int(
-                        "After this many rebuilds the round ends and is scored as it stands "
-                        "(so every round ends).  A turn that finds the stock out and one "
-                        "card in the pile draws that card, and counts as a rebuild.",
-                        0,
-                        maximum=MAX_REBUILDS,
-                        default=2,
+                    "max_rebuilds": {
+                        "type": ["integer", "null"],
+                        "minimum": 0,
+                        "maximum": MAX_REBUILDS,
+                        "description": (
+                            "After this many rebuilds the round ends and is scored as it "
+                            "stands (so every round ends). null: no limit (two players who "
+                            "only pass cards back and forth then never finish the round).  A turn "
+                            "that finds the stock out and one card in the pile draws that "
+                            "card, and counts as a rebuild."
+                        ),
+                        "default": 2,
+                        "examples": [5],
+                    },
+                    "rebuild": _enum(
+                        "How the discards become a new stock.",
+                        {
+                            "shuffle": "they are shuffled",
+                            "turn_over": "the pile is turned over as it lies, without "
+                            "shuffling (the first card discarded is drawn first)",
+                        },
+                        "shuffle",
                     ),
                 },
             ),
@@ -456,6 +632,13 @@ def _build_schema() -> dict[str, Any]:
                         "fewest points; only cards outside melds score.",
                         False,
                     ),
+                    "out_player_collects": _bool(
+                        "The player who went out scores the points of every other hand "
+                        "(less the points of the cards they kept under "
+                        "`going_out.deadwood_limit`), and the others score 0; usually with "
+                        "`end.winner: highest`. A round nobody went out of scores 0 for all.",
+                        False,
+                    ),
                 },
             ),
             "end": _obj(
@@ -482,9 +665,21 @@ def _build_schema() -> dict[str, Any]:
                         examples=[30],
                     ),
                     "winner": _enum(
-                        "Who wins; equal best totals share the win.",
+                        "Who wins; equal best totals share the win unless `tie_break` "
+                        "settles it.",
                         {"lowest": "the lowest total", "highest": "the highest total"},
                         "lowest",
+                    ),
+                    "tie_break": _enum(
+                        "Between equal best totals.",
+                        {
+                            "share": "they share the win",
+                            "last_round": "the best score in the last round wins (then the "
+                            "round before, and so on; still equal: they share)",
+                            "most_outs": "whoever went out in the most rounds wins (still "
+                            "equal: they share)",
+                        },
+                        "share",
                     ),
                 },
             ),

@@ -86,9 +86,12 @@ def _players_and_cards(r: Ruleset) -> str:
         if r.wrap
         else "Runs do not turn the corner (no K-A-2)."
     )
+    high_ace = r.ace == "high" if r.dealer_ace == "ranks" else r.dealer_ace == "high"
+    aces = " (aces count high)" if high_ace else " (aces count low)"
     dealer = {
         "random": "The first dealer is chosen at random",
-        "lowest_card": "Everyone draws a card and the lowest deals first",
+        "lowest_card": f"Everyone draws a card and the lowest deals first{aces}",
+        "highest_card": f"Everyone draws a card and the highest deals first{aces}",
     }[r.dealer]
     lines.append(_para(f"{ace} {wrap}"))
     lines.append(
@@ -132,7 +135,7 @@ def _rounds(r: Ruleset) -> str:
     rows = []
     for number in numbers:
         rnd = r.round(number)
-        row = [str(number), str(rnd.cards)]
+        row = [str(number), "/".join(str(n) for _, n in rnd.cards_by_players) or str(rnd.cards)]
         if show_wild:
             row.append(", ".join(RANK_NAMES[rank] for rank in rnd.wild) or "-")
         if show_contract:
@@ -151,6 +154,16 @@ def _rounds(r: Ruleset) -> str:
 
     lines = [_para(f"The game has {_n(len(r.rounds), 'round')}:"), fmt(header)]
     lines += [fmt(row) for row in rows]
+    by_players = sorted({rnd.cards_by_players for rnd in r.rounds if rnd.cards_by_players})
+    for table in by_players:
+        counts = []
+        for k, (start, cards) in enumerate(table):
+            low = r.players_min if k == 0 else start
+            high = table[k + 1][0] - 1 if k + 1 < len(table) else r.players_max
+            if low <= high:
+                counts.append(f"{_range(low, high)} players {cards}")
+        lines.append(_para(f"Cards dealt ({'/'.join(str(n) for _, n in table)}): "
+                           f"{', '.join(counts)}."))
     if show_wild:
         lines.append(_para("In each round every card of the round's wild rank is wild."))
     if any(rnd.all_at_once for rnd in r.rounds):
@@ -185,9 +198,19 @@ def _melds(r: Ruleset) -> str:
         run_size = f"exactly {run.min} cards"
     else:
         run_size = f"{run.min} to {run.max} cards"
+    run_text = (
+        f"A run is {run_size} of one suit in sequence."
+        if run.same_suit
+        else f"A run is {run_size} in sequence, of any suits (such as 5H-6S-7H)."
+    )
+    if not r.wrap and (run.lowest is not None or run.highest is not None):
+        low = RANK_NAMES[run.lowest] if run.lowest else ("A" if r.ace_low else "2")
+        high = RANK_NAMES[1 if run.highest == 14 else run.highest] if run.highest else (
+            "A" if r.ace_high else "K")
+        run_text += f"  Runs use only the ranks from {low} up to {high}."
     lines = [
         _item("-", set_text),
-        _item("-", f"A run is {run_size} of one suit in sequence."),
+        _item("-", run_text),
         _item("-", "A card belongs to one meld only."),
     ]
     wild_ranks = any(rnd.wild for rnd in r.rounds)
@@ -209,36 +232,67 @@ def _melds(r: Ruleset) -> str:
     else:
         natural = f"Every meld needs at least {_n(r.melds.min_natural, 'natural (non-wild) card')}."
     if wild_ranks:
-        natural += " A wild-rank card may also stand for itself; it then counts as natural."
-    lines.append(_item("-", natural))
-    lines.append(
-        _item(
-            "-",
-            "There is no limit on wild cards in a meld."
-            if r.melds.wilds_may_outnumber_naturals
-            else "A meld may not hold more wild cards than natural cards.",
+        natural += (
+            " A wild-rank card may also stand for itself; it then counts as natural."
+            if r.melds.wild_rank_natural
+            else " A card of the wild rank is always wild: it never counts as a natural card"
+            " (three wild 2s are a meld of wild cards only)."
         )
-    )
+    lines.append(_item("-", natural))
+    if r.melds.wilds_may_outnumber_naturals:
+        ratio = "There is no limit on wild cards in a meld."
+    else:
+        ratio = (
+            "A meld holding natural cards may not hold more wild cards than natural cards."
+            if r.melds.min_natural == 0
+            else "A meld may not hold more wild cards than natural cards."
+        )
+        if not r.melds.wild_ratio_on_lay_off and r.lay_off.when != "never":
+            ratio += "  That is checked when a meld is laid down; laying off may add wild cards."
+    lines.append(_item("-", ratio))
     return _section("Melds", lines)
 
 
 def _contracts(r: Ruleset) -> str | None:
     if not _any_contract(r):
         return None
+    longer = (
+        "Contract melds are laid down at exactly their size; they grow only by laying off."
+        if r.contract.exact_size
+        else "Melds may be longer than the minimum."
+    )
     lines = [
         _para(
             "Each round has a contract (see Rounds): before anything else you must lay it "
-            "down, all its melds in one turn.  Melds may be longer than the minimum."
+            f"down, all its melds in one turn.  {longer}"
         )
     ]
-    if any(rnd.contract.runs > 1 for rnd in r.rounds):
+    if any(rnd.contract.set_sizes or rnd.contract.run_sizes for rnd in r.rounds):
+        lines.append(
+            _item(
+                "-",
+                "Where a contract gives a meld's size (\"a set of 4\"), that meld needs at "
+                "least that many cards"
+                + (" (exactly, see above)" if r.contract.exact_size else "")
+                + ", whatever the size of other melds.",
+            )
+        )
+    gap = r.contract.same_suit_gap
+    apart = (
+        "they are separate melds (they may overlap or touch)"
+        if gap == 0
+        else "they are separate melds: they may overlap, but not join end to end into one "
+        "sequence"
+        if gap == 1
+        else f"they overlap or at least {_n(gap, 'rank')} lie between them"
+    )
+    if any(rnd.contract.runs > 1 for rnd in r.rounds) and r.melds.run.same_suit:
         lines.append(
             _item(
                 "-",
                 {
                     "forbidden": "Runs of one contract must all be of different suits.",
-                    "separate": "Runs of one contract may share a suit as separate melds: "
-                    "they may overlap, but not join end to end into one sequence.",
+                    "separate": f"Runs of one contract may share a suit if {apart}.",
                     "allowed": "Runs of one contract may be of any suits.",
                 }[r.contract.runs_same_suit],
             )
@@ -292,6 +346,8 @@ def _turn(r: Ruleset) -> str:
             "  You may throw it back as your last card, to go out." if r.draw.rediscard_to_go_out
             else "  Not even as your last card, to go out."
         )
+    if r.draw.stock_only_after_contract and _any_contract(r) and r.draw.discard != "none":
+        draw += "  Once your contract is down you draw from the stock only."
     lines = [_item("1.", draw), _item("2.", meld), _item("3.", discard)]
     return _section("Your turn", lines)
 
@@ -305,6 +361,16 @@ def _buying(r: Ruleset) -> str | None:
         if b.penalty_cards
         else ""
     )
+    who = (
+        "If several want it, the nearest in turn order gets it."
+        if b.priority == "nearest"
+        else "If several want it, whoever asks first gets it."
+    )
+    after = (
+        "  A player whose contract is down may not buy."
+        if not b.after_contract and _any_contract(r)
+        else ""
+    )
     limit = (
         "There is no limit on buys."
         if b.limit_per_deal is None
@@ -315,8 +381,7 @@ def _buying(r: Ruleset) -> str | None:
         [
             _para(
                 "When the player in turn does not take the top discard, another player may "
-                f"buy it{penalty}.  If several want it, the nearest in turn order gets it.  "
-                f"{limit}"
+                f"buy it{penalty}.  {who}  {limit}{after}"
             )
         ],
     )
@@ -350,11 +415,16 @@ def _joker_swap(r: Ruleset) -> str | None:
     swap = r.joker_swap
     if not swap.enabled:
         return None
-    who = (
-        "A player whose contract went down on an earlier turn"
-        if swap.contract_on_earlier_turn
-        else "A player whose contract is down"
-    )
+    if swap.when == "before_contract" and _any_contract(r):
+        who = "A player whose contract is not down yet"
+    elif swap.when == "any":
+        who = "Any player"
+    else:
+        who = (
+            "A player whose contract went down on an earlier turn"
+            if swap.contract_on_earlier_turn
+            else "A player whose contract is down"
+        )
     where = "in a run" if swap.runs_only else "in a meld"
     text = (
         f"{who} may put the natural card a joker {where} stands for in its place and take the joker"
@@ -392,7 +462,8 @@ def _going_out(r: Ruleset) -> str:
         rule = _discard_rule(g.discard, True)
         text = f"The first player to get rid of every card goes out: {rule}."
     if g.final_turns:
-        text += "  Every other player then gets exactly one more turn, in turn order."
+        text += "  Every other player then gets exactly one more turn, in turn order"
+        text += ", drawing from the stock only." if g.final_turns_from_stock else "."
     else:
         text += "  That ends the round at once for everyone."
     lines.append(_para(text))
@@ -402,12 +473,29 @@ def _going_out(r: Ruleset) -> str:
             lines.append(
                 _item("-", f"Round {number}: {_discard_rule(own, g.melding_during_play)}.")
             )
+    if g.deadwood_limit and not g.melding_during_play:
+        lines.append(
+            _para(
+                f"Laying-down limit: you may go out keeping cards outside your melds worth up "
+                f"to {g.deadwood_limit} points in all (besides the discard); they count "
+                "against you."
+            )
+        )
     if g.bonus:
         verb = "adds" if g.bonus > 0 else "takes"
         lines.append(
             _para(
                 f"The player who goes out {verb} {abs(g.bonus)} points "
                 f"{'to' if g.bonus > 0 else 'off'} their round score."
+            )
+        )
+    if g.one_turn_bonus:
+        verb = "adds" if g.one_turn_bonus > 0 else "takes"
+        lines.append(
+            _para(
+                "Going out in one turn (melding the whole hand at once, nothing melded "
+                f"before) {verb} another {abs(g.one_turn_bonus)} points "
+                f"{'to' if g.one_turn_bonus > 0 else 'off'} the round score."
             )
         )
     return _section("Going out", lines)
@@ -421,13 +509,20 @@ def _stock(r: Ruleset) -> str:
         text = (
             "When the stock runs out, the discard pile except its top card is shuffled into "
             "a new stock."
+            if s.rebuild == "shuffle"
+            else "When the stock runs out, the discard pile except its top card is turned "
+            "over, without shuffling, as the new stock: the first card discarded is drawn "
+            "first."
         )
-        text += (
-            f"  Once the stock has been rebuilt {_n(s.max_rebuilds, 'time')}, the round "
-            "ends and is scored as it stands."
-            if s.max_rebuilds
-            else "  (The stock is never rebuilt: the round then ends as it stands.)"
-        )
+        if s.max_rebuilds is None:
+            text += "  The stock is rebuilt as often as it runs out."
+        elif s.max_rebuilds:
+            text += (
+                f"  Once the stock has been rebuilt {_n(s.max_rebuilds, 'time')}, the round "
+                "ends and is scored as it stands."
+            )
+        else:
+            text += "  (The stock is never rebuilt: the round then ends as it stands.)"
     text += "  A round also ends that way when no card can be drawn."
     return _section("When the stock runs out", [_para(text)])
 
@@ -474,11 +569,19 @@ def _scoring(r: Ruleset) -> str:
             )
         )
     out = "The player who went out scores 0"
+    if r.going_out.deadwood_limit and not r.going_out.melding_during_play:
+        out += " plus any cards kept under the laying-down limit"
     out += (
         f" {'+' if r.going_out.bonus > 0 else '-'} {abs(r.going_out.bonus)}."
         if (r.going_out.bonus)
         else "."
     )
+    if sc.out_player_collects:
+        out = (
+            "The player who went out collects: they score the points of every other hand "
+            "(less any cards they kept), plus any going-out bonus, and the others score 0.  "
+            "A round nobody goes out of scores 0 for everyone."
+        )
     lines.append(_para(out))
     return _section("Scoring", lines)
 
@@ -494,7 +597,13 @@ def _end(r: Ruleset) -> str:
             f"points (or after {_n(e.max_rounds, 'round')} at most).  Then the {best} total "
             "wins."
         )
-    text += "  Equal best totals share the win."
+    text += {
+        "share": "  Equal best totals share the win.",
+        "last_round": "  Between equal best totals, the best score in the last round wins "
+        "(then the round before, and so on); if still equal they share the win.",
+        "most_outs": "  Between equal best totals, whoever went out in more rounds wins; if "
+        "still equal they share the win.",
+    }[e.tie_break]
     return _section("End of the game", [_para(text)])
 
 

@@ -47,12 +47,57 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
     """Melds of every card but the discard, and the discard (None when every card is
     melded); None if the hand cannot go out.  Among several possible discards the most
     valuable one goes, so the hand would score least if the declaration were refused.
+    Under a laying-down limit (`going_out.deadwood_limit`) a hand that cannot meld every
+    card may still go out keeping cards worth up to the limit: they are the arrangement's
+    deadwood (the fewest points kept; a hand that melds everything keeps none).
 
     `arrangement`, the hand's `best_arrangement` when the caller has it, settles most
     hands at once: going out leaves at most one card, so at most the dearest card's points.
     """
     rule = rules.going_out_discard(round_no)
-    cards = list(hand)
+    limit = 0 if rules.going_out.melding_during_play else rules.going_out.deadwood_limit
+    exact = _going_out_exact(list(hand), rules, round_no, rule, arrangement)
+    if exact is not None or limit <= 0 or not hand:
+        return exact
+    return _going_out_keeping(list(hand), rules, round_no, rule, limit, arrangement)
+
+
+def _going_out_keeping(cards: list[Card], rules: Ruleset, round_no: int, rule: str,
+                       limit: int, arrangement: Arrangement | None
+                       ) -> tuple[Arrangement, Card | None] | None:
+    """Going out keeping cards worth at most `limit` (the hand cannot meld them all):
+    the fewest points kept, then the dearest discard."""
+    whole = arrangement or best_arrangement(cards, rules, round_no)
+    best: tuple[int, int, Arrangement, Card | None] | None = None
+    if rule != "required" and whole.penalty <= limit:
+        best = (whole.penalty, 0, whole, None)
+    if rule == "forbidden":
+        return None if best is None else (best[2], None)
+    ctx = context_for(rules, round_no, "penalty")
+    order = sorted(cards, key=lambda c: (-card_penalty(c, rules, round_no), c.sort_key()))
+    tried: set[tuple[int, str]] = set()
+    for card in order:
+        value = card_penalty(card, rules, round_no)
+        # the rest costs at least the whole hand's least less this card's points
+        if value >= 0 and whole.penalty - value > (limit if best is None else best[0]):
+            break
+        if card.face in tried:
+            continue
+        tried.add(card.face)
+        rest = [c for c in cards if c.uid != card.uid]
+        plan = solve(rest, ctx, bound=limit if best is None else best[0])
+        if plan is None:
+            continue
+        kept = _arrangement(plan, rules, round_no, penalty=plan.cost)
+        if best is None or (kept.penalty, -value) < best[:2]:
+            best = (kept.penalty, -value, kept, card)
+    return None if best is None else (best[2], best[3])
+
+
+def _going_out_exact(cards: list[Card], rules: Ruleset, round_no: int, rule: str,
+                     arrangement: Arrangement | None
+                     ) -> tuple[Arrangement, Card | None] | None:
+    """`going_out` melding every card but the discard."""
     if arrangement is not None and cards:
         values = [card_penalty(c, rules, round_no) for c in cards]
         if min(values) >= 0 and arrangement.penalty > max(values):

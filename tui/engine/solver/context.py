@@ -53,7 +53,7 @@ class Context:
         self.weight[HIGH_ACE + X] = self.weight[ACE + X]
         self.runs_possible = p.run_min <= p.run_max
         # the meld rules `solver_fast` assumes for hands with at most one wild
-        self.plain = (p.min_natural <= 1 and p.outnumber and not p.wrap
+        self.plain = (p.min_natural <= 1 and p.outnumber and not p.wrap and p.same_suit
                       and not p.distinct_suits and p.set_max >= UNLIMITED
                       and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2)
         self.set_single_core = p.set_max >= UNLIMITED and not p.distinct_suits
@@ -78,7 +78,7 @@ class Context:
         if hit is None:
             p = self.p
             least = max(self.nat_min, p.set_min - budget, 1)
-            if least == 1 and self.runs_possible:
+            if least == 1 and self.runs_possible and not p.bounded:  # (every rank has a place)
                 set_need, set_cap = max(0, p.set_min - 1), p.set_max - 1
                 run_need, run_cap = p.run_min - 1, p.run_max - 1
                 if not p.outnumber:

@@ -12,6 +12,7 @@ even its best case cannot beat the best lay-down found.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..cards import SUITS, Card
@@ -26,12 +27,22 @@ from ..meld_rules import (
 )
 from ..rules import Ruleset
 
-Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key)
+Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
+
+
+def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]]:
+    """(fewest, most cards) of each `kind` meld of the round's contract, largest first:
+    sizes given per meld or `melds.*.min`, and exactly that with `contract.exact_size`."""
+    p = meld_params(rules, round_no)
+    contract = rules.round(round_no).contract
+    default, most = (p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)
+    return [(size, size if rules.contract.exact_size else most)
+            for size in contract.sizes(kind, default)]
 
 
 def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
-    """Why these melds are not the round's contract (count, kinds, ranks, suits); None if
-    they are.  The melds themselves are assumed valid (see `make_meld`)."""
+    """Why these melds are not the round's contract (count, kinds, sizes, ranks, suits);
+    None if they are.  The melds themselves are assumed valid (see `make_meld`)."""
     contract = rules.round(round_no).contract
     if not contract.required:
         return "this round has no contract to lay down"
@@ -40,13 +51,25 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
     if len(sets) != contract.sets or len(runs) != contract.runs:
         return (f"the contract is {contract.describe()}; these melds are "
                 f"{_describe_counts(len(sets), len(runs))}")
+    for kind, group in (("set", sets), ("run", runs)):
+        slots = slot_sizes(rules, round_no, kind)
+        lengths = sorted((len(m.cards) for m in group), reverse=True)
+        # the longest meld takes the largest size, and so on down
+        if any(not least <= length <= most
+               for length, (least, most) in zip(lengths, slots, strict=True)):
+            wanted = ", ".join(str(least) for least, _ in slots)
+            exact = rules.contract.exact_size
+            return (f"the contract's {kind}s must have {'exactly' if exact else 'at least'} "
+                    f"{wanted} cards; these have {', '.join(map(str, lengths))} "
+                    f"({'contract.exact_size' if exact else 'the contract sizes'})")
     if not rules.contract.sets_same_rank:
         ranks = [m.rank for m in sets]
         if len(set(ranks)) < len(ranks):
             return "the sets of a contract must be of different ranks (contract.sets_same_rank)"
     mode = rules.contract.runs_same_suit
-    if mode != "allowed":
-        params = meld_params(rules, round_no)
+    params = meld_params(rules, round_no)
+    if mode != "allowed" and params.same_suit:
+        gap = rules.contract.same_suit_gap
         for i, a in enumerate(runs):
             for b in runs[i + 1:]:
                 if a.suit != b.suit:
@@ -54,9 +77,12 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
                 if mode == "forbidden":
                     return ("the runs of a contract must be of different suits "
                             "(contract.runs_same_suit)")
-                if _join_up(_run_places(a, params), _run_places(b, params), params.wrap):
-                    return ("runs of one suit in a contract must be separate melds: these "
-                            "two join up into one run (contract.runs_same_suit)")
+                if _too_close(_run_places(a, params), _run_places(b, params), params.wrap,
+                              gap):
+                    between = ("touch, joining up into one run" if gap == 1
+                               else f"have fewer than {gap} ranks between them")
+                    return (f"runs of one suit in a contract must be separate melds: these "
+                            f"{between} (contract.runs_same_suit, contract.same_suit_gap)")
     return None
 
 
@@ -72,9 +98,11 @@ def _run_places(meld: Meld, params: MeldParams) -> set[int]:
     return places
 
 
-def _join_up(a: set[int], b: set[int], wrap: bool) -> bool:
-    """Two runs' places would make one run: they share no place and touch end to end
-    (K and A touch when runs wrap).  Runs that share a place (two decks) are separate."""
+def _too_close(a: set[int], b: set[int], wrap: bool, gap: int = 1) -> bool:
+    """Two same-suit runs that are not separate melds: they share no place (runs that do,
+    from two decks, are plainly two melds) and fewer than `gap` empty places lie between
+    them (gap 1: they touch, and would join up into one run; K and A touch when runs
+    wrap)."""
     if a & b:
         return False
     for q in a:
@@ -82,7 +110,7 @@ def _join_up(a: set[int], b: set[int], wrap: bool) -> bool:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
-            if d == 1:
+            if d <= gap:
                 return True
     return False
 
@@ -114,7 +142,9 @@ class _Search:
         self.contract = rules.round(round_no).contract
         self.whole_hand = whole_hand
         self.same_rank = rules.contract.sets_same_rank
-        self.suit_mode = rules.contract.runs_same_suit
+        self.suit_mode = rules.contract.runs_same_suit if self.p.same_suit else "allowed"
+        self.gap = rules.contract.same_suit_gap
+        self.layouts: dict[tuple, int] = {}  # wild totals of same-suit runs laid out apart
         p = self.p
         self.nat_min = max(1, p.min_natural)
         self.hand = hand
@@ -137,7 +167,9 @@ class _Search:
         self.dead = [r == 0 and not w for (r, s), w in zip(self.faces, self.wild, strict=True)]
         self.total_wilds = sum(c for c, w in zip(self.count, self.wild, strict=True) if w)
         self.total_value = sum(c * v for c, v in zip(self.count, self.value, strict=True))
-        self.allwild_ok = p.min_natural == 0 and p.outnumber
+        self.allwild_ok = p.min_natural == 0  # (the wild ratio limits melds with naturals)
+        # a wild-rank card may act as a natural in a core
+        self.core_face = [not w or p.wild_natural for w in self.wild]
         self.must: int | None = None
         self.must_card = must_include
         self.must_natural = False  # the card to meld must be in a core (it is no wild)
@@ -150,39 +182,40 @@ class _Search:
 
     # -- candidate cores ----------------------------------------------------------------
 
-    def set_cores(self) -> list[Core]:
+    def set_cores(self, least: int, most: int) -> list[Core]:
         p = self.p
         out: list[Core] = []
         for rank in range(1, 14):
             fs = [f for f, (r, _) in enumerate(self.faces)
-                  if r == rank and not self.dead[f] and not (self.faces[f][0] == 0)]
+                  if r == rank and not self.dead[f] and self.core_face[f]]
             if not fs:
                 continue
             limits = [1 if p.distinct_suits else self.count[f] for f in fs]
             for combo in _multisets(fs, limits):
                 t = len(combo)
-                if t < self.nat_min or t > p.set_max:
+                if t < self.nat_min or t > most:
                     continue
-                need = max(0, p.set_min - t)
-                cap = p.set_max - t
+                need = max(0, least - t)
+                cap = most - t
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in combo)
-                out.append(("set", tuple(combo), (), t, need, cap, value, rank))
-        if self.allwild_ok and p.set_min <= min(p.set_max, self.total_wilds):
-            out.append(("set", (), (), 0, p.set_min, p.set_max, 0, None))
+                out.append(("set", tuple(combo), (), t, need, cap, value, rank, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds):
+            out.append(("set", (), (), 0, least, most, 0, None, least, most))
         return out
 
-    def run_cores(self) -> list[Core]:
+    def run_cores(self, least: int, most: int) -> list[Core]:
         p = self.p
         out: list[Core] = []
-        if p.run_min > p.run_max:
+        if least > most:
             return out
-        for suit in SUITS:
+        for suit in (SUITS if p.same_suit else ("*",)):
             fs = [f for f, (r, s) in enumerate(self.faces)
-                  if s == suit and r != 0 and not self.dead[f]]
+                  if (s == suit or suit == "*") and r != 0 and not self.dead[f]
+                  and self.core_face[f]]
             if not fs:
                 continue
             # each face once per run; aces take each place they may
@@ -191,7 +224,7 @@ class _Search:
                 for q in run_positions_of(self.faces[f][0], p):
                     options.append((q, f))
             options.sort()
-            for chosen in _run_subsets(options, p, self.total_wilds):
+            for chosen in _run_subsets(options, p, self.total_wilds, most):
                 faces = tuple(f for _, f in chosen)
                 if len(set(faces)) < len(faces):
                     continue
@@ -200,19 +233,19 @@ class _Search:
                 if t < self.nat_min:
                     continue
                 span = _span(places, p.wrap)
-                if span > p.run_max:
+                if span > most:
                     continue
-                length = max(span, p.run_min)
+                length = max(span, least)
                 need = length - t
-                cap = p.run_max - t
+                cap = most - t
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in faces)
-                out.append(("run", faces, places, t, need, cap, value, suit))
-        if self.allwild_ok and p.run_min <= min(p.run_max, self.total_wilds):
-            out.append(("run", (), (), 0, p.run_min, p.run_max, 0, None))
+                out.append(("run", faces, places, t, need, cap, value, suit, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds):
+            out.append(("run", (), (), 0, least, most, 0, None, least, most))
         return out
 
     # -- search -------------------------------------------------------------------------
@@ -220,28 +253,32 @@ class _Search:
     def run(self) -> tuple[list[Meld], list[Card]] | None:
         if self.whole_hand and any(d and c for d, c in zip(self.dead, self.count, strict=True)):
             return None
-        runs = sorted(self.run_cores(), key=lambda c: -c[6])
-        sets = sorted(self.set_cores(), key=lambda c: -c[6])
-        picks = [("run", runs, self.contract.runs), ("set", sets, self.contract.sets)]
+        # one stage per distinct meld size of the contract, runs first
+        picks = []
+        for kind, make in (("run", self.run_cores), ("set", self.set_cores)):
+            slots = slot_sizes(self.rules, self.round_no, kind)
+            for size in sorted(set(slots), reverse=True):
+                cores = sorted(make(*size), key=lambda c: -c[6])
+                picks.append((kind, cores, slots.count(size)))
         wild_values = sorted((v for f, v in enumerate(self.value) if self.wild[f]
                               for _ in range(self.count[f])), reverse=True)
         self.best_value = self.total_value - 1 if self.whole_hand else -1
         self.best: tuple[Any, ...] | None = None
         self.wild_total = sum(wild_values)
-        # suffix maxima of core values for the bound
-        self.suffix_max = {}
-        for kind, cands, _ in picks:
+        # suffix maxima of core values for the bound, per stage
+        self.suffix_max = []
+        for _, cands, _ in picks:
             best_from = [0] * (len(cands) + 1)
             for i in range(len(cands) - 1, -1, -1):
                 best_from[i] = max(best_from[i + 1], cands[i][6])
-            self.suffix_max[kind] = best_from
+            self.suffix_max.append(best_from)
         # with a natural card that must be melded: whether any core from here on holds it
-        self.must_from = {}
-        for kind, cands, _ in picks:
+        self.must_from = []
+        for _, cands, _ in picks:
             holds = [False] * (len(cands) + 1)
             for i in range(len(cands) - 1, -1, -1):
                 holds[i] = holds[i + 1] or self.must in cands[i][1]
-            self.must_from[kind] = holds
+            self.must_from.append(holds)
         counts = list(self.count)
         self._dfs(picks, 0, 0, 0, [], counts, 0)
         if self.best is None:
@@ -258,13 +295,14 @@ class _Search:
             self._dfs(picks, stage + 1, 0, 0, chosen, counts, value)
             return
         if self.must_natural and not self._melds_must(chosen) and not (
-                self.must_from[kind][start]
-                or any(w and self.must_from[k][0] for k, _, w in picks[stage + 1:])):
+                self.must_from[stage][start]
+                or any(picks[k][2] and self.must_from[k][0]
+                       for k in range(stage + 1, len(picks)))):
             return  # no core left to choose could meld the card that must be melded
         # optimistic bound: the best cores still possible, and every wild melded
         left_here = wanted - taken
-        later_best = sum(later[2] * self.suffix_max[later[0]][0] for later in picks[stage + 1:])
-        bound = value + self.wild_total + left_here * self.suffix_max[kind][start] + later_best
+        later_best = sum(picks[k][2] * self.suffix_max[k][0] for k in range(stage + 1, len(picks)))
+        bound = value + self.wild_total + left_here * self.suffix_max[stage][start] + later_best
         bound = min(bound, value + sum(
             c * v for c, v in zip(counts, self.value, strict=True)))
         if bound <= self.best_value:
@@ -299,8 +337,8 @@ class _Search:
                 return False
             if kind == "run" and self.suit_mode == "forbidden":
                 return False
-            # (with "separate", whether two runs join up depends on their wilds: the
-            # layouts of the suit's runs decide, see `_separate_layouts`)
+            # (with "separate", whether two runs are too close depends on their wilds:
+            # the layouts of the suit's runs decide, see `_separate_layouts`)
         return True
 
     def _melds_must(self, chosen: list[Any]) -> bool:
@@ -367,7 +405,13 @@ class _Search:
         for members in by_suit.values():
             if len(members) < 2:
                 continue
-            got = _separate_layouts([chosen[i] for i in members], p)
+            # the same runs meet again and again down the search: lay them out once
+            key = tuple(sorted((chosen[i][2], chosen[i][3], chosen[i][8], chosen[i][9])
+                               for i in members))
+            got = self.layouts.get(key)
+            if got is None:
+                got = self.layouts[key] = _separate_layouts([chosen[i] for i in members], p,
+                                                            self.gap)
             if not got:
                 return None, None
             masks.append(got)
@@ -412,7 +456,7 @@ class _Search:
                 melds[i] = self._meld(chosen[i], core_cards[i], wilds, None, used_ranks,
                                       used_suits)
             else:
-                layouts = _separate_layout_for([chosen[i] for i in members], p, w)
+                layouts = _separate_layout_for([chosen[i] for i in members], p, w, self.gap)
                 for i, (lo, hi) in zip(members, layouts, strict=True):
                     k = (hi - lo + 1) - chosen[i][3]
                     wilds = melded_wilds[:k]
@@ -425,6 +469,9 @@ class _Search:
               span: tuple[int, int] | None, used_ranks: set[Any], used_suits: set[Any]) -> Meld:
         kind = core[0]
         p = self.p
+        least, most = core[8], core[9]
+        p = (replace(p, set_min=least, set_max=most) if kind == "set"
+             else replace(p, run_min=least, run_max=most))
         fixed: list[Any] = []
         if kind == "set":
             rank = core[7]
@@ -441,11 +488,15 @@ class _Search:
             if suit is None:
                 suit = next(s for s in reversed(SUITS) if s not in used_suits)
                 used_suits.add(suit)
+                if not p.same_suit:
+                    suit = ""
                 lo = p.min_pos
                 fixed = [((lo + k - 1) % 13 + 1 if p.wrap else lo + k, suit)
                          for k in range(len(wilds))]
             else:
                 fixed = [(q, c.suit) for q, c in zip(places, naturals, strict=True)]
+                if suit == "*":
+                    suit = ""  # runs of mixed suits: a wild stands for a place only
                 if span is None:
                     fixed += [None] * len(wilds)
                 else:
@@ -483,9 +534,9 @@ def _multisets(faces: list[int], limits: list[int]):
     yield from rec(0, ())
 
 
-def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int):
-    """Subsets of (place, face) pairs with distinct places that a run could hold with at
-    most `budget` wilds in its gaps."""
+def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, most: int):
+    """Subsets of (place, face) pairs with distinct places that a run of at most `most`
+    cards could hold with at most `budget` wilds in its gaps."""
     n = len(options)
     if p.wrap:
         # small: every subset, filtered by span afterwards
@@ -511,7 +562,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int):
                 if q <= last:
                     continue
                 first = acc[0][0]
-                if q - first + 1 > p.run_max or (q - first + 1) - (len(acc) + 1) > budget:
+                if q - first + 1 > most or (q - first + 1) - (len(acc) + 1) > budget:
                     break
             yield from rec(j + 1, acc + (options[j],))
     yield from rec(0, ())
@@ -556,7 +607,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
         for hi in range(hi_c, hi_bound + 1):
             length = hi - lo + 1
             wilds = length - t
-            if length < p.run_min or length > p.run_max:
+            if length < core[8] or length > core[9]:
                 continue
             if wilds < 0 or (not p.outnumber and wilds > t):
                 continue
@@ -567,10 +618,9 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
 
 
 def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
-                    mapping=None):
+                    mapping=None, gap: int = 1):
     """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts.
-    Runs may share places (two decks) but must not touch end to end (they would join up
-    into one run)."""
+    Runs may share places (two decks); runs that do not need `gap` empty places between."""
     places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
     if any(None in ps for ps in places_of):
         return 0, None
@@ -582,7 +632,7 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
         new: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {}
         for placed, totals in states.items():
             for lo, hi, w in opts:
-                if any(lo == h + 1 or hi + 1 == low for low, h in placed):
+                if any(0 < low - hi <= gap or 0 < lo - h <= gap for low, h in placed):
                     continue
                 bucket = new.setdefault(tuple(sorted((*placed, (lo, hi)))), {})
                 for tot, layout in totals.items():
@@ -601,35 +651,37 @@ def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: i
     return mask, reach
 
 
-def _separate_layouts(cores: list[Core], p: MeldParams) -> int:
+def _separate_layouts(cores: list[Core], p: MeldParams, gap: int = 1) -> int:
     """Bitmask of wild totals with which same-suit runs can be laid out apart."""
     mask = 0
-    for _, m, _ in _layout_variants(cores, p):
+    for _, m, _ in _layout_variants(cores, p, gap):
         mask |= m
     return mask
 
 
-def _layout_variants(cores: list[Core], p: MeldParams):
+def _layout_variants(cores: list[Core], p: MeldParams, gap: int = 1):
     if not p.wrap:
-        m, reach = _linear_layouts(cores, p, p.min_pos, p.max_pos)
+        m, reach = _linear_layouts(cores, p, p.min_pos, p.max_pos, gap=gap)
         if m:
             yield None, m, reach
         return
-    # runs that wrap: some place stays empty between them; cut the circle there
+    # runs that wrap: `gap` places (at least one) stay empty between two of them; cut the
+    # circle there and lay the rest out in a line
+    block = max(gap, 1)
     for cut in range(1, 14):
         def mapping(q: int, cut: int = cut) -> int | None:
-            q = (q - 1) % 13 + 1
-            if q == cut:
-                return None
-            return (q - cut - 1) % 13 + 1
-        m, reach = _linear_layouts(cores, p, 1, 12, mapping)
+            off = ((q - 1) % 13 + 1 - cut) % 13
+            return None if off < block else off - block + 1
+        m, reach = _linear_layouts(cores, p, 1, 13 - block, mapping, gap)
         if m:
             yield cut, m, reach
 
 
-def _separate_layout_for(cores: list[Core], p: MeldParams, total: int) -> list[tuple[int, int]]:
+def _separate_layout_for(cores: list[Core], p: MeldParams, total: int,
+                         gap: int = 1) -> list[tuple[int, int]]:
     """(lo, hi) per run (in the given order) using exactly `total` wilds."""
-    for cut, m, reach in _layout_variants(cores, p):
+    block = max(gap, 1)
+    for cut, m, reach in _layout_variants(cores, p, gap):
         if not m >> total & 1:
             continue
         layout = reach[total]
@@ -638,7 +690,7 @@ def _separate_layout_for(cores: list[Core], p: MeldParams, total: int) -> list[t
             if cut is None:
                 out[i] = (lo, hi)
             else:
-                out[i] = ((lo + cut - 1) % 13 + 1, (hi + cut - 1) % 13 + 1)
+                out[i] = ((cut + lo + block - 2) % 13 + 1, (cut + hi + block - 2) % 13 + 1)
         return [out[i] for i in range(len(cores))]
     raise AssertionError("no layout with that many wilds")  # pragma: no cover
 

@@ -80,8 +80,12 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     limit = None if bound is None else bound - dead_w
     if limit is not None and limit < 0:
         return None
-    if free_count_rules or not anchors:
-        allow = p.outnumber and p.min_natural <= 1
+    if not p.wild_natural:
+        # wild-rank cards are wilds like jokers: melds of wilds alone only without naturals
+        best = _solve_split(ctx, naturals, [], jokers + anchors, p.min_natural == 0, False,
+                            limit, melds)
+    elif free_count_rules or not anchors:
+        allow = p.min_natural == 0 or (p.outnumber and p.min_natural <= 1)
         best = _solve_split(ctx, naturals, [], jokers + anchors, allow, p.min_natural == 1,
                             limit, melds)
     else:
@@ -96,7 +100,8 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
             cap = limit if best is None else best.cost - 1
             if cap is not None and cap < 0:
                 break
-            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, False, False, cap, melds)
+            plan = _solve_split(ctx, naturals, as_nat, jokers + rest, p.min_natural == 0, False,
+                                cap, melds)
             if plan is not None and (best is None or plan.cost < best.cost):
                 best = plan
     if best is None:
@@ -117,13 +122,15 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
     # one pass: cards by suit (in place order) and by rank
     by_suit: dict[str, list[tuple[int, int, Card]]] = {}
     by_rank: dict[int, list[tuple[str, int, Card]]] = {}
+    mixed = not ctx.p.same_suit  # runs of mixed suits: one "suit" for every card
     for card in naturals:
         rank = card.rank
-        by_suit.setdefault(card.suit, []).append((rank * 2, rank, card))
+        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2, rank, card))
         by_rank.setdefault(rank, []).append((card.suit, rank, card))
     for card in as_nat:
         rank = card.rank
-        by_suit.setdefault(card.suit, []).append((rank * 2 + 1, rank + X, card))
+        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2 + 1, rank + X,
+                                                                    card))
         by_rank.setdefault(rank, []).append((card.suit, rank + X, card))
     # clusters: cards of one suit close enough to share a run; far apart ones never can
     clusters: list[tuple[tuple[int, ...], list[Card]]] = []

@@ -39,9 +39,11 @@ def may_go_out(cards: Sequence[Card], ctx: Context, spare: int) -> bool:
     bits, windows = _shape(ctx)
     by_rank: dict[int, int] = {}
     suit_masks: dict[str, int] = {}
+    mixed = not p.same_suit  # runs of mixed suits: every card in one "suit"
     for card in naturals:
         by_rank[card.rank] = by_rank.get(card.rank, 0) + 1
-        suit_masks[card.suit] = suit_masks.get(card.suit, 0) | bits[card.rank]
+        suit = "*" if mixed else card.suit
+        suit_masks[suit] = suit_masks.get(suit, 0) | bits[card.rank]
     set_min, need = p.set_min, p.run_min
     # the cards that need wilds, with their reach
     needy: list[tuple[int, str, int]] = []
@@ -49,7 +51,7 @@ def may_go_out(cards: Sequence[Card], ctx: Context, spare: int) -> bool:
         reach = set_min - by_rank[card.rank]
         if reach <= 0:
             continue
-        mask = suit_masks[card.suit]
+        mask = suit_masks["*" if mixed else card.suit]
         for window in windows[card.rank]:
             missing = need - (mask & window).bit_count()
             if missing < reach:
@@ -63,7 +65,7 @@ def may_go_out(cards: Sequence[Card], ctx: Context, spare: int) -> bool:
                 return False
             spare -= 1  # this card can only be the one left out
             continue
-        needy.append((card.rank, card.suit, reach))
+        needy.append((card.rank, "*" if mixed else card.suit, reach))
     if not needy:
         return True
     return _least_wilds(needy, suit_masks, wilds, spare, p) <= wilds

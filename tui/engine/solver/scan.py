@@ -28,7 +28,7 @@ JOKER_RANK = 0
 def scan_applies(ctx: Context) -> bool:
     p = ctx.p
     return (not p.wrap and p.min_natural <= 1 and p.outnumber and ctx.runs_possible
-            and p.run_min <= p.run_max)
+            and p.run_min <= p.run_max and p.same_suit and not p.bounded)
 
 
 def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwild: bool,

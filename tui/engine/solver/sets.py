@@ -249,8 +249,12 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
             faces += [(rank, "")] * len(others)
         return Meld("set", tuple(naturals) + tuple(own) + tuple(others), tuple(faces))
     if naturals and places and not p.wrap:
-        suit = naturals[0].suit
+        mixed = not p.same_suit  # naturals show their own suits, wilds none
+        suit = "" if mixed else naturals[0].suit
         if not wilds:  # the solver lists a run's naturals low to high
+            if mixed:
+                return Meld("run", tuple(naturals),
+                            tuple([(q, c.suit) for q, c in zip(places, naturals, strict=True)]))
             return Meld("run", tuple(naturals), tuple([(q, suit) for q in places]))
         by_place = dict(zip(places, naturals, strict=True))
         lo, hi = min(places), max(places)
@@ -260,7 +264,7 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         # extend the run down to such wilds before the high end
         own_place: dict[int, Card] = {}
         for wild in wilds:
-            if wild.suit == suit and wild.rank != JOKER_RANK:
+            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural:
                 for q in run_positions_of(wild.rank, p):
                     own_place.setdefault(q, wild)
         down = 0
@@ -279,6 +283,10 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
                 left = [w for w in left if w is not itself]
         spare = iter(left)
         seq = [by_place.get(q) or placed.get(q) or next(spare) for q in range(lo, hi + 1)]
+        if mixed:
+            shown = [c.suit if q in by_place or q in placed else ""
+                     for q, c in zip(range(lo, hi + 1), seq, strict=True)]
+            return Meld("run", tuple(seq), tuple(zip(range(lo, hi + 1), shown, strict=True)))
         return Meld("run", tuple(seq), tuple((q, suit) for q in range(lo, hi + 1)))
     # wrap-around runs and melds of wilds alone: let the validator lay them out
     fixed: list[Any] = []

@@ -11,6 +11,7 @@ from itertools import product
 from typing import Any
 
 from ..cards import ACE
+from ..meld_rules import run_positions_of
 from .context import HIGH_ACE, Context, X
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
@@ -216,6 +217,8 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
     if not ctx.runs_possible:
         return frozenset()
     if ctx.nat_min <= 1 and p.outnumber and budget >= p.run_min - 1:
+        if p.bounded:  # any card with a place between the bounds
+            return frozenset(c for c in items if run_positions_of(c % X, p))
         return frozenset(items)
     # places held (aces at each place they may take; the circle unrolled twice with wrap)
     places: set[int] = set()
