@@ -458,7 +458,8 @@ class _Search:
             else:
                 layouts = _separate_layout_for([chosen[i] for i in members], p, w, self.gap)
                 for i, (lo, hi) in zip(members, layouts, strict=True):
-                    k = (hi - lo + 1) - chosen[i][3]
+                    span = len(_wrap_range(lo, hi)) if p.wrap else hi - lo + 1
+                    k = span - chosen[i][3]
                     wilds = melded_wilds[:k]
                     del melded_wilds[:k]
                     melds[i] = self._meld(chosen[i], core_cards[i], wilds, (lo, hi),
