@@ -14,3 +14,9 @@ def private_rummy_home(tmp_path_factory: pytest.TempPathFactory,
     home = tmp_path_factory.mktemp("rummy-home")
     monkeypatch.setenv("RUMMY_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def home(private_rummy_home: Path) -> Path:
+    """The test's user folder, for tests that put files in it or read what was written."""
+    return private_rummy_home

@@ -3,7 +3,6 @@ and the mouse doing the same."""
 
 from __future__ import annotations
 
-import pytest
 from app_driver import HUMAN, table_screen, wait_until
 from table_rig import rig
 
@@ -15,11 +14,6 @@ from tui.app.widgets.hand import HandView
 from tui.engine.ruleset.loader import load_ruleset
 from tui.service.interface import SeatSpec
 from tui.service.table import Table
-
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 def stacked_table(mine: str = "7H 7S 7D 9C 9D 9S 4H 5H 7C KC",

@@ -17,11 +17,6 @@ from tui.app.screens.table import TableScreen
 from tui.app.widgets.hand import HandView
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 async def test_new_game_from_the_menu_by_keys(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, None))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -36,8 +36,7 @@ def snapshot(snapshot):  # noqa: ANN001, ANN201 - keeps the SVGs in tests/snapsh
 
 
 @pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
+def _player_is_tess(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tui.app.app._login_name", lambda: "Tess")
 
 

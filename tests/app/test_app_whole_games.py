@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from app_driver import make_env, play_round_by_keys, table_screen, view, wait_until
 
 from tui.app.app import RummyApp
@@ -26,10 +25,6 @@ COOKBOOK = sorted(str(p.relative_to(REPO)) for p in (REPO / "rulesets" / "cookbo
 REPEATING = [key for key in BUNDLED + COOKBOOK if load_ruleset(REPO / key if key.endswith(
     ".yaml") else key).end.point_limit is not None]
 
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 def _players(rules_key: str) -> int:

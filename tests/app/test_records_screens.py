@@ -41,9 +41,8 @@ def text_of(screen: Screen, selector: str) -> str:
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RecordStore:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
-    store = RecordStore(tmp_path / "data" / DB_NAME)
+def store(home: Path) -> RecordStore:
+    store = RecordStore(home / "data" / DB_NAME)
     for i, seed in enumerate((1, 2, 3)):
         game = finished_game(seed=seed, players=2 + i % 2)
         store.add(GameRecord.from_game(game, seats(game.players), T0 + i * 3600,

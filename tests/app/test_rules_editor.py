@@ -25,11 +25,8 @@ SIZE = (120, 40)
 
 
 @pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(folder))
+def _player_is_tess(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tui.app.app._login_name", lambda: "Tess")
-    return folder
 
 
 def rulesets_folder(home: Path) -> Path:

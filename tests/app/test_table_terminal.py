@@ -15,10 +15,6 @@ from tui.engine.ruleset.loader import list_rulesets
 BUNDLED = [info.key for info in list_rulesets() if info.bundled and info.error is None]
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
 
 def _my_move(view):  # noqa: ANN001, ANN202
     for kind in (GoOut, LayDown, PassBuy, DrawStock, Discard):
@@ -157,3 +153,151 @@ async def test_every_summary_fits_80x24(tmp_path, rules: str) -> None:  # noqa: 
             await _fits(pilot, screen)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_path) -> None:
+    from textual.command import CommandPalette
+
+    from tui.app.screens.rules import RulesScreen
+
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        before = screen.table.view(HUMAN)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"draw from the stock")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(screen.table.view(HUMAN).hand)
+                         == len(before.hand) + 1)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"rules")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+
+
+def _downgraded(colour, system):  # noqa: ANN001, ANN202
+    from rich.color import Color as RichColor
+
+    if not isinstance(colour, RichColor):
+        colour = RichColor.parse(colour)
+    return colour.downgrade(system).get_truecolor()
+
+
+THEMES = ["textual-dark", "textual-light", "nord", "gruvbox", "dracula", "monokai"]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_hearts_and_diamonds_stay_red_in_256_and_16_colours(theme: str) -> None:
+    import colorsys
+
+    from rich.color import ColorSystem
+    from textual.theme import BUILTIN_THEMES
+
+    from tui.app.colours import colours_from
+
+    variables = BUILTIN_THEMES[theme].to_color_system().generate()
+    for depth, system in (("truecolor", ColorSystem.TRUECOLOR), ("256", ColorSystem.EIGHT_BIT),
+                          ("standard", ColorSystem.STANDARD)):
+        colours = colours_from(variables, depth)
+        r, g, b = _downgraded(colours.red, system)
+        hue, _, saturation = colorsys.rgb_to_hls(r / 255, g / 255, b / 255)
+        assert hue < 0.05 or hue > 0.9, (depth, colours.red, (r, g, b))  # not brown
+        assert saturation > (0.25 if depth == "truecolor" else 0.6), (depth, (r, g, b))
+        face = _downgraded(colours.face, system)
+        ink = _downgraded(colours.ink, system)
+        assert sum(face) > sum(ink) + 300, (depth, face, ink)  # light cards, dark ink
+
+
+async def test_form_focus_shows_in_256_and_16_colours(tmp_path) -> None:
+    from rich.color import ColorSystem
+    from textual.widgets import Input, Select
+
+    from tui.app.screens.settings import SettingsScreen
+
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        name = app.screen.query_one("#name", Input)
+        theme = app.screen.query_one("#theme", Select)
+        name.focus()
+        await pilot.pause()
+        name_on = name.background_colors[1].rich_color
+        theme_off = theme.query_one("SelectCurrent").background_colors[1].rich_color
+        theme.focus()
+        await pilot.pause()
+        name_off = name.background_colors[1].rich_color
+        theme_on = theme.query_one("SelectCurrent").background_colors[1].rich_color
+        for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
+            assert _downgraded(name_on, system) != _downgraded(name_off, system), system
+            assert _downgraded(theme_on, system) != _downgraded(theme_off, system), system
+
+
+def test_no_colour_is_written_down_in_the_app_only_taken_from_the_theme() -> None:
+    import re
+    from pathlib import Path
+
+    app_dir = Path(__file__).resolve().parents[2] / "tui" / "app"
+    found = [f"{path.name}: {match}" for path in sorted(app_dir.rglob("*"))
+             if path.suffix in (".py", ".tcss")
+             for match in re.findall(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b",
+                                     path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+async def test_the_theme_setting_recolours_the_table(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from tui.app.widgets.hand import HandView
+
+    monkeypatch.setenv("COLORTERM", "truecolor")  # a terminal that shows the theme itself
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=2, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+
+        def looks() -> tuple:
+            hand = screen.query_one(HandView).render()
+            bar = screen.query_one(KeyBar).render()
+            return (screen.background_colors[1], {str(s.style) for s in hand.spans},
+                    {str(s.style) for s in bar.spans},
+                    screen.query_one("#me").styles.border_top[1])
+
+        dark = looks()
+        app.theme = "nord"
+        await pilot.pause()
+        screen.refresh_table()
+        await pilot.pause()
+        light = looks()
+        for before, after in zip(dark, light, strict=True):
+            assert before != after
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("rules", BUNDLED)
+async def test_ascii_mode_draws_the_table_in_ascii_only(tmp_path, rules: str, size) -> None:  # noqa: ANN001
+    from app_driver import screen_text
+
+    from tui.app.settings import Settings
+
+    env = make_env(tmp_path, rules, players=4, seed=2, drive_bots=False)
+    env.settings_store.save(Settings(name="Tess", card_style="ascii", bot_speed="instant"))
+    app = RummyApp(env)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        for _ in range(12):  # a few turns round the table: melds, log, a discard pile
+            if table.bot_to_move() is not None:
+                table.step_bot()
+            elif table.view(HUMAN).phase in ("draw", "play", "buy"):
+                table.act(HUMAN, _my_move(table.view(HUMAN)))
+        await pilot.press("s" if table.view(HUMAN).phase == "draw" else "a")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Tess" in text
+        assert {ch for ch in text if not ch.isascii()} == set(), text

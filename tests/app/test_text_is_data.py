@@ -9,8 +9,19 @@ link (OSC 8 on a terminal) or a click action, and for the hostile text shown lit
 
 from __future__ import annotations
 
+import io
+
 from app_driver import wait_until as settle
-from test_lobby_screen import FAST, SIZE, choose, guest_app, join_the_table, open_create
+from rich.console import Console
+from test_lobby_screen import (
+    FAST,
+    SIZE,
+    choose,
+    create_by_keys,
+    guest_app,
+    join_the_table,
+    open_create,
+)
 
 from tui.app.app import RummyApp
 from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
@@ -100,3 +111,81 @@ async def test_markup_in_names_rules_and_chat_is_shown_as_typed(tmp_path):  # no
             assert "[@click=app.quit]quit[/]" in shown(eve)
     finally:
         lobby.close()
+
+
+async def test_a_chat_paste_too_long_is_cut_and_the_player_told():
+    from textual import events
+
+    from tui.app.widgets.chat import ChatInput
+    from tui.service.chat import MAX_LENGTH
+
+    lobby = Lobby(FAST)
+    ann, bob = guest_app(lobby, "ann"), guest_app(lobby, "bob")
+    try:
+        async with ann.run_test(size=SIZE) as pa, bob.run_test(size=SIZE) as pb:
+            await create_by_keys(pa, ann)
+            await join_the_table(pb, bob)
+            await settle(pa, lambda: isinstance(ann.screen, TableScreen))
+            await pa.press("slash")
+            line = ann.focused
+            assert isinstance(line, ChatInput)
+            line.post_message(events.Paste("word " * 50 + "\nsecond line " * 10))
+            await settle(pa, lambda: len(line.value) == MAX_LENGTH)
+            assert any("cut to fit" in str(n.message) for n in ann._notifications)
+            await pa.press("enter")
+            [shared] = lobby.tables
+            said = shared.chat.messages[-1]
+            assert said.sender == "ann" and said.text == ("word " * 40).strip()  # 200, cut
+    finally:
+        lobby.close()
+
+
+def _played_to(table, phase: str) -> None:  # noqa: ANN001
+    """Play the table (seat 0 by the simplest legal move, bots by themselves) to `phase`."""
+    from tui.engine.actions import Discard, DrawStock, GoOut
+
+    for _ in range(20000):
+        v = table.view(0)
+        if v.phase == phase or v.phase == "game_over":
+            return
+        if v.phase == "round_over":
+            table.next_round()
+        elif table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            options = ([a for a in v.legal if isinstance(a, GoOut)]
+                       or [a for a in v.legal if isinstance(a, DrawStock)]
+                       or [a for a in v.legal if isinstance(a, Discard)])
+            table.act(0, options[0])
+
+
+async def test_markup_names_on_the_summary_and_game_over_screens(tmp_path):  # noqa: ANN001
+    from tui.app.environment import AppEnvironment
+    from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
+    from tui.app.widgets.scoresheet import score_table
+    from tui.engine.ruleset.loader import load_ruleset_text
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
+
+    rules = load_ruleset_text(f'extends: three_thirteen\nname: "{RULES_NAME}"\nrounds:\n'
+                              "  - {cards: 3, wild: [3]}\n  - {cards: 4, wild: [4]}\n",
+                              key="short")
+    names = [HOSTILE_NAMES[3], HOSTILE_NAMES[1], HOSTILE_NAMES[2]]
+    table = Table(rules, [SeatSpec(names[0]), SeatSpec(names[1], "random"),
+                          SeatSpec(names[2], "random")], seed=4)
+    _played_to(table, "round_over")
+    view = table.view(0)
+    app = RummyApp(AppEnvironment(table=table, seat=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await pilot.pause(0.1)
+        assert planted(app) == [] and names[1][:8] in shown(app)
+        sheet = Console(width=100, file=io.StringIO(), color_system=None)
+        sheet.print(score_table(names, view.scores, [p.total for p in view.players], True))
+        assert names[0] in sheet.file.getvalue()  # the score sheet's column, as typed
+    _played_to(table, "game_over")
+    app = RummyApp(AppEnvironment(table=table, seat=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause(0.1)
+        assert planted(app) == [] and names[2][:10] in shown(app)

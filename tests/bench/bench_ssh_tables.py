@@ -1,21 +1,27 @@
 """Benchmark: the SSH card room with N players at shared tables (loopback only).
 
+The server runs as `rummy serve` does: the game service in a child process and its SSH
+session workers as that child's children (`--workers 1,2`: one worker, then two side by
+side; 0 runs everything in the one child process, as before the service/worker split).
 For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remainder of
 2-3 makes a smaller table, a remainder of 1 watches the first table), it prints:
-- server memory per session: the server runs in a child process; its RSS is read from
-  /proc before the N players connect and once they all sit at dealt tables (after a
-  warm-up table, so imported modules and caches are not charged to the players);
+- server memory per session: RSS of the service and every worker, read from /proc
+  before the N players connect and once they all sit at dealt tables (after a warm-up,
+  so imported modules and caches are not charged to the players);
 - action-to-every-screen latency: at every table at once, the player to move presses a
   key (draw, then discard, ...); the time until the effect shows on *every* screen at
   that table (players and spectator, as their terminal emulators show it) - median,
   95th percentile and max over all tables and actions - and the same per single screen;
   then one table plays alone while every other player sits (what a move feels like);
-- server CPU time per action, and the server's CPU use while everyone sits idle.
+- server CPU time per action (service and workers together, and the workers' share),
+  and the server's CPU use while everyone sits idle.
 
 Players sit down through the lobby service (the child seats the connected guests), then
-play only by keys.  Bounded: at most 60 sessions, a few actions, a global time limit,
-only 127.0.0.1.  Run:
-`python tests/bench/bench_ssh_tables.py [--sizes 10,25,50] [--actions 6] [--table-size 4]`.
+play only by keys.  The players' terminals (asyncssh clients with terminal emulators) run
+in this process, on the same machine: their CPU is not the server's, but it competes for
+the same cores.  Bounded: at most 60 sessions, a few actions, a global time limit, only
+127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50] [--actions 6]
+[--table-size 4] [--workers 1,2]`.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -35,7 +42,7 @@ from server_child import ROOT, cpu_seconds, live_apps, rss_kib
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-TIME_LIMIT = 600.0  # seconds for the whole run
+TIME_LIMIT = 1800.0  # seconds for the whole run
 MAX_SESSIONS = 60
 IDLE_SECONDS = 3.0
 RULES = "three_thirteen"
@@ -44,10 +51,10 @@ RULES = "three_thirteen"
 # -- the server side (child process) ------------------------------------------------
 
 
-def _seat(apps, size: int) -> list[dict]:  # noqa: ANN001 - LobbyApps
+def _seat(guests: list, size: int) -> list[dict]:  # noqa: ANN001 - lobby Guests
     """Seat every guest not at a table yet: tables of `size`, the remainder smaller (or
     watching the first new table when it is one person)."""
-    free = [g for _, g in sorted(apps._guests.items()) if g.handle is None]
+    free = sorted((g for g in guests if g.handle is None), key=lambda g: int(g.name[1:]))
     groups = [free[i:i + size] for i in range(0, len(free), size)]
     watcher = None
     if len(groups) > 1 and len(groups[-1]) == 1:
@@ -66,18 +73,47 @@ def _seat(apps, size: int) -> list[dict]:  # noqa: ANN001 - LobbyApps
     return tables
 
 
-async def _serve_child() -> None:
-    """Start the card room on 127.0.0.1:0, then answer one-line commands on stdin."""
+async def _serve_child(workers: int) -> None:
+    """Start the card room on 127.0.0.1:0 (with `workers` session workers, or all in this
+    process for 0), then answer one-line commands on stdin."""
     import gc
 
     from tui.commands.serve import LobbyApps
     from tui.net.server import start_server
+    from tui.net.workers import WorkerRoom
     from tui.service.lobby import Lobby, LobbyConfig
 
-    lobby = Lobby(LobbyConfig(max_tables=40, bot_delay=0.3, grace=0.5, seed=7))
-    apps = LobbyApps(lobby)
-    server = await start_server(apps, "127.0.0.1", 0, max_sessions=MAX_SESSIONS + 4,
-                                idle_timeout=900, on_session_end=apps.session_ended)
+    # No turn timer: on a loaded machine a move may take longer to reach every screen
+    # than a turn is allowed, and a bot playing it would break the script.
+    lobby = Lobby(LobbyConfig(max_tables=40, bot_delay=0.3, grace=0.5, seed=7,
+                              turn_timeout=0))
+    if workers:
+        room = await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
+                                     authorized_keys=None, password=None,
+                                     max_sessions=MAX_SESSIONS + 4, idle_timeout=900)
+        server = room
+
+        def guests() -> list:
+            return [s.guest for link in room.service.links for s in link.sessions.values()]
+
+        def sessions() -> int:
+            return room.service.session_count
+
+        def pids() -> list[int]:
+            return room.pool.pids()
+    else:
+        apps = LobbyApps(lobby)
+        server = await start_server(apps, "127.0.0.1", 0, max_sessions=MAX_SESSIONS + 4,
+                                    idle_timeout=900, on_session_end=apps.session_ended)
+
+        def guests() -> list:
+            return list(apps._guests.values())
+
+        def sessions() -> int:
+            return len(server.sessions)
+
+        def pids() -> list[int]:
+            return []
     print(f"port {server.port}", flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -87,12 +123,14 @@ async def _serve_child() -> None:
         if word in ("stats", "mem"):
             if word == "mem":
                 gc.collect()
-            print(f"stats {rss_kib()} {cpu_seconds():.4f} {len(server.sessions)} "
-                  f"{len(lobby.tables)}", flush=True)
-        elif word == "apps":
-            print(f"apps {live_apps()}", flush=True)
+            workers_cpu = sum(cpu_seconds(pid) for pid in pids())
+            rss = rss_kib() + sum(rss_kib(pid) for pid in pids())
+            print(f"stats {rss} {cpu_seconds() + workers_cpu:.4f} {sessions()} "
+                  f"{len(lobby.tables)} {workers_cpu:.4f}", flush=True)
+        elif word == "apps":  # (with workers, the apps live in their processes)
+            print(f"apps {live_apps() if not workers else -1}", flush=True)
         elif word == "seat":
-            print("seated " + json.dumps(_seat(apps, int(rest))), flush=True)
+            print("seated " + json.dumps(_seat(guests(), int(rest))), flush=True)
         elif word == "quit":
             break
     await server.close()
@@ -103,13 +141,18 @@ async def _serve_child() -> None:
 
 
 class ServerProcess(server_child.ServerProcess):
-    def __init__(self, home: str) -> None:
-        super().__init__(__file__, home)
+    def __init__(self, home: str, workers: int) -> None:
+        super().__init__(__file__, home, ("--workers", str(workers)))
+        self.workers = workers
+        self.workers_cpu = 0.0
 
     def stats(self, collect: bool = False) -> tuple[int, float, int, int]:
-        """(RSS KiB, CPU seconds, sessions, tables) of the server process now; `collect`
-        runs the garbage collector first (for memory figures, not CPU ones)."""
-        _, rss, cpu, sessions, tables = self.ask("mem" if collect else "stats").split()
+        """(RSS KiB, CPU seconds, sessions, tables) of the server (service and workers)
+        now; `collect` runs the service's garbage collector first (for memory figures,
+        not CPU ones).  The workers' CPU seconds are kept in `workers_cpu`."""
+        _, rss, cpu, sessions, tables, workers = self.ask(
+            "mem" if collect else "stats").split()
+        self.workers_cpu = float(workers)
         return int(rss), float(cpu), int(sessions), int(tables)
 
     def seat(self, size: int) -> list[dict]:
@@ -191,7 +234,7 @@ async def _play_table(clients: dict, table: dict, actions: int,  # noqa: ANN001
 
         async def seen(name: str, check: Check = checks, sent: float = sent) -> float:
             client = clients[name]
-            await client.wait_until(lambda: check[name](client.text), 60)
+            await client.wait_until(lambda: check[name](client.text), 300)
             return client.last_change - sent
 
         delays = await asyncio.gather(*(seen(n) for n in names))
@@ -206,8 +249,10 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     rss_before, _, _, _ = await _wait_empty(server)
     started = time.perf_counter()
     clients = {}
-    for batch in range(0, count, 10):  # like friends arriving: a few at a time
-        names = [f"p{i}" for i in range(batch, min(count, batch + 10))]
+    # Like friends arriving: a few at a time (the door lets at most 8 connections log in
+    # at once from one address).
+    for batch in range(0, count, 5):
+        names = [f"p{i}" for i in range(batch, min(count, batch + 5))]
         joined = await asyncio.gather(*(TerminalClient.connect(server.port, username=n)
                                         for n in names))
         clients.update(zip(names, joined, strict=True))
@@ -221,11 +266,15 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     assert sessions == count
     await asyncio.sleep(IDLE_SECONDS)  # everyone seated, nobody moving
     _, cpu_before, _, _ = await _stats(server)
+    workers_before = server.workers_cpu
 
     every: list[float] = []
     single: list[float] = []
+    moving = time.perf_counter()
     await asyncio.gather(*(_play_table(clients, t, actions, every, single) for t in tables))
+    moving = time.perf_counter() - moving
     _, cpu_after, _, _ = await _stats(server)
+    workers_cpu = server.workers_cpu - workers_before
     # One table plays while all the others sit and watch: what a move feels like.
     solo: list[float] = []
     await _play_table(clients, tables[0], 4, solo, [])
@@ -243,47 +292,78 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "every_max_ms": max(every) * 1000,
         "screen_p50_ms": statistics.median(single) * 1000,
         "cpu_ms_per_action": (cpu_after - cpu_before) / len(every) * 1000,
+        "workers_cpu_ms_per_action": workers_cpu / len(every) * 1000,
+        "moves_per_s": len(every) / moving,
         "idle_cpu_pct": (cpu_before - idle_from) / IDLE_SECONDS * 100,
         "solo_p50_ms": statistics.median(solo) * 1000,
     }
 
 
 async def _warm_up(server: ServerProcess) -> None:
-    """One table of two plays a few moves: imports, CSS and caches load here."""
-    await bench_size(server, 2, 4, 2)
+    """Two tables of two play a few moves: imports, CSS and caches load here (in every
+    worker the kernel happened to hand a connection to)."""
+    await bench_size(server, 4, 4, 2)
 
 
-async def main(sizes: list[int], actions: int, table_size: int) -> None:
+def _mode(workers: int) -> str:
+    return "one process" if workers == 0 else f"{workers} worker" + "s" * (workers > 1)
+
+
+async def bench_mode(workers: int, sizes: list[int], actions: int,
+                     table_size: int) -> dict[int, dict[str, float]]:
+    rows = {}
     with tempfile.TemporaryDirectory() as home:
-        server = ServerProcess(home)
+        server = ServerProcess(home, workers)
         try:
             await _warm_up(server)
             base_rss, _, _, _ = await _wait_empty(server)
-            print(f"server RSS after warm-up: {base_rss / 1024:.1f} MiB; tables of "
-                  f"{table_size}, {actions} actions per table, all tables at once")
+            print(f"\n{_mode(workers)}: server RSS after warm-up {base_rss / 1024:.1f} MiB; "
+                  f"tables of {table_size}, {actions} actions per table, all tables at once")
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'KiB/session':>12} "
                   f"{'all-screens p50 ms':>19} {'p95 ms':>7} {'max ms':>7} "
                   f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21} "
+                  f"{'of it workers':>13} {'moves/s':>8} "
                   f"{'idle CPU %':>10} {'one table alone p50 ms':>22}")
             for count in sizes:
-                row = await bench_size(server, count, actions, table_size)
+                row = rows[count] = await bench_size(server, count, actions, table_size)
                 print(f"{row['sessions']:>8} {row['tables']:>6} {row['join_s']:>7.2f} "
                       f"{row['kib_per_session']:>12.0f} {row['every_p50_ms']:>19.1f} "
                       f"{row['every_p95_ms']:>7.1f} {row['every_max_ms']:>7.1f} "
                       f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f} "
+                      f"{row['workers_cpu_ms_per_action']:>13.1f} {row['moves_per_s']:>8.2f} "
                       f"{row['idle_cpu_pct']:>10.1f} {row['solo_p50_ms']:>22.1f}",
                       flush=True)
             rss, _, _, _ = await _wait_empty(server)
             live = await asyncio.to_thread(server.live_apps)
             for _ in range(50):  # a hand still being solved holds its app a moment
-                if not live:
+                if live <= 0:
                     break
                 await asyncio.sleep(0.2)
                 live = await asyncio.to_thread(server.live_apps)
+            apps = "in the workers" if live < 0 else str(live)
             print(f"after everyone left: server RSS {rss / 1024:.1f} MiB (the allocator keeps "
-                  f"freed arenas), no tables open, live app objects: {live}")
+                  f"freed arenas), no tables open, live app objects: {apps}")
         finally:
             server.close()
+    return rows
+
+
+async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]) -> None:
+    cores = len(os.sched_getaffinity(0))
+    print(f"{cores} cores here; load average {os.getloadavg()[0]:.2f} at the start (other "
+          "work on the machine slows every figure)")
+    results = {workers: await bench_mode(workers, sizes, actions, table_size)
+               for workers in modes}
+    count = max(sizes)
+    print(f"\nside by side at {count} sessions "
+          f"(load average {os.getloadavg()[0]:.2f} at the end):")
+    print(f"{'':>14} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
+          f"{'moves/s':>8} {'KiB/session':>11}")
+    for workers, rows in results.items():
+        row = rows[count]
+        print(f"{_mode(workers):>14} {row['every_p50_ms']:>13.0f}ms {row['every_p95_ms']:>5.0f}ms "
+              f"{row['solo_p50_ms']:>7.0f}ms {row['cpu_ms_per_action']:>11.1f} "
+              f"{row['moves_per_s']:>8.2f} {row['kib_per_session']:>11.0f}")
 
 
 def _parse() -> argparse.Namespace:
@@ -292,6 +372,8 @@ def _parse() -> argparse.Namespace:
                         f"{MAX_SESSIONS})")
     parser.add_argument("--actions", type=int, default=6, help="moves per table per size")
     parser.add_argument("--table-size", type=int, default=4, help="players per table (2-8)")
+    parser.add_argument("--workers", default="1,2", help="session worker counts to compare "
+                        "(0: everything in one process)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -299,10 +381,11 @@ def _parse() -> argparse.Namespace:
 if __name__ == "__main__":
     options = _parse()
     if options.child:
-        asyncio.run(_serve_child())
+        asyncio.run(_serve_child(int(options.workers)))
     else:
         sizes = [max(2, min(MAX_SESSIONS, int(s))) for s in options.sizes.split(",")
                  if s.strip()]
         actions = max(2, min(options.actions, 20))
+        modes = [max(0, min(int(w), 8)) for w in options.workers.split(",") if w.strip()]
         asyncio.run(asyncio.wait_for(
-            main(sizes, actions, max(2, min(options.table_size, 8))), TIME_LIMIT))
+            main(sizes, actions, max(2, min(options.table_size, 8)), modes), TIME_LIMIT))

@@ -12,18 +12,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def rss_kib() -> int:
-    """This process's resident memory, from /proc."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+def rss_kib(pid: int | str = "self") -> int:
+    """A process's resident memory (this one by default), from /proc; 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
     return 0
 
 
-def cpu_seconds() -> float:
-    times = os.times()
-    return times.user + times.system
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU seconds (user + system) of this process, or of process `pid` (from /proc)."""
+    if pid is None:
+        times = os.times()
+        return times.user + times.system
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def live_apps() -> int:
@@ -37,10 +48,10 @@ def live_apps() -> int:
 class ServerProcess:
     """The child: its first line names the port; then each command gets one line back."""
 
-    def __init__(self, script: str, home: str) -> None:
+    def __init__(self, script: str, home: str, args: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, RUMMY_HOME=home, PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen(
-            [sys.executable, script, "--child"],
+            [sys.executable, script, "--child", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
         )
         self.port = int(self._readline().split()[1])

@@ -34,8 +34,8 @@ def test_level_plays_whole_games_legally(key: str, level: str) -> None:
     games = 1 if rules.going_out.melding_during_play else 2  # contract games are long
     for seed in range(games):
         others = ["medium", "easy", "hard"]
-        bots = [fast_bot(level, seed, budget=0.02)] + [
-            fast_bot(others[(seed + i) % 3], seed + i, budget=0.02) for i in range(players - 1)]
+        bots = [fast_bot(level, seed)] + [
+            fast_bot(others[(seed + i) % 3], seed + i) for i in range(players - 1)]
         game = play_game(rules, bots, seed)  # an illegal action would raise
         assert game.phase == "game_over"
         assert len(game.scores) >= 1
@@ -58,7 +58,7 @@ class _Spy:
 @pytest.mark.parametrize("level", LEVELS_UNDER_TEST)
 def test_bots_are_only_given_their_seat_view(level: str) -> None:
     rules = load_ruleset(TT)
-    spies = [_Spy(fast_bot(level, s, budget=0.02)) for s in range(3)]
+    spies = [_Spy(fast_bot(level, s)) for s in range(3)]
     game = Game(rules, ["a", "b", "c"], 4)
     for _ in range(60):
         if game.phase not in ("draw", "play", "buy"):
@@ -89,8 +89,8 @@ def test_same_view_same_decision_whatever_the_hidden_cards(level: str) -> None:
     for step in range(4):
         va, vb = a.view(0), b.view(0)
         assert va == vb  # nothing of the other hands shows
-        choice_a = fast_bot(level, 5, budget=0.02).choose(va)
-        choice_b = fast_bot(level, 5, budget=0.02).choose(vb)
+        choice_a = fast_bot(level, 5).choose(va)
+        choice_b = fast_bot(level, 5).choose(vb)
         assert choice_a == choice_b
         if va.phase == "draw":
             # keep the two deals' stocks alike for seat 0: draw from the pile
@@ -154,7 +154,7 @@ def test_explain_is_one_line_naming_the_move_and_why(level: str) -> None:
     goto_deal(game, 3)
     rig(game, ["9H 10H JH JD JC", "2C 3C 4D 8S KH"], discard="KD", stock_top="2S", turn=0)
     game.apply(DrawStock(0))
-    line = fast_bot(level, budget=0.02).explain(game.view(0))
+    line = fast_bot(level).explain(game.view(0))
     assert "\n" not in line
     assert re.match(r"^discard [0-9JQKA]+[CDHS]: \S", line), line
 

@@ -60,7 +60,7 @@ def test_every_level_plays_house_rules_to_the_end(name: str) -> None:
     rules = load_ruleset_text(HOUSE[name], file=f"{name}.yaml")
     players = max(rules.players_min, 3)
     for seed, line_up in enumerate((["easy", "medium", "hard"], ["hard", "easy", "medium"])):
-        bots = [fast_bot(line_up[i % len(line_up)], seed * 10 + i, budget=0.02)
+        bots = [fast_bot(line_up[i % len(line_up)], seed * 10 + i)
                 for i in range(players)]
         game = play_game(rules, bots, seed)
         assert game.phase == "game_over"

@@ -27,12 +27,6 @@ CSI = "\x9b31m"  # the one-byte C1 form of ESC [
 HOSTILE = f"Evil{TITLE}{CLEAR}{CSI}rules"
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(folder))
-    return folder
-
 
 def controls(text: str) -> list[str]:
     return [ch for ch in text if ord(ch) < 32 and ch not in "\n\t" or 0x7F <= ord(ch) < 0xA0]

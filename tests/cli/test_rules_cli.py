@@ -18,12 +18,6 @@ from tui.engine.ruleset.schema import rules_schema
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(folder))
-    return folder
-
 
 def rummy(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["rules", *args])

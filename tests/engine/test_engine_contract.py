@@ -1,4 +1,4 @@
-"""Contract Rummy, rule by rule (RULES.md §2), played through the engine."""
+"""Contract Rummy, rule by rule (docs/rules.md §2), played through the engine."""
 
 from __future__ import annotations
 

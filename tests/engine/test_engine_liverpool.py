@@ -1,4 +1,4 @@
-"""Liverpool's house rules: buying ("May I?") and the runs of four (RULES.md §3)."""
+"""Liverpool's house rules: buying ("May I?") and the runs of four (docs/rules.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Three Thirteen, rule by rule (RULES.md §1), played through the engine."""
+"""Three Thirteen, rule by rule (docs/rules.md §1), played through the engine."""
 
 from __future__ import annotations
 

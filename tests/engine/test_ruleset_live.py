@@ -30,12 +30,6 @@ BUNDLED_TEXTS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(folder))
-    return folder
-
 
 # --- checking text -----------------------------------------------------------------------
 

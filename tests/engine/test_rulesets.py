@@ -1,4 +1,4 @@
-"""Bundled rulesets follow RULES.md; loading, extends, user folder and round trips."""
+"""Bundled rulesets follow docs/rules.md; loading, extends, user folder and round trips."""
 
 from __future__ import annotations
 
@@ -22,13 +22,6 @@ from tui.engine.ruleset.loader import (
 
 BUNDLED = ["contract_rummy", "liverpool", "three_thirteen", "three_thirteen_jokers"]
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("RUMMY_HOME", str(home))
-    return home
 
 
 @pytest.mark.parametrize("key", BUNDLED)
@@ -196,9 +189,9 @@ def test_defaults_fill_a_short_file(tmp_path: Path) -> None:
     assert r.description == "" and r.end.max_rounds == 100
 
 
-def test_user_folder_is_searched_after_bundled(_home: Path) -> None:
+def test_user_folder_is_searched_after_bundled(home: Path) -> None:
     folder = paths.user_rulesets_dir()
-    assert folder == _home / "config" / "rulesets"
+    assert folder == home / "config" / "rulesets"
     folder.mkdir(parents=True)
     write(folder, "house.yaml", "extends: contract_rummy\nname: House\nbuying: {enabled: true}\n")
     write(folder, "three_thirteen.yaml", MINIMAL)  # same key as a bundled one
@@ -214,7 +207,7 @@ def test_user_folder_is_searched_after_bundled(_home: Path) -> None:
     assert keys.index("house") > keys.index("three_thirteen_jokers")  # user ones listed last
 
 
-def test_user_ruleset_may_extend_another_user_ruleset(_home: Path) -> None:
+def test_user_ruleset_may_extend_another_user_ruleset(home: Path) -> None:
     folder = paths.user_rulesets_dir()
     folder.mkdir(parents=True)
     write(folder, "a.yaml", MINIMAL)

@@ -10,11 +10,6 @@ from rulesets_helpers import MINIMAL, at, errors_of, only_error, position, write
 from tui.engine.ruleset.errors import LocatedError, RulesetError
 
 
-@pytest.fixture(autouse=True)
-def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 def test_str_is_one_file_line_col_message_per_line() -> None:
     error = RulesetError(
         [LocatedError("b.yaml", 3, 4, "second"), LocatedError("b.yaml", 1, 2, "first")]

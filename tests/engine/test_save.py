@@ -7,10 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from tui.atomic import write_atomic
 from tui.bots import make_bot
 from tui.engine.game import Game
 from tui.engine.ruleset.loader import load_ruleset
-from tui.engine.save import SaveError, fingerprint, load_game, save_game
+from tui.engine.save import SaveError, fingerprint, game_from_json, game_to_json, read_save_json
+
+
+def save_game(game: Game, path: Path) -> None:
+    write_atomic(path, json.dumps(game_to_json(game)))
+
+
+def load_game(path: Path) -> Game:
+    """As a table loads its game: the file read as a save, then the moves replayed."""
+    return game_from_json(read_save_json(path))
 
 
 def played(key: str, seed: int, actions: int) -> Game:

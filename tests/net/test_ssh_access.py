@@ -13,11 +13,6 @@ from tui.net.server import ServeError, start_server
 from tui.net.testing import KeylessClient, TerminalClient, counter_factory
 
 
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 @pytest.fixture
 async def server():
     srv = await start_server(counter_factory, "127.0.0.1", 0)

@@ -161,6 +161,7 @@ async def test_window_change_posts_a_resize_and_updates_the_driver_size(rig):
     app, _channel, terminal, driver = rig
     driver.start_application_mode()
     terminal.resized(120, 40)
+    await until(lambda: driver._size == (120, 40))
     resizes = [m.size for m in app.posted if isinstance(m, events.Resize)]
     assert resizes[-1] == (120, 40)
     assert driver._size == (120, 40)
@@ -205,6 +206,7 @@ class RecordingSink:
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.queued = 0
+        self.asked = 0  # how often the terminal looked at the app's backlog
 
     def feed(self, data: bytes) -> None:
         self.chunks.append(data)
@@ -213,6 +215,7 @@ class RecordingSink:
         pass
 
     def backlog(self) -> int:
+        self.asked += 1
         return self.queued
 
 
@@ -228,7 +231,7 @@ async def test_input_before_the_app_is_ready_holds_the_client_until_it_is():
 
 async def test_a_flood_is_delivered_in_order_a_chunk_per_loop_turn():
     channel = FakeChannel()
-    terminal = RemoteTerminal(channel, (80, 24))
+    terminal = RemoteTerminal(channel, (80, 24), input_rate=None)
     sink = RecordingSink()
     terminal.attach(sink)
     flood = bytes(range(256)) * 40
@@ -243,6 +246,51 @@ async def test_a_flood_is_delivered_in_order_a_chunk_per_loop_turn():
     assert not channel.paused
 
 
+async def test_a_session_gets_no_more_input_than_its_rate():
+    now = [100.0]
+    channel = FakeChannel()
+    terminal = RemoteTerminal(channel, (80, 24), input_rate=1000, input_burst=200,
+                              clock=lambda: now[0])
+    sink = RecordingSink()
+    terminal.attach(sink)
+    terminal.data_received(b"k" * 1000)  # a flood: more than the burst
+    for _ in range(40):  # many loop turns, but the clock stands still
+        await asyncio.sleep(0)
+    assert len(b"".join(sink.chunks)) == 200 and channel.paused
+    now[0] += 0.125  # an eighth of a second: 125 more bytes may go
+    await until(lambda: len(b"".join(sink.chunks)) >= 325)
+    now[0] += 5  # however long the wait, no more than a burst at once
+    await until(lambda: len(b"".join(sink.chunks)) >= 525)
+    for _ in range(40):
+        await asyncio.sleep(0)
+    assert len(b"".join(sink.chunks)) == 525 and channel.paused
+    for _ in range(5):  # time goes on: the rest follows, a burst at a time
+        delivered = len(b"".join(sink.chunks))
+        now[0] += 10
+        await until(lambda seen=delivered: len(b"".join(sink.chunks)) > seen
+                    or not channel.paused)
+    assert b"".join(sink.chunks) == b"k" * 1000 and not channel.paused
+
+
+async def test_a_thousand_window_changes_reach_the_app_as_one_at_the_last_size(rig):
+    app, _channel, terminal, driver = rig
+    driver.start_application_mode()
+    for step in range(1000):
+        terminal.resized(80 + step % 50, 24 + step % 20)
+    terminal.resized(133, 41)
+    await until(lambda: driver._size == (133, 41))
+    sizes = [m.size for m in app.posted if isinstance(m, events.Resize)]
+    assert sizes == [(90, 30), (133, 41)]  # the first paint, then the last size once
+
+
+async def until(condition, limit: int = 2000) -> None:  # noqa: ANN001
+    for _ in range(limit):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("never happened")
+
+
 async def test_input_waits_while_the_app_is_behind():
     channel = FakeChannel()
     terminal = RemoteTerminal(channel, (80, 24))
@@ -250,11 +298,12 @@ async def test_input_waits_while_the_app_is_behind():
     sink.queued = APP_QUEUE_HIGH + 1
     terminal.attach(sink)
     terminal.data_received(b"abc")
-    await asyncio.sleep(0.05)
+    assert sink.chunks == [] and channel.paused
+    await until(lambda: sink.asked >= 3)  # it looked again, twice, and still held back
     assert sink.chunks == [] and channel.paused
     sink.queued = 0
-    await asyncio.sleep(0.05)
-    assert sink.chunks == [b"abc"] and not channel.paused
+    await until(lambda: sink.chunks == [b"abc"])
+    assert not channel.paused
 
 
 def test_a_client_that_stops_reading_trips_the_overflow_once():

@@ -26,11 +26,6 @@ from tui.commands import serve as serve_command
 from tui.service.lobby import LobbyConfig
 
 
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 @pytest.fixture
 async def room():
     opened = await open_room()

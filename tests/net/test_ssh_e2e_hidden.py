@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import pytest
 from ssh_room import IN_PLAY, arrive, create_table, open_room, play_until, until
 
 from tui.engine.cards import RANK_NAMES, SUIT_SYMBOLS, Card
@@ -31,14 +30,11 @@ from tui.service.shared_table import SharedTable
 
 Face = tuple[int, str]
 ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]")
-# `3D=10S`: a wild card and the face it stands for in a meld - a declaration, not a card.
-DECLARED = re.compile(r"=(?:10|[2-9AJQKT])[CDHS♣♦♥♠]?")
+# `3♦★10♠` (`3D*10S` in ASCII, `3D=10S` in the log): a wild card and the face it stands for
+# in a meld - a declaration, not a card.
+DECLARED = re.compile(r"[=★*]\x00*(?:10|[2-9AJQKT])\x00*[CDHS♣♦♥♠]?")
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQKT])([CDHS])(?![A-Za-z0-9])")
 
-
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 def faces(cards: Iterable[Card]) -> set[Face]:

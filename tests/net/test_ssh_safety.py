@@ -20,6 +20,7 @@ from ssh_room import ENTER, arrive, create_table, key_of, open_room, until
 
 from tui.engine.cards import RANK_NAMES, SUIT_SYMBOLS
 from tui.net.door import DoorLimits
+from tui.net.server import DEFAULT_KEEPALIVE, KEEPALIVE_COUNT
 from tui.net.testing import TerminalClient
 from tui.paths import player_rulesets_dir
 from tui.service.lobby import LobbyConfig
@@ -29,10 +30,6 @@ OSC8 = b"\x1b]8;"
 DEEP_COLOUR = re.compile(rb"\x1b\[[0-9;]*(?:38|48);[25];")
 SLOW_BOTS = LobbyConfig(bot_delay=0.05, grace=30, summary_pause=0.05, seed=5)
 
-
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
 
 
 def hand_words(shared: SharedTable, seat: int) -> set[str]:
@@ -167,13 +164,16 @@ async def test_markup_names_and_rule_names_crash_nobody_and_send_no_hyperlink():
 
 
 async def test_twice_max_sessions_idle_sockets_do_not_stop_a_real_login():
-    room = await open_room(SLOW_BOTS, max_sessions=3,
-                           door_limits=DoorLimits(login_grace=30, pending_per_address=4))
+    sessions = 20
+    room = await open_room(SLOW_BOTS, max_sessions=sessions,
+                           door_limits=DoorLimits(login_grace=30))
     try:
-        idle = [await asyncio.open_connection("127.0.0.1", room.port) for _ in range(6)]
-        await until(lambda: room.server.door.pending == 4, what="the door's cap")
-        # The two oldest idle sockets were closed to keep 4 in progress from this address.
-        for reader, _ in idle[:2]:
+        idle = [await asyncio.open_connection("127.0.0.1", room.port)
+                for _ in range(2 * sessions)]
+        cap = room.server.door.limits.pending_per_address
+        await until(lambda: room.server.door.pending == cap, what="the door's cap")
+        # The oldest idle sockets were closed to keep `cap` in progress from this address.
+        for reader, _ in idle[:-cap]:
             while await reader.read(1024):
                 pass
         alice = await arrive(room.port, "alice")  # logs in: pushes out the oldest idle one
@@ -250,6 +250,7 @@ async def test_a_vt100_client_gets_no_deep_colour_after_a_truecolor_client():
 
 
 async def test_a_frozen_client_is_dropped_in_seconds_and_its_seat_goes_to_the_bot():
+    assert DEFAULT_KEEPALIVE * KEEPALIVE_COUNT <= 15  # seconds, by default (was 2 minutes)
     room = await open_room(LobbyConfig(bot_delay=0.05, grace=0.2, seed=5),
                            keepalive_interval=0.2)
     try:

@@ -13,11 +13,6 @@ from tui.net.server import ServeError
 from tui.net.testing import TerminalClient, counter_factory
 
 
-@pytest.fixture(autouse=True)
-def _private_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-
-
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
 def test_loopback_addresses_give_no_warning(host):
     assert serve_command.exposure_warning(host) is None
@@ -73,6 +68,9 @@ def test_options_parse_with_their_defaults():
         (["serve", "--max-sessions", "0"], "must be at least 1"),
         (["serve", "--idle-timeout", "-1"], "cannot be negative"),
         (["serve", "--port", "0", "--host-key", "/nonexistent/key"], "no such host key file"),
+        (["serve", "--turn-timeout", "-5"], "cannot be negative"),
+        (["serve", "--keepalive", "0"], "between 0.5 and 600"),
+        (["serve", "--login-grace", "0"], "between 1 and 600"),
     ],
 )
 def test_bad_settings_are_one_clear_line_not_a_traceback(argv, message, capsys):
@@ -117,3 +115,16 @@ async def test_serve_runs_until_stopped_and_says_how_to_join():
     assert await asyncio.wait_for(task, 15) == 0
     await player.wait_closed()
     assert b"shutting down" in player.output
+
+
+def test_help_describes_identities_the_door_and_the_turn_timer(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("first key to use a name owns it", "one-time rejoin code", "RUMMY_NAME",
+                  "do not count against --max-sessions", "doubles per failure",
+                  '"the server is full"', "--turn-timeout SECONDS", "--keepalive SECONDS",
+                  "--login-grace SECONDS", "only those keys get in"):
+        assert words in text, words
+    defaults = build_parser(["serve"]).parse_args(["serve"])
+    assert (defaults.turn_timeout, defaults.keepalive, defaults.login_grace) == (90, 5, 15)

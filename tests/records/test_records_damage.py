@@ -17,12 +17,6 @@ from tui.records.record import GameRecord
 from tui.records.store import DB_NAME
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
-    return tmp_path
-
-
 def db_path(home: Path) -> Path:
     return home / "data" / DB_NAME
 

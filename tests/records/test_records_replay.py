@@ -18,12 +18,6 @@ from tui.records.replay import Frame, Replay
 from tui.records.store import DB_NAME
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
-    return tmp_path
-
-
 def stored(home: Path, seed: int, players: int = 3, rules=None) -> GameRecord:  # noqa: ANN001
     store = RecordStore(home / "data" / DB_NAME)
     game = finished_game(seed=seed, players=players, rules=rules)

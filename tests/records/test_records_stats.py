@@ -106,11 +106,6 @@ def test_table_aligns_columns() -> None:
 # ---------------------------------------------------------------------- commands
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path))
-    return tmp_path
-
 
 def test_rummy_stats_prints_the_summary(home: Path, capsys: pytest.CaptureFixture) -> None:
     games = [finished_game(seed=s) for s in (1, 2, 3)]

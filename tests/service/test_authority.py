@@ -262,3 +262,11 @@ async def test_no_worker_is_ever_sent_another_seats_cards_over_a_whole_deal(
     for worker in seats:
         first = next(m for m in worker.received if m["t"] == "view")
         assert len(view_from_wire(first["view"], shared.table.rules, []).hand) == 3
+
+
+async def test_views_carry_the_turn_countdown_of_the_person_to_move(service, tmp_path):
+    one, two, shared = await _table_of_two(service, tmp_path / "service.sock")
+    await until(lambda: shared.turn_deadline is not None)
+    await until(lambda: one.views[1].get("left") is not None)
+    assert 0 < one.views[1]["left"] <= FAST.turn_timeout
+    assert 0 < two.views[1]["left"] <= FAST.turn_timeout

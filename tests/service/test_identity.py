@@ -121,3 +121,10 @@ async def test_coming_back_while_the_old_session_lingers_replaces_it():
     assert carol_told == ["old carol"]
     lob.close()
     lob2.close()
+
+
+async def test_the_lobby_cleans_a_name_whoever_sends_it():
+    lob = Lobby(CONFIG)
+    guest = lob.enter("eve\x1b]8;;https://x\x07" + "e" * 40)
+    assert guest.name.isprintable() and len(guest.name) == 24
+    lob.close()

@@ -97,3 +97,17 @@ async def play_round_by_keys(pilot, app: RummyApp, max_moves: int = 2000) -> Sea
 
 def legal_depths(v: SeatView) -> set[int]:
     return {a.depth for a in v.legal if isinstance(a, TakeDiscard)}
+
+
+def screen_text(app: RummyApp) -> str:
+    """Every character on the screen now, line by line (what a terminal would show)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False,
+                      safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()

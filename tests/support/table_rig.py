@@ -67,9 +67,16 @@ def goto_deal(game: Game, number: int) -> None:
         game.next_round()
 
 
-def fast_bot(level: str, seed: int = 0, budget: float = 0.05) -> Bot:
-    """A bot of `level`; one that searches gets a short budget, so tests stay quick."""
+QUICK_STEPS = {"hard": 2, "expert": 12}  # exact re-evaluations / playouts a decision
+
+
+def fast_bot(level: str, seed: int = 0, steps: int | None = None) -> Bot:
+    """A bot of `level` on a small step budget (`steps` units of work a decision: exact
+    re-evaluations for hard, playouts for expert; default `QUICK_STEPS`) and no time
+    budget, so tests stay quick and play the same on any machine."""
     bot = make_bot(level, seed)
+    if hasattr(bot, "steps"):
+        bot.steps = QUICK_STEPS.get(level, 2) if steps is None else steps
     if hasattr(bot, "budget"):
-        bot.budget = budget
+        bot.budget = None
     return bot

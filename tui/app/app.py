@@ -6,16 +6,18 @@ apps at once (one per SSH player) around one shared table service.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from .cardart import CardStyle
+from .colours import app_colours
 from .environment import AppEnvironment
 from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
@@ -31,7 +33,6 @@ class RummyApp(App[None]):
     TITLE = "Rummy"
     CSS_PATH = ["app.tcss", "table.tcss", "forms.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, env: AppEnvironment | None = None) -> None:
         super().__init__()
@@ -53,6 +54,35 @@ class RummyApp(App[None]):
         accepted for Textual's callers and ignored."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P): Textual's own commands (theme, keys, quit), the
+        app's screens and, at the table, the moves of the moment."""
+        from .command_palette import screen_commands, table_commands
+        from .screens.table import TableScreen
+
+        yield from super().get_system_commands(screen)
+        if self.env.lobby is None:
+            yield from screen_commands(self._open_from_palette)
+        if isinstance(screen, TableScreen):
+            yield from table_commands(screen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A screen's own Ctrl+P (the rules editor's "Play this") comes before the
+        command palette; everywhere else Ctrl+P opens it."""
+        if action == "command_palette" and any(
+                isinstance(b, Binding) and self.COMMAND_PALETTE_BINDING in b.key.split(",")
+                for b in type(self.screen).BINDINGS):
+            return False
+        return True
+
+    def _open_from_palette(self, choice: str) -> None:
+        if choice == "continue":
+            self.resume_game()
+            return
+        menu = next((s for s in self.screen_stack if isinstance(s, MenuScreen)), None)
+        if menu is not None:
+            menu.action_choose(choice)
+
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
         self._apply_theme()
@@ -72,8 +102,10 @@ class RummyApp(App[None]):
             self.save_slot.release()
 
     def _apply_theme(self) -> None:
+        """The theme, and ASCII mode's plain borders (`.-ascii` in the stylesheets)."""
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
+        self.set_class(self.settings.card_style == "ascii", "-ascii")
 
     def _start_requested(self) -> None:
         from tui.engine.ruleset import RulesetError, load_ruleset
@@ -95,7 +127,7 @@ class RummyApp(App[None]):
     # ------------------------------------------------------------------ games
     def card_style(self) -> CardStyle:
         return CardStyle(ascii=self.settings.card_style == "ascii",
-                         four_colour=self.settings.colours == "four")
+                         four_colour=self.settings.colours == "four", colours=app_colours(self))
 
     def has_game_in_progress(self) -> bool:
         """A game this window can continue: a shared table, or a saved game in the save slot
@@ -134,13 +166,24 @@ class RummyApp(App[None]):
 
         self.push_screen(ConfirmScreen(
             "Abandon the game in progress?",
-            f"Starting {rules.name} ends the game you have not finished.",
+            f"Starting {rules.name} ends the game you have not finished; the records "
+            "keep it as abandoned.",
             "Abandon it and start the new game", "Keep it (back)"), answered)
 
     def _abandon_game_in_progress(self) -> None:
-        """Forget the unfinished game (its saved copy)."""
-        self.env.table = None
+        """Record the saved, unfinished game as abandoned and forget it (a table shared
+        with others is only left, never abandoned for them)."""
+        from tui.engine.save import SaveError
+
         path = self.claimed_save_path()
+        if self.env.table is None and path is not None and path.exists():
+            try:
+                outcome = self.env.table_loader(path).abandon()
+            except SaveError:
+                outcome = None  # a damaged save cannot be recorded; it is replaced anyway
+            if outcome is not None and outcome.message:
+                self.notify(outcome.message, title="Records", severity="warning", timeout=8)
+        self.env.table = None
         if path is not None:
             path.unlink(missing_ok=True)
 

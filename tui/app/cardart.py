@@ -9,31 +9,39 @@ ASCII letters, two- or four-colour deck).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
 
-from tui.engine.cards import RANK_NAMES, SUIT_SYMBOLS, Card
+from tui.engine.cards import RANK_NAMES, RED_SUITS, SUIT_SYMBOLS, Card
 
-FACE_BG = "#f4f0e6"
-WILD_BG = "#f5d76e"
-BACK_BG = "#2b4c7e"
-BACK_FG = "#8fb3e8"
-EDGE = "#7a7468"
-CURSOR_EDGE = "#1f6feb"
-SELECTED_EDGE = "#e67e22"
-TWO_COLOUR = {"C": "#1b1b1b", "S": "#1b1b1b", "D": "#c0392b", "H": "#c0392b", "*": "#7d3c98"}
-FOUR_COLOUR = {"C": "#1e7b34", "S": "#1b1b1b", "D": "#1f5fbf", "H": "#c0392b", "*": "#7d3c98"}
+from .colours import Colours, default_colours
+
+# Unicode punctuation the table writes, and what ASCII mode writes instead.
+_TO_ASCII = str.maketrans({"—": "-", "–": "-", "…": "...", "·": "-", "●": "*", "✓": "v",
+                           "★": "*", "▶": ">", "▸": ">", "◀": "<", "×": "x", "→": "->",
+                           "←": "<-", "⏎": "Enter", "␣": "Space", "Σ": "tot", "═": "=",
+                           "━": "=", "┈": "."})
 
 
 @dataclass(frozen=True)
 class CardStyle:
-    """The player's card choices (from settings)."""
+    """The player's card choices (from settings) and the theme's colours to paint with."""
 
     ascii: bool = False
     four_colour: bool = False
+    colours: Colours | None = None  # None: the default theme's
+
+    @property
+    def c(self) -> Colours:
+        return self.colours if self.colours is not None else default_colours()
+
+    def text(self, words: str) -> str:
+        """`words` as the table writes them: unchanged, or in ASCII mode with plain
+        punctuation (`—` as `-`, `…` as `...`)."""
+        return words.translate(_TO_ASCII) if self.ascii else words
 
     def suit(self, card: Card) -> str:
         if card.is_joker:
@@ -41,8 +49,12 @@ class CardStyle:
         return card.suit if self.ascii else SUIT_SYMBOLS[card.suit]
 
     def colour(self, card: Card) -> str:
-        palette = FOUR_COLOUR if self.four_colour else TWO_COLOUR
-        return palette[card.suit]
+        c = self.c
+        if card.is_joker:
+            return c.joker
+        if self.four_colour and card.suit in ("C", "D"):
+            return c.green if card.suit == "C" else c.blue
+        return c.red if card.suit in RED_SUITS else c.ink
 
     def label(self, card: Card) -> str:
         """`7♥`, `10♥` (`7H`, `10H` in ASCII), `JK` for a joker: the one notation of the
@@ -66,12 +78,13 @@ class CardStyle:
 def chip(card: Card, style: CardStyle, wild: bool = False, stands_for: str = "") -> Text:
     """A card as a small inline label on a card-coloured background; a wild card on the
     table also names what it stands for (`JK★7♣` in a run, `JK★7` in a set)."""
-    bg = WILD_BG if wild else FACE_BG
+    c = style.c
+    bg = c.wild_face if wild else c.face
     text = Text(style.label(card), Style(color=style.colour(card), bgcolor=bg, bold=True))
     if wild:
-        text.append(style.wild_mark, Style(color="#8a5a00", bgcolor=bg))
+        text.append(style.wild_mark, Style(color=c.wild_mark, bgcolor=bg))
     if stands_for:
-        text.append(stands_for, Style(color="#8a5a00", bgcolor=bg, bold=True))
+        text.append(stands_for, Style(color=c.wild_mark, bgcolor=bg, bold=True))
     return text
 
 
@@ -135,15 +148,15 @@ def paint_small(
     style: CardStyle,
     *,
     wild: bool = False,
-    edge: str = EDGE,
+    edge: str = "",
     bold_edge: bool = False,
     tall: bool = False,
 ) -> None:
     """A 5×3 card (5×5 when `tall`): a border and the rank and suit in its top-left
     corner; a tall card repeats them bottom-right with the suit in the middle."""
     tl, tr, bl, br, h, v = style.corners
-    bg = WILD_BG if wild else FACE_BG
-    edge_style = Style(color=edge, bgcolor=bg, bold=bold_edge)
+    bg = style.c.wild_face if wild else style.c.face
+    edge_style = Style(color=edge or style.c.edge, bgcolor=bg, bold=bold_edge)
     ink = Style(color=style.colour(card), bgcolor=bg, bold=True)
     top = tl + (style.wild_mark + h * 2 if wild else h * 3) + tr
     canvas.put(x, y, top, edge_style)
@@ -159,11 +172,11 @@ def paint_small(
     canvas.put(x, y + len(inside) + 1, bl + h * 3 + br, edge_style)
 
 
-def big_card(card: Card, style: CardStyle, wild: bool = False, edge: str = EDGE) -> list[Text]:
+def big_card(card: Card, style: CardStyle, wild: bool = False, edge: str = "") -> list[Text]:
     """A 7×5 card for the top of the discard pile."""
     tl, tr, bl, br, h, v = style.corners
-    bg = WILD_BG if wild else FACE_BG
-    edge_style = Style(color=edge, bgcolor=bg)
+    bg = style.c.wild_face if wild else style.c.face
+    edge_style = Style(color=edge or style.c.edge, bgcolor=bg)
     ink = Style(color=style.colour(card), bgcolor=bg, bold=True)
     label = style.label(card)
     suit = style.suit(card) or (style.wild_mark if not style.ascii else "*")
@@ -190,8 +203,8 @@ def big_card(card: Card, style: CardStyle, wild: bool = False, edge: str = EDGE)
 def card_back(style: CardStyle, width: int = 7, height: int = 5) -> list[Text]:
     """The back of a card (the stock)."""
     tl, tr, bl, br, h, v = style.corners
-    edge = Style(color=BACK_FG, bgcolor=BACK_BG)
-    fill = Style(color=BACK_FG, bgcolor=BACK_BG)
+    edge = Style(color=style.c.back_ink, bgcolor=style.c.back)
+    fill = edge
     pattern = "#" if style.ascii else "░"
     lines = [Text(tl + h * (width - 2) + tr, edge)]
     for _ in range(height - 2):
@@ -205,7 +218,7 @@ def card_back(style: CardStyle, width: int = 7, height: int = 5) -> list[Text]:
 
 def empty_slot(style: CardStyle, width: int = 7, height: int = 5) -> list[Text]:
     """Where a pile would be when it is empty."""
-    faint = Style(color="#5c6370", dim=True)
+    faint = Style(color=style.c.faint, dim=True)
     if style.ascii:
         tl = tr = bl = br = "+"
         h, v = "-", "|"
@@ -233,10 +246,6 @@ def fan_width(count: int, step: int, card_width: int = 5) -> int:
     return 0 if count == 0 else step * (count - 1) + card_width
 
 
-def describe_cards(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
-
-
 # A card in the engine's notation inside a sentence: `QC`, `10H`, `TS`.
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
 
@@ -253,5 +262,5 @@ def card_words(text: str, style: CardStyle, keep: Iterable[str] = ()) -> str:
         face = f"{rank}{match.group(2)}"
         return face if style.ascii else face[:-1] + SUIT_SYMBOLS[face[-1]]
 
-    return "".join(piece if i % 2 else _CARD_IN_TEXT.sub(written, piece)
-                   for i, piece in enumerate(pieces))
+    return style.text("".join(piece if i % 2 else _CARD_IN_TEXT.sub(written, piece)
+                              for i, piece in enumerate(pieces)))

@@ -17,6 +17,7 @@ from .settings import SettingsStore
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
     from tui.service.interface import LobbyClient, SeatSpec, TableService
+    from tui.service.rules_quota import RulesQuota
     from tui.service.table import Table
 
 SAVE_FILE = "current_game.json"
@@ -90,3 +91,21 @@ class AppEnvironment:
         from tui.paths import user_rulesets_dir
 
         return self.rulesets_dir if self.rulesets_dir is not None else user_rulesets_dir()
+
+    def shown(self, text: str) -> str:
+        """`text` as this player may see it: a remote player (confined to their folder)
+        sees no path of the server's (`tui.app.server_paths`)."""
+        if not self.rulesets_confined:
+            return text
+        from .server_paths import hide_server_paths, server_folders
+
+        return hide_server_paths(text, server_folders(self.rulesets_folder()))
+
+    def rules_quota(self) -> RulesQuota | None:
+        """The limits on this player's rules folder: a remote player's is on the server's
+        disk (`tui.service.rules_quota`); a local player's has none."""
+        if not self.rulesets_confined:
+            return None
+        from tui.service.rules_quota import RulesQuota
+
+        return RulesQuota()

@@ -153,14 +153,6 @@ def swap_joker(view: SeatView, meld_id: int, card: Card | None) -> Action:
     return SwapJoker(view.seat, meld_id, card)
 
 
-def layoff_targets(view: SeatView) -> set[int]:
-    return {a.meld_id for a in legal_of(view, LayOff)}
-
-
-def swap_targets(view: SeatView) -> set[int]:
-    return {a.meld_id for a in legal_of(view, SwapJoker)}
-
-
 def melds_of(arrangement: Any) -> list[list[Card]]:
     """The melds of a solver arrangement as card lists (melds may be `Meld`s or lists)."""
     if arrangement is None:

@@ -14,6 +14,7 @@ LEVELS: dict[str, str] = {
     "easy": "tui.bots.easy:EasyBot",
     "medium": "tui.bots.medium:MediumBot",
     "hard": "tui.bots.hard:HardBot",
+    "expert": "tui.bots.expert:ExpertBot",
 }
 
 

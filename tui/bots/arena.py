@@ -9,10 +9,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.engine.actions import Action
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
+from tui.engine.view import SeatView
 
 from . import Bot, make_bot
+from .budget import clock
 
 MAX_ACTIONS = 200_000  # far beyond any real game: reaching it means the engine is stuck
 
@@ -117,6 +120,8 @@ class PairingResult:
     margins: list[float] = field(default_factory=list)  # per deal
     a_wins: float = 0.0  # games won (shared wins split)
     seconds: float = 0.0
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # per level: CPU per decision
+    wall: dict[str, list[float]] = field(default_factory=dict)  # ... and wall-clock
 
     @property
     def games(self) -> int:
@@ -149,6 +154,9 @@ class PairingResult:
         self.margins += other.margins
         self.a_wins += other.a_wins
         self.seconds += other.seconds
+        for mine, theirs in ((self.cpu, other.cpu), (self.wall, other.wall)):
+            for level, times in theirs.items():
+                mine.setdefault(level, []).extend(times)
 
     def to_json(self) -> dict[Any, Any]:
         return {
@@ -161,12 +169,41 @@ class PairingResult:
         }
 
 
+class TimedBot(Bot):
+    """A bot whose every decision's CPU time (of the deciding thread) and wall time are
+    written down, for decision-time figures."""
+
+    def __init__(self, bot: Bot, cpu: list[float], wall: list[float]) -> None:
+        super().__init__()
+        self.bot = bot
+        self.level = bot.level  # type: ignore[misc]
+        self._cpu = cpu
+        self._wall = wall
+
+    def choose(self, view: SeatView) -> Action:
+        cpu, wall = clock(), time.perf_counter()
+        action = self.bot.choose(view)
+        self._cpu.append(clock() - cpu)
+        self._wall.append(time.perf_counter() - wall)
+        return action
+
+
 def run_pairing(rules: Ruleset, a: str, b: str, deals: int, seed: int = 0, players: int = 4,
                 first_deal: int = 0,
-                make: Callable[[str, int], Bot] | None = None) -> PairingResult:
+                make: Callable[[str, int], Bot] | None = None,
+                timed: bool = False) -> PairingResult:
     """Play deals `first_deal` … `first_deal + deals - 1` twice each, mirrored (see
-    `PairingResult`).  `make(level, seed)` builds the bots (default `make_bot`)."""
-    build = make or make_bot
+    `PairingResult`).  `make(level, seed)` builds the bots (default `make_bot`); with
+    `timed`, every decision's time is kept in the result (`cpu`, `wall`)."""
+    made = make or make_bot
+    result_times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})
+
+    def build(level: str, bot_seed: int) -> Bot:
+        bot = made(level, bot_seed)
+        if not timed:
+            return bot
+        return TimedBot(bot, result_times[0].setdefault(level, []),
+                        result_times[1].setdefault(level, []))
     sign = 1 if rules.end.winner == "lowest" else -1
     result = PairingResult(rules.key or rules.name, a, b, players, 0)
     started = time.perf_counter()
@@ -195,4 +232,5 @@ def run_pairing(rules: Ruleset, a: str, b: str, deals: int, seed: int = 0, playe
         result.margins.append(sign * (b_total / b_n - a_total / a_n))
         result.deals += 1
     result.seconds = time.perf_counter() - started
+    result.cpu, result.wall = result_times
     return result

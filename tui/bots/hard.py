@@ -1,4 +1,4 @@
-"""`hard`: plays the imperfect-information game, within a time budget per decision.
+"""`hard`: plays the imperfect-information game, with a fixed amount of work per decision.
 
 What it knows comes from `memory.read_knowledge`: the cards it has seen (its hand, the
 table, every discard, every card another player took from the pile), hence the multiset of
@@ -8,8 +8,8 @@ over that uncertainty (`lookahead`):
 * **The value of a hand** is the penalty it is expected to leave after one more draw: the
   average, over every unseen card weighted by its unseen copies, of the least penalty after
   drawing that card and throwing the worst one away (`Lookahead.expect`).  What a card does
-  to the hand is read off its best arrangement (`outs.Outs`); with a budget of
-  `EXACT_FROM` seconds or more, the cards that reading may underrate (wilds, cards that
+  to the hand is read off its best arrangement (`outs.Outs`); up to `EXACT_STEPS` times a
+  decision, the cards that reading may underrate (wilds, cards that
   could pull a wild out of a meld) are solved exactly for the most promising discards.
 * **Discarding**: the discards the exact solver rates within `MARGIN` points of the best are
   compared by that expected value, plus what the card would give the next player.  That is
@@ -24,18 +24,20 @@ over that uncertainty (`lookahead`):
   the cards that would advance it, the risk that an opponent goes out soon, and what the
   next player is collecting.
 
-Every random choice comes from the bot's own generator, so the same view (and seed) gives
-the same decision.  Decisions with one legal move return at once.
+Its work is a count, not a time: the same view (and seed) gives the same decision on any
+machine, at any load (every random choice comes from the bot's own generator).  It has no
+time budget to set; `tests/bench/bench_bots.py` measures what a decision costs.
+Decisions with one legal move return at once.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
+from .budget import Budget
 from .contract_play import (
     discard_after_contract,
     discard_before_contract,
@@ -55,11 +57,9 @@ from .tactics import (
     stock_or_first,
 )
 
-DEFAULT_BUDGET = 0.4  # seconds per decision
-EXACT_FROM = 0.1  # budgets from this many seconds up also solve uncertain draws exactly
+EXACT_STEPS = 6  # exact re-evaluations a decision may make (a count, not a time)
 FEED_WEIGHT = 0.6  # a point given to the next player, against a point kept by us
 FEED_SAMPLES = 16  # hands sampled for the next player
-FEED_SAMPLES_FAST = 8
 MARGIN = 12  # discards whose penalty is this much worse than the best are not considered
 CANDIDATES = 5
 
@@ -67,24 +67,22 @@ CANDIDATES = 5
 class HardBot(MediumBot):
     level = "hard"
 
-    def __init__(self, seed: int = 0, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, steps: int = EXACT_STEPS) -> None:
         super().__init__(seed)
-        self.budget = budget
-        self._deadline = 0.0
+        self.steps: int | None = steps  # exact re-evaluations per decision
+        self._clock = Budget(None, steps)
         self._seed = 0
 
     def decide(self, view: SeatView) -> Decision:
-        self._deadline = time.perf_counter() + self.budget
+        self._clock = self._start_clock()
         self._seed = self.rng.randrange(1 << 30)
         return super().decide(view)
 
-    def _time_left(self) -> bool:
-        return time.perf_counter() < self._deadline
+    def _start_clock(self) -> Budget:
+        return Budget(None, self.steps).start()
 
-    @property
-    def _thorough(self) -> bool:
-        """Whether the budget pays for exact solving where the quick reading may err."""
-        return self.budget >= EXACT_FROM
+    def _time_left(self) -> bool:
+        return self._clock.more()
 
     # ------------------------------------------------------------------ draw
 
@@ -113,8 +111,8 @@ class HardBot(MediumBot):
             return Decision(top, f"{card} lets me go out")
         know = read_knowledge(view)
         look = Lookahead(ev, know.unseen)
-        exact = self._thorough
-        stock_now = look.expect(hand, exact)  # a stock card, then the best discard
+        stock_now = look.expect(hand, exact=self._time_left())  # a stock card, then the
+        # best discard
         if view.final_turns:
             after = ev.after_best_discard(with_card)
             if after < stock_now:
@@ -124,7 +122,7 @@ class HardBot(MediumBot):
                             f"{card} {after}")
         take_value = None
         for _, out in ev.discards(with_card, discards_after_taking(view, with_card, card))[:2]:
-            value = look.expect(without_card(with_card, out), exact and self._time_left())
+            value = look.expect(without_card(with_card, out), self._time_left())
             take_value = value if take_value is None else min(take_value, value)
         now = ev.penalty(hand)
         stock_value = 2 * stock_now - now  # a stock card now, and the gain of one more
@@ -153,7 +151,7 @@ class HardBot(MediumBot):
         know = read_knowledge(view)
         ranked = ev.discards_near(hand, allowed, MARGIN)[:CANDIDATES]
         feeder = Feeder(view, ev, know, self._seed,
-                         FEED_SAMPLES if self._thorough else FEED_SAMPLES_FAST)
+                         FEED_SAMPLES)
         if view.final_turns:
             # nothing more to draw: what stays scores; only the next player can still gain
             final = [(pen + FEED_WEIGHT * feeder.gain(card), pen, card) for pen, card in ranked]
@@ -167,13 +165,12 @@ class HardBot(MediumBot):
             value = look.expect(without_card(hand, card))
             scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])
         scored.sort(key=lambda item: item[0])
-        if self._thorough:
-            for item in scored[:3]:
-                if not self._time_left():
-                    break
-                fed = item[0] - item[1]
-                item[1] = look.expect(without_card(hand, item[2]), exact=True)
-                item[0] = item[1] + fed
+        for item in scored[:3]:
+            if not self._time_left():
+                break
+            fed = item[0] - item[1]
+            item[1] = look.expect(without_card(hand, item[2]), exact=True)
+            item[0] = item[1] + fed
         scored.sort(key=lambda item: (item[0], connections(item[2], hand, ev),
                                       -ev.value(item[2]), item[2].sort_key()))
         total, value, card = scored[0]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tui.engine.actions import Action, GoOut, LayDown, LayOff, MeldSpec, SwapJoker
-from tui.engine.cards import Card, format_cards
+from tui.engine.cards import Card
 from tui.engine.meld import Meld
 from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
@@ -191,7 +191,3 @@ def stock_or_first(view: SeatView) -> Action:
         if action.kind == "draw_stock":
             return action
     return view.legal[0]
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return format_cards(cards)

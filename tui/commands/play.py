@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ruleset key or YAML file (see `rummy rules list`)")
     parser.add_argument("--players", type=int, metavar="N", help="number of players, you included")
     parser.add_argument("--bots", metavar="LIST",
-                        help="levels of the opponents, comma separated (e.g. easy,medium,hard); "
+                        help="levels of the opponents, comma separated (e.g. easy,hard,expert); "
                              "the last level is repeated for the remaining seats")
     parser.add_argument("--seed", type=int, metavar="S", help="seed for a repeatable deal")
 

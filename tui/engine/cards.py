@@ -19,6 +19,7 @@ JOKER_RANK = 0
 JOKER_SUIT = "*"
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+HIGH_ACE = 14  # the run position of an ace played above the king
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 RANK_NAMES: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {
     n: str(n) for n in range(2, 11)
@@ -46,10 +47,6 @@ class Card:
     def face(self) -> tuple[int, str]:
         return (self.rank, self.suit)
 
-    @property
-    def rank_name(self) -> str:
-        return "JK" if self.is_joker else RANK_NAMES[self.rank]
-
     def __str__(self) -> str:
         return "JK" if self.is_joker else f"{RANK_NAMES[self.rank]}{self.suit}"
 
@@ -62,14 +59,6 @@ class Card:
 
 def joker(uid: int = -1) -> Card:
     return Card(JOKER_RANK, JOKER_SUIT, uid)
-
-
-def parse_rank(token: str) -> int:
-    """`A`, `2`…`10`, `T`, `J`, `Q`, `K` (any case) to a rank number."""
-    rank = _RANK_BY_NAME.get(token.strip().upper())
-    if rank is None:
-        raise CardError(f"bad rank {token!r}: expected one of A 2 3 4 5 6 7 8 9 10 J Q K")
-    return rank
 
 
 def parse_card(token: str, uid: int = -1) -> Card:

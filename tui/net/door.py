@@ -23,6 +23,9 @@ from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
+MAX_ADDRESSES = 4096
+"""Addresses whose failed logins are remembered at once (the quietest are forgotten)."""
+
 
 @dataclass(frozen=True)
 class DoorLimits:
@@ -86,7 +89,10 @@ class Door:
         """A login from `address` as `user` failed: log it; the seconds to wait before
         answering (doubling with each recent failure from that address)."""
         count = self.failure_count(address) + 1
-        self._failures[address] = (count, self._clock())
+        self._failures.pop(address, None)
+        self._failures[address] = (count, self._clock())  # newest last
+        while len(self._failures) > MAX_ADDRESSES:  # forget the longest-quiet address
+            del self._failures[next(iter(self._failures))]
         delay = min(self.limits.max_delay, self.limits.first_delay * 2 ** (count - 1))
         log.warning("door: failed %s login from %s as %r (%s from this address; "
                     "answering in %gs)", method, address, user, count, delay)

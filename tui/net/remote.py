@@ -26,6 +26,7 @@ from typing import Any
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
 from tui.engine.view import Event, SeatView
+from tui.listeners import Listeners
 from tui.records import RecordOutcome
 from tui.service.chat import ChatError, ChatMessage, clean_text
 from tui.service.interface import Place, SeatSpec
@@ -44,28 +45,6 @@ log = logging.getLogger(__name__)
 
 HINT_TIMEOUT = 30.0
 CHAT_HISTORY = 100
-
-
-def _listeners() -> list[Callable[..., None]]:
-    return []
-
-
-def _subscribe(listeners: list[Any], callback: Any) -> Callable[[], None]:
-    listeners.append(callback)
-
-    def unsubscribe() -> None:
-        if callback in listeners:
-            listeners.remove(callback)
-
-    return unsubscribe
-
-
-def _call_all(listeners: list[Any], *args: Any) -> None:
-    for callback in list(listeners):
-        try:
-            callback(*args)
-        except Exception:
-            log.exception("a listener failed")
 
 
 class ServiceLink:
@@ -240,15 +219,15 @@ class RemoteGuest:
         self._behind: int | None = None
         self._table: RemoteTable | None = None
         self._chat: RemoteChat | None = None
-        self._listeners: list[Callable[[], None]] = _listeners()
-        self._refusal_listeners: list[Callable[[str], None]] = _listeners()
+        self._listeners: Listeners[[]] = Listeners()
+        self._refusal_listeners: Listeners[[str]] = Listeners()
 
     # ------------------------------------------------------------------ reading
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return _subscribe(self._listeners, callback)
+        return self._listeners.subscribe(callback)
 
     def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
-        return _subscribe(self._refusal_listeners, callback)
+        return self._refusal_listeners.subscribe(callback)
 
     def summaries(self) -> list[TableSummary]:
         return self.link.summaries
@@ -284,7 +263,7 @@ class RemoteGuest:
             self._refused(str(reply.get("error", "")))
 
     def _refused(self, why: str) -> None:
-        _call_all(self._refusal_listeners, why)
+        self._refusal_listeners.notify(why)
 
     def create(self, rules_key: str, seats: int, fill_level: str,
                rules: Ruleset | None = None) -> None:
@@ -322,7 +301,7 @@ class RemoteGuest:
 
     # ------------------------------------------------------------------ told by the link
     def changed(self) -> None:
-        _call_all(self._listeners)
+        self._listeners.notify()
 
     def update(self, message: dict[str, Any]) -> None:
         kind = message["t"]
@@ -382,8 +361,9 @@ class RemoteTable:
         self._seats: list[SeatSpec] = []
         self._humans: list[int] = []
         self._record: RecordOutcome | None = None
-        self._listeners: list[Callable[[], None]] = _listeners()
-        self._refusal_listeners: list[Callable[[IllegalAction], None]] = _listeners()
+        self._turn_ends: float | None = None  # this loop's clock
+        self._listeners: Listeners[[]] = Listeners()
+        self._refusal_listeners: Listeners[[IllegalAction]] = Listeners()
 
     def arrived(self, message: dict[str, Any], rules: Ruleset) -> None:
         self._rules = rules
@@ -393,8 +373,11 @@ class RemoteTable:
         self._humans = [int(s) for s in message["humans"]]
         record = message["record"]
         self._record = None if record is None else RecordOutcome(record[0], record[1])
+        left = message.get("left")
+        self._turn_ends = (asyncio.get_running_loop().time() + float(left)
+                           if isinstance(left, int | float) else None)
         self.ready = True
-        _call_all(self._listeners)
+        self._listeners.notify()
 
     # ------------------------------------------------------------------ reading
     @property
@@ -418,6 +401,12 @@ class RemoteTable:
     def humans(self) -> list[int]:
         return list(self._humans)
 
+    def turn_seconds_left(self) -> float | None:
+        """The countdown of the person to move (`tui.service.turn_clock.TurnClock`)."""
+        if self._turn_ends is None:
+            return None
+        return max(0.0, self._turn_ends - asyncio.get_running_loop().time())
+
     def is_bot(self, seat: int) -> bool:
         return 0 <= seat < len(self._seats) and self._seats[seat].bot is not None \
             and seat not in self._humans
@@ -440,6 +429,9 @@ class RemoteTable:
     def save(self, path: Path) -> None:
         """Shared tables are not saved to a player's file."""
 
+    def save_text(self) -> str | None:
+        return None
+
     # ------------------------------------------------------------------ acting
     def act(self, seat: int, action: Action) -> None:
         """Checks what can be told here, then sends; the service rules on the rest."""
@@ -456,7 +448,7 @@ class RemoteTable:
         def answered(reply: dict[str, Any]) -> None:
             if not reply.get("ok"):
                 refusal = IllegalAction(str(reply.get("error", "")), str(reply.get("rule", "")))
-                _call_all(self._refusal_listeners, refusal)
+                self._refusal_listeners.notify(refusal)
 
         self.guest.link.request({"t": "act", "s": self.guest.sid,
                                  "action": action_to_wire(action)}, answered)
@@ -487,10 +479,10 @@ class RemoteTable:
 
     # ------------------------------------------------------------------ watching
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return _subscribe(self._listeners, callback)
+        return self._listeners.subscribe(callback)
 
     def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
-        return _subscribe(self._refusal_listeners, callback)
+        return self._refusal_listeners.subscribe(callback)
 
 
 class RemoteChat:
@@ -500,7 +492,7 @@ class RemoteChat:
         self.guest = guest
         self.ticket = ticket
         self._messages: deque[ChatMessage] = deque(maxlen=CHAT_HISTORY)
-        self._listeners: list[Callable[[ChatMessage], None]] = _listeners()
+        self._listeners: Listeners[[ChatMessage]] = Listeners()
 
     @property
     def messages(self) -> tuple[ChatMessage, ...]:
@@ -513,7 +505,7 @@ class RemoteChat:
     def arrived(self, messages: list[ChatMessage]) -> None:
         for message in messages:
             self._messages.append(message)
-            _call_all(self._listeners, message)
+            self._listeners.notify(message)
 
     def say(self, text: str) -> ChatMessage:
         cleaned = clean_text(text)
@@ -529,4 +521,4 @@ class RemoteChat:
         return ChatMessage(0, self.guest.name, cleaned)
 
     def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
-        return _subscribe(self._listeners, callback)
+        return self._listeners.subscribe(callback)

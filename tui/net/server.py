@@ -1,4 +1,7 @@
-"""The SSH server: one process, one event loop, one Textual app per player.
+"""The SSH front of one process: one event loop, one Textual app per player.
+
+Under `rummy serve` every session worker (`tui.net.workers`) runs one of these on the
+shared port; in tests and `start_server` callers it may run alone in the process.
 
 `start_server(app_factory, host, port, ...)` listens with asyncssh; each interactive
 session (a PTY plus a shell request) gets `app_factory(SessionInfo)` run by a
@@ -329,7 +332,10 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._address = str(peer[0])
         for crowded in self._server.door.arrived(self, self._address):
             if isinstance(crowded, _PlayerConnection) and crowded._conn is not None:
-                crowded._conn.close()
+                crowded._conn.disconnect(
+                    asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                    "rummy-tui: too many connections logging in from your address at once; "
+                    "this, the oldest, is closed.")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._server.door.settled(self)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -24,6 +25,14 @@ log = logging.getLogger(__name__)
 INPUT_CHUNK = 32
 APP_QUEUE_HIGH = 16
 APP_QUEUE_POLL = 0.005
+# And no session gets more than INPUT_RATE bytes a second (after a burst of INPUT_BURST):
+# typing, mouse motion and a pasted chat line fit; a flood waits at the client, so the
+# worker's other players do not pay for one player's thousands of keys.
+INPUT_RATE = 8 * 1024
+INPUT_BURST = 2 * 1024
+# Window changes arriving closer together than this are delivered once, at the last size
+# (a window dragged to a new size sends hundreds; each would re-lay out the whole screen).
+RESIZE_DELAY = 0.05
 
 
 class OutputChannel(Protocol):
@@ -58,6 +67,9 @@ class RemoteTerminal:
         *,
         max_backlog: int = 8 * 1024 * 1024,
         on_overflow: Callable[[], None] | None = None,
+        input_rate: float | None = INPUT_RATE,
+        input_burst: int = INPUT_BURST,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._channel: OutputChannel | None = channel
         self.size = size
@@ -68,6 +80,12 @@ class RemoteTerminal:
         self._pump_handle: asyncio.Handle | None = None
         self._paused = False
         self.bytes_written = 0
+        self._rate = input_rate
+        self._burst = max(1, input_burst)
+        self._tokens = float(self._burst)
+        self._clock = clock
+        self._stamp = clock()
+        self._resize_handle: asyncio.TimerHandle | None = None
 
     @property
     def closed(self) -> bool:
@@ -133,8 +151,18 @@ class RemoteTerminal:
                     APP_QUEUE_POLL, self._pump
                 )
                 return
-            chunk = bytes(self._inbox[:INPUT_CHUNK])
-            del self._inbox[:INPUT_CHUNK]
+            size = self._allowance()
+            if size == 0:  # over the session's rate: wait for the budget to refill
+                self._set_paused(True)
+                assert self._rate is not None
+                self._pump_handle = asyncio.get_running_loop().call_later(
+                    max(APP_QUEUE_POLL, min(INPUT_CHUNK, self._burst) / self._rate), self._pump
+                )
+                return
+            chunk = bytes(self._inbox[:size])
+            del self._inbox[:size]
+            if self._rate is not None:
+                self._tokens -= len(chunk)
             sink.feed(chunk)
         if not self._inbox:
             self._set_paused(False)
@@ -143,6 +171,15 @@ class RemoteTerminal:
             self._pump_handle = asyncio.get_running_loop().call_soon(self._pump)
         else:  # the app is not there yet: hold the client until it is
             self._set_paused(True)
+
+    def _allowance(self) -> int:
+        """How many bytes may go to the app now (at most a chunk; 0: over the rate)."""
+        if self._rate is None:
+            return INPUT_CHUNK
+        now = self._clock()
+        self._tokens = min(float(self._burst), self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        return min(INPUT_CHUNK, int(self._tokens))
 
     def _set_paused(self, paused: bool) -> None:
         if paused == self._paused or self._channel is None:
@@ -162,14 +199,24 @@ class RemoteTerminal:
             self._pump_handle = None
 
     def resized(self, width: int, height: int) -> None:
-        """The player's window changed size."""
+        """The player's window changed size: the app hears of it once the changes pause
+        for `RESIZE_DELAY`, at the last size."""
         self.size = (max(width, 1), max(height, 1))
+        if self._sink is not None and self._resize_handle is None:
+            self._resize_handle = asyncio.get_running_loop().call_later(
+                RESIZE_DELAY, self._deliver_size)
+
+    def _deliver_size(self) -> None:
+        self._resize_handle = None
         if self._sink is not None:
             self._sink.resize(*self.size)
 
     def close(self) -> None:
         """Forget the channel and the driver: nothing is written or delivered any more."""
         self._cancel_pump()
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
         self._channel = None
         self._sink = None
         self._inbox.clear()

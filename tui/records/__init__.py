@@ -5,7 +5,12 @@ records, `Replay` steps through one, `summarize` computes the statistics.  Nothi
 imports the UI.
 """
 
-from .recorder import RecordOutcome, default_store, record_finished_game
+from .recorder import (
+    RecordOutcome,
+    default_store,
+    record_abandoned_game,
+    record_finished_game,
+)
 from .store import GameSummary, RecordNotFound, RecordStore, RecordsUnavailable
 
 __all__ = [
@@ -15,5 +20,6 @@ __all__ = [
     "RecordStore",
     "RecordsUnavailable",
     "default_store",
+    "record_abandoned_game",
     "record_finished_game",
 ]

@@ -66,9 +66,6 @@ class GameRecord:
         """Seconds from the deal of the first round to the end of the game."""
         return max(0.0, (self.finished_at - self.started_at).total_seconds())
 
-    def with_id(self, record_id: int) -> GameRecord:
-        return _replace(self, id=record_id)
-
     # ------------------------------------------------------------------ building
 
     @classmethod

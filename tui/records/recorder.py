@@ -67,3 +67,27 @@ def record_finished_game(table_or_game: Any,
         log.warning("game not recorded: %s", exc)
         return RecordOutcome(None, store.pop_notice() or f"This game was not recorded: {exc}")
     return RecordOutcome(record_id, store.pop_notice())
+
+
+def record_abandoned_game(table_or_game: Any,
+                          seats: Sequence[SeatLike | tuple[str, str | None]] | None = None,
+                          started_at: datetime | float | str | None = None, *,
+                          store: RecordStore | None = None) -> RecordOutcome:
+    """Record a game given up unfinished, as abandoned (never counted as played).  Like
+    `record_finished_game` it never raises for a records problem."""
+    from .abandoned import AbandonedGame
+
+    game = getattr(table_or_game, "game", table_or_game)
+    if seats is None:
+        seats = getattr(table_or_game, "seats", None) or [(name, None) for name in game.names]
+    if started_at is None:
+        started_at = getattr(table_or_game, "started_at", None)
+    started = started_at if started_at is not None else datetime.now().astimezone()
+    abandoned = AbandonedGame.from_game(game, seats, started)
+    store = store or default_store()
+    try:
+        record_id = store.add_abandoned(abandoned)
+    except RecordsUnavailable as exc:
+        log.warning("abandoned game not recorded: %s", exc)
+        return RecordOutcome(None, store.pop_notice() or f"This game was not recorded: {exc}")
+    return RecordOutcome(record_id, store.pop_notice())

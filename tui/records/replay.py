@@ -54,10 +54,6 @@ class Frame:
         return self.discard[-1] if self.discard else None
 
     @property
-    def at_start(self) -> bool:
-        return self.index == 0
-
-    @property
     def at_end(self) -> bool:
         return self.index == self.steps
 

@@ -13,6 +13,9 @@ A version-1 file could hold one game twice (version 1 had no identity) or a row 
 by hand: the step keeps the first copy of a game, and keeps a damaged row as it is, with
 an identity of its own, for reading to skip and report.  (These cases used to stop the
 step, so no database that went through it is changed by this.)
+Version 3 adds an `abandoned` table: games given up unfinished (a new game was started over
+them), kept with their moves and where they stood, and counted apart from the games played
+(they are in no statistics of wins).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Callable
 
 import yaml
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:
@@ -100,8 +103,26 @@ def ruleset_display_name(text: str, key: str) -> str:
     return str(name) if name else key
 
 
+def _to_v3(conn: sqlite3.Connection) -> None:
+    conn.execute("""
+        CREATE TABLE abandoned (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            uid TEXT NOT NULL UNIQUE,
+            ruleset_key TEXT NOT NULL,
+            ruleset_name TEXT NOT NULL,
+            ruleset_text TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            players TEXT NOT NULL,
+            scores TEXT NOT NULL,
+            deal INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            abandoned_at TEXT NOT NULL,
+            actions TEXT NOT NULL
+        )""")
+
+
 # MIGRATIONS[n] takes a database from version n to version n + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 

@@ -39,6 +39,7 @@ from .salvage import readable_records
 from .schema import SCHEMA_VERSION, NewerSchema, migrate
 
 if TYPE_CHECKING:
+    from .abandoned import AbandonedGame
     from .record import GameRecord
 
 DB_NAME = "records.sqlite3"
@@ -398,7 +399,35 @@ class RecordStore:
             cur = conn.execute("DELETE FROM games WHERE id = ?", (record_id,))
             return cur.rowcount > 0
 
+    def add_abandoned(self, game: AbandonedGame) -> int:
+        """Keep a game given up unfinished; the same game twice is kept once."""
+        return self._run(lambda: self._add_abandoned(game))
+
+    def _add_abandoned(self, game: AbandonedGame) -> int:
+        with self._write() as conn:
+            row = conn.execute("SELECT id FROM abandoned WHERE uid = ?", (game.uid,)).fetchone()
+            if row is not None:
+                return int(row[0])
+            cur = conn.execute(
+                "INSERT INTO abandoned (uid, ruleset_key, ruleset_name, ruleset_text, seed,"
+                " players, scores, deal, started_at, abandoned_at, actions)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.uid, game.ruleset_key, game.ruleset_name, game.ruleset_text, game.seed,
+                 json.dumps([{"name": s.name, "bot": s.bot} for s in game.seats]),
+                 json.dumps([list(p) for p in game.scores]), game.deal,
+                 game.started_at.isoformat(), game.abandoned_at.isoformat(),
+                 json.dumps(list(game.actions), separators=(",", ":"))))
+            return int(cur.lastrowid or 0)
+
     # ------------------------------------------------------------------ reading
+
+    def abandoned_count(self) -> int:
+        """How many games were given up unfinished (never counted as played)."""
+        return self._run(self._abandoned_count)
+
+    def _abandoned_count(self) -> int:
+        with self._connection() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM abandoned").fetchone()[0])
 
     def count(self) -> int:
         return self._run(self._count)

@@ -55,12 +55,16 @@ class ServiceSession:
         self._place_sent: Any = None
         self._dirty = False
         self._view_sent: Any = None
-        guest.subscribe(self.changed)
+        guest.subscribe(self.lobby_changed)
 
     # ------------------------------------------------------------------ watching
+    def lobby_changed(self) -> None:
+        """The lobby list (and maybe this session's place in it) changed."""
+        self.link.lobby_changed()
+        self.changed()
+
     def changed(self) -> None:
         """Something this session may show changed: send it once this loop turn ends."""
-        self.link.lobby_changed()
         if not self._dirty:
             self._dirty = True
             asyncio.get_running_loop().call_soon(self.flush, context=contextvars.Context())
@@ -121,14 +125,14 @@ class ServiceSession:
         body = view_to_wire(view, self._log_sent)
         # A change elsewhere at the table (a spectator came) may leave this view as it was.
         key = ({k: v for k, v in body.items() if k not in ("log", "log_from")},
-               len(view.log), seats, record)
+               len(view.log), seats, record, shared.turn_deadline)
         if key == self._view_sent:
             return
         self._view_sent = key
         self._log_sent = len(view.log)
         self.link.send({"t": "view", "s": self.sid, "ticket": handle.id, "table": shared.id,
                         "view": body, "seats": seats, "humans": shared.person_seats(),
-                        "record": record})
+                        "record": record, "left": shared.turn_seconds_left()})
 
     def close(self) -> None:
         for unsubscribe in self._unsubscribers:
@@ -152,6 +156,7 @@ class WorkerLink:
         """Messages refused so far (malformed, forged, not allowed)."""
         self._rules_sent: set[int] = set()
         self._lobby_dirty = False
+        self._lobby_sent: Any = None
         self._closed = False
 
     # ------------------------------------------------------------------ sending
@@ -181,8 +186,11 @@ class WorkerLink:
         lobby = self.service.lobby
         open_ids = {shared.id for shared in lobby.tables}
         self._rules_sent &= open_ids
-        self.send({"t": "lobby", "tables": [summary_to_wire(s) for s in lobby.summaries()],
-                   "people": len(lobby.guests)})
+        message = {"t": "lobby", "tables": [summary_to_wire(s) for s in lobby.summaries()],
+                   "people": len(lobby.guests)}
+        if message != self._lobby_sent:  # (a move at a table changes nothing here)
+            self._lobby_sent = message
+            self.send(message)
 
     def reply(self, request: dict[str, Any], error: str = "", rule: str = "",
               **extra: Any) -> None:
@@ -259,14 +267,18 @@ class WorkerLink:
         if session is None:
             raise LobbyError(f"there is no session {sid} on this worker")
         guest = session.guest
+        service_lobby = self.service.lobby
         if kind == "exit":
             self.sessions.pop(sid, None)
             session.close()
         elif kind == "create":
-            rules = None
+            # Reading and checking a ruleset file is slow: in a thread, never on the loop
+            # every table's moves go through.
             if request["rules_text"] is not None:
                 rules = await asyncio.to_thread(_players_rules, request["rules_key"],
                                                 request["rules_text"])
+            else:
+                rules = await asyncio.to_thread(service_lobby.load_rules, request["rules_key"])
             guest.create(request["rules_key"], request["seats"], request["fill"], rules)
             self.reply(request)
         elif kind == "join":

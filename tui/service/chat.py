@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tui.listeners import Listeners
+
 log = logging.getLogger(__name__)
 
 MAX_LENGTH = 200
@@ -67,7 +69,7 @@ class ChatRoom:
         self._burst_seconds = burst_seconds
         self._clock = clock
         self._sent: dict[str, deque[float]] = {}
-        self._subscribers: list[Callable[[ChatMessage], None]] = []
+        self._listeners: Listeners[[ChatMessage]] = Listeners("a chat listener")
 
     @property
     def messages(self) -> tuple[ChatMessage, ...]:
@@ -91,19 +93,9 @@ class ChatRoom:
         return self._post(ChatMessage(next(self._numbers), "", clean_text(text, 400)))
 
     def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def _post(self, message: ChatMessage) -> ChatMessage:
         self._messages.append(message)
-        for callback in list(self._subscribers):
-            try:
-                callback(message)
-            except Exception:  # one broken listener must not silence the table
-                log.exception("chat listener failed")
+        self._listeners.notify(message)
         return message

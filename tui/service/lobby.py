@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 
 from tui.engine.rules import Ruleset
+from tui.listeners import Listeners
 from tui.service.identity import Identity, NameBook, NameTaken
 from tui.service.interface import (
     ChatService,
@@ -21,6 +22,7 @@ from tui.service.interface import (
     TableSummary,
     no_subscription,
 )
+from tui.service.names import clean_name
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
@@ -69,7 +71,7 @@ class Lobby:
         self._tables: dict[int, SharedTable] = {}
         self._ids = itertools.count(1)
         self._guests: list[Guest] = []
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("a lobby listener")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -134,7 +136,7 @@ class Lobby:
         same player takes their seat from a newer session.  Raises `LobbyError` if the
         name belongs to another key."""
         try:
-            identity = self.names.admit(name, key)
+            identity = self.names.admit(clean_name(name), key)  # whoever sent it
         except NameTaken as exc:
             raise LobbyError(str(exc)) from None
         guest = Guest(self, identity, on_replaced)
@@ -157,7 +159,7 @@ class Lobby:
         if len(self._tables) >= self.config.max_tables:
             raise LobbyError(f"The server already has {len(self._tables)} tables, its "
                              "limit: join or watch one, or wait for one to close.")
-        rules = rules if rules is not None else self._rules(rules_key)
+        rules = rules if rules is not None else self.load_rules(rules_key)
         if not rules.players_min <= seats <= rules.players_max:
             raise LobbyError(f"{rules.name} is for {rules.players_min} to "
                              f"{rules.players_max} players, not {seats}.")
@@ -173,7 +175,9 @@ class Lobby:
         self._changed()
         return shared
 
-    def _rules(self, key: str) -> Ruleset:
+    def load_rules(self, key: str) -> Ruleset:
+        """The server's ruleset `key` (read and checked: slow, so the game service calls
+        it from a thread); `LobbyError` if it does not load."""
         from tui.engine.ruleset import RulesetError
 
         try:
@@ -195,20 +199,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ watching
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def _changed(self) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback()
-            except Exception:
-                log.exception("a lobby listener failed")
+        self._listeners.notify()
 
 
 class Guest:

@@ -30,6 +30,7 @@ from pathlib import Path
 from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
 from tui.engine.view import SeatView
+from tui.listeners import Listeners
 from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
 from tui.service.identity import Identity, new_rejoin_code, same_code
@@ -303,6 +304,9 @@ class SeatTable:
     def save(self, path: Path) -> None:
         """Shared tables are not saved to a player's file."""
 
+    def save_text(self) -> str | None:
+        return None
+
 
 class SharedTable:
     """A table in the lobby, from the waiting room to the last deal."""
@@ -324,7 +328,7 @@ class SharedTable:
         self.spectators: dict[int, str] = {}
         self._on_change = on_change
         self._on_close = on_close
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners(f"table {self.id}: a listener")
         self._driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._grace: dict[int, asyncio.TimerHandle] = {}
@@ -363,23 +367,11 @@ class SharedTable:
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Be called after every change (moves, seats, status); exceptions are contained."""
-        def guarded() -> None:
-            try:
-                callback()
-            except Exception:
-                log.exception("table %s: a listener failed", self.id)
-
-        self._subscribers.append(guarded)
-
-        def unsubscribe() -> None:
-            if guarded in self._subscribers:
-                self._subscribers.remove(guarded)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     @property
     def listeners(self) -> int:
-        return len(self._subscribers)
+        return len(self._listeners)
 
     # ------------------------------------------------------------------ seats
     def may_take_back(self, index: int, who: Identity, code: str = "") -> bool:
@@ -569,7 +561,7 @@ class SharedTable:
             self.status = "finished"
             self.chat.announce("The game is over.")
             self._on_change(self)
-        self._notify()
+        self._listeners.notify()
 
     async def _drive(self) -> None:
         """Step the bots and deal the rounds until the game ends or the table closes."""
@@ -613,7 +605,7 @@ class SharedTable:
         timeout = self.config.turn_timeout
         self.turn_deadline = (None if key is None or not timeout
                               else asyncio.get_running_loop().time() + timeout)
-        self._notify()  # the screens show the countdown (or stop showing it)
+        self._listeners.notify()  # the screens show the countdown (or stop showing it)
 
     async def _wait_for_person(self) -> None:
         """Wait for the person to move; when their time runs out, a bot plays the turn."""
@@ -724,14 +716,10 @@ class SharedTable:
         if self._unsubscribe_table is not None:
             self._unsubscribe_table()
             self._unsubscribe_table = None
-        self._notify()
-        self._subscribers.clear()
+        self._listeners.notify()
+        self._listeners.clear()
         self._on_close(self)
 
     def _changed(self) -> None:
-        self._notify()
+        self._listeners.notify()
         self._on_change(self)
-
-    def _notify(self) -> None:
-        for callback in list(self._subscribers):
-            callback()

@@ -23,10 +23,15 @@ from tui.engine.game import Game
 from tui.engine.rules import Ruleset
 from tui.engine.save import SaveError, game_from_json, game_to_json, read_save_json
 from tui.engine.view import SeatView
-from tui.records import RecordOutcome, record_finished_game
+from tui.listeners import Listeners
+from tui.records import RecordOutcome, record_abandoned_game, record_finished_game
 from tui.service.interface import SeatSpec, no_subscription
 
-HINT_LEVEL = "hard"
+HINT_LEVEL = "expert"
+# The hint's thought: a fixed number of playouts (the same hint for the same position),
+# never more than a second of CPU.
+HINT_STEPS = 60
+HINT_SECONDS = 1.0
 EARLIEST_START = 946_684_800.0  # 2000-01-01: no game was saved before that
 CLOCK_SLACK = 86_400.0  # a clock a day fast still loads
 
@@ -46,7 +51,7 @@ class Table:
         for seat, spec in enumerate(self.seats):
             if spec.bot:
                 self._bots[seat] = make_bot(spec.bot, self.seed * 31 + seat)
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners: Listeners[[]] = Listeners("a table listener")
         # where in the history the deal being played began (undo never reaches before it)
         self._deal_of_start = 1 if not self.game.history else -1
         self._deal_start_at = 0
@@ -77,6 +82,13 @@ class Table:
             # Recorded once by the table, however many front ends watch it.
             self.record_outcome = record_finished_game(self, self.seats, self.started_at)
         self._changed()
+
+    def abandon(self) -> RecordOutcome | None:
+        """The player gives the game up unfinished: it goes into the records as abandoned
+        (None when this table keeps no records or the game is already over)."""
+        if not self.record or self.game.phase == "game_over":
+            return None
+        return record_abandoned_game(self, self.seats, self.started_at)
 
     def bot_to_move(self) -> int | None:
         actor = self.game.actor
@@ -121,6 +133,10 @@ class Table:
             advisor = make_bot(HINT_LEVEL, self.seed)
         except ValueError:
             advisor = make_bot("random", self.seed)
+        from tui.bots.expert import ExpertBot
+
+        if isinstance(advisor, ExpertBot):  # a searching advisor: the hint's own budget
+            advisor.steps, advisor.budget = HINT_STEPS, HINT_SECONDS
         return advisor.explain(view)
 
     # ---------------------------------------------------------------- undo
@@ -162,21 +178,14 @@ class Table:
     # ---------------------------------------------------------------- watching
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
     def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
         """Nothing to listen to: this table refuses at once, by raising from `act`."""
         return no_subscription
 
     def _changed(self) -> None:
-        for callback in list(self._subscribers):
-            callback()
+        self._listeners.notify()
 
     # ---------------------------------------------------------------- saving
 
@@ -185,7 +194,10 @@ class Table:
                 "game": game_to_json(self.game)}
 
     def save(self, path: Path) -> None:
-        write_atomic(Path(path), json.dumps(self.to_json()))
+        write_atomic(Path(path), self.save_text())
+
+    def save_text(self) -> str:
+        return json.dumps(self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> Table:

@@ -9,6 +9,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from ..colours import app_colours
+
 KEYS: list[tuple[str, str]] = [
     ("s", "draw the top card of the stock"),
     ("t", "take the top discard (where deeper cards may be taken: choose how deep, "
@@ -29,6 +31,7 @@ KEYS: list[tuple[str, str]] = [
     ("c", "score sheet and full log"),
     ("Esc", "clear the selection (again: clear the grouped melds)"),
     ("q", "back to the main menu (the game is kept)"),
+    ("Ctrl+P", "command palette: every move and screen by name"),
 ]
 
 MOUSE: list[tuple[str, str]] = [
@@ -40,9 +43,9 @@ MOUSE: list[tuple[str, str]] = [
 ]
 
 
-def _table(rows: list[tuple[str, str]]) -> Table:
+def _table(rows: list[tuple[str, str]], key_colour: str) -> Table:
     table = Table(show_header=False, show_edge=False, pad_edge=False, box=None)
-    table.add_column(style="bold #f1c40f", no_wrap=True)
+    table.add_column(style=f"bold {key_colour}", no_wrap=True)
     table.add_column()
     for key, what in rows:
         table.add_row(key, what)
@@ -59,9 +62,10 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(classes="dialog wide"):
             yield Label("Keys at the table", classes="dialog-title")
             with VerticalScroll():
-                yield Static(_table(KEYS))
+                key_colour = app_colours(self.app).highlight
+                yield Static(_table(KEYS, key_colour))
                 yield Label("Mouse", classes="dialog-title")
-                yield Static(_table(MOUSE))
+                yield Static(_table(MOUSE, key_colour))
             yield Label("Esc close", classes="dialog-help")
 
     def action_close(self) -> None:

@@ -28,6 +28,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
+from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
@@ -194,7 +195,7 @@ class LobbyScreen(Screen[None]):
         summaries = self.guest.summaries()
         self._summaries = summaries
         people = self.guest.people()
-        head = Text(" Rummy tables", Style(bold=True, color="#f1c40f"))
+        head = Text(" Rummy tables", Style(bold=True, color=app_colours(self.app).highlight))
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
         place = self.guest.place()
@@ -270,7 +271,7 @@ class LobbyScreen(Screen[None]):
                 and summary.status == "waiting":
             text.append(f"You are seated. s starts the game (open seats get "
                         f"{summary.fill_level} bots); it starts by itself once full.",
-                        Style(color="#f1c40f"))
+                        Style(color=app_colours(self.app).highlight))
             code = place.rejoin_code
             if code:
                 text.append(f"\nYour rejoin code: {code} (also under your hand at the "
@@ -329,7 +330,8 @@ class LobbyScreen(Screen[None]):
         try:
             act()
         except LobbyError as exc:
-            self.notify(str(exc), title="Not possible", severity="warning", markup=False)
+            self.notify(host(self).env.shown(str(exc)), title="Not possible",
+                        severity="warning", markup=False)
             return False
         return True
 
@@ -481,9 +483,10 @@ class ChoiceRow(Static, can_focus=True):
 
     def _show(self) -> None:
         text = Text(self.label.ljust(13), Style(bold=True))
-        text.append("◀ ", Style(color="#f1c40f"))
+        highlight = Style(color=app_colours(self.app).highlight)
+        text.append("◀ ", highlight)
         text.append(self.choices[self.index][0] if self.choices else "—")
-        text.append(" ▶", Style(color="#f1c40f"))
+        text.append(" ▶", highlight)
         self.update(text)
 
     def action_step(self, delta: int) -> None:
@@ -547,7 +550,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
             self.chosen = load_ruleset(info.path, self.user_dir, self.confine)
         except RulesetError as exc:
             self.chosen = None
-            about.update(Text(f"{info.name} no longer loads:\n{exc}", Style(color="red")))
+            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(str(exc))}",
+                              Style(color="red")))
             return
         rules = self.chosen
         seats = self.query_one("#choose-seats", ChoiceRow)

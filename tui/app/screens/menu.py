@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, big_card
+from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 
@@ -50,7 +51,8 @@ class MenuScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Center(Static(id="menu-art"))
-            yield Center(Static(Text(TITLE, Style(bold=True, color="#f1c40f")),
+            title = Text(TITLE, Style(bold=True, color=app_colours(self.app).highlight))
+            yield Center(Static(title,
                                 id="menu-title"))
             yield Center(Static("Three Thirteen · Contract Rummy · your own house rules",
                                 id="menu-sub"))
@@ -72,14 +74,15 @@ class MenuScreen(Screen[None]):
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted
         options.clear_options()
+        key = f"bold {style.c.highlight}"
         options.add_options([
-            Option(Text.assemble(("n", "bold #f1c40f"), "  New game"), id="new"),
-            Option(Text.assemble(("c", "bold #f1c40f"), "  Continue"), id="continue",
+            Option(Text.assemble(("n", key), "  New game"), id="new"),
+            Option(Text.assemble(("c", key), "  Continue"), id="continue",
                    disabled=not can_continue),
-            Option(Text.assemble(("r", "bold #f1c40f"), "  Rules"), id="rules"),
-            Option(Text.assemble(("g", "bold #f1c40f"), "  Game records"), id="records"),
-            Option(Text.assemble(("s", "bold #f1c40f"), "  Settings"), id="settings"),
-            Option(Text.assemble(("q", "bold #f1c40f"),
+            Option(Text.assemble(("r", key), "  Rules"), id="rules"),
+            Option(Text.assemble(("g", key), "  Game records"), id="records"),
+            Option(Text.assemble(("s", key), "  Settings"), id="settings"),
+            Option(Text.assemble(("q", key),
                                  "  Quit" if env.can_quit_to_shell else "  Leave"), id="quit"),
         ])
         options.highlighted = highlighted if highlighted is not None else (

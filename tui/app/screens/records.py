@@ -27,8 +27,7 @@ from tui.records.report import describe_result, game_row, result_bars
 from tui.records.stats import Line, Result, Stats, summarize
 from tui.records.store import GameSummary, RecordStore, RecordsUnavailable
 
-WIN = Style(color="#58d68d", bold=True)
-LOSS = Style(color="#ec7063", bold=True)
+from ..colours import app_colours
 
 
 class ResultsChart(Widget):
@@ -56,8 +55,10 @@ class ResultsChart(Widget):
             return Text("No games yet.", Style(dim=True, italic=True))
         bars = result_bars(self.results, self.ascii_only)
         top, marks = Text(), Text()
+        colours = app_colours(self.app)
+        win, loss = Style(color=colours.good, bold=True), Style(color=colours.bad, bold=True)
         for result, bar in zip(self.results, bars, strict=True):
-            style = WIN if result.won else LOSS
+            style = win if result.won else loss
             top.append(bar + " ", style)
             marks.append(result.mark + " ", style)
         legend = Text(f"last {len(self.results)} games, oldest first; bar height = margin",

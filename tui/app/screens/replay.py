@@ -21,8 +21,6 @@ from tui.records.replay import Frame, Replay
 
 from ..cardart import CardStyle, chip, chips
 
-SEAT_COLOURS = ("#5dade2", "#f5b041", "#58d68d", "#ec7063", "#af7ac5", "#48c9b0", "#f4d03f",
-                "#dc7633")
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "*": 4}
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
@@ -36,12 +34,12 @@ def hand_order(cards: tuple[Card, ...], wild: frozenset[int]) -> list[Card]:
 
 def seat_text(frame: Frame, seat: int, style: CardStyle, level: str | None) -> Text:
     """One seat: name, level, running total, and the hand face up."""
-    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    colour = style.c.seats[seat % len(style.c.seats)]
     out = Text()
     marker = "▶ " if seat == frame.actor else ("★ " if seat in frame.winners else "  ")
     if style.ascii:
         marker = marker.replace("▶", ">").replace("★", "*")
-    out.append(marker, Style(color="#f1c40f", bold=True))
+    out.append(marker, Style(color=style.c.highlight, bold=True))
     out.append(frame.names[seat], Style(color=colour, bold=True))
     out.append(f" ({level})" if level else " (person)", DIM)
     if seat == frame.dealer:
@@ -66,7 +64,8 @@ def table_text(frame: Frame, style: CardStyle) -> Text:
     for meld in frame.table:
         line = Text()
         owner = frame.names[meld.owner] if 0 <= meld.owner < len(frame.names) else "?"
-        colour = SEAT_COLOURS[meld.owner % len(SEAT_COLOURS)] if meld.owner >= 0 else "white"
+        seats = style.c.seats
+        colour = seats[meld.owner % len(seats)] if meld.owner >= 0 else style.c.text
         line.append(f"{owner[:10]:<10} ", Style(color=colour))
         wild = [card for card, _ in meld.wild_cards()]
         line.append_text(chips(meld.cards, style, wild))
@@ -88,13 +87,13 @@ def piles_text(frame: Frame, style: CardStyle) -> Text:
     return out
 
 
-def scores_text(frame: Frame) -> Text:
+def scores_text(frame: Frame, style: CardStyle) -> Text:
     """Points per finished deal and the totals, one column per seat."""
     width = max(6, *(min(len(n), 10) for n in frame.names))
     head = Text(" Deal ", DIM)
     for seat, name in enumerate(frame.names):
         head.append(f"{name[:10]:>{width}} ",
-                    Style(color=SEAT_COLOURS[seat % len(SEAT_COLOURS)], bold=True))
+                    Style(color=style.c.seats[seat % len(style.c.seats)], bold=True))
     lines = [head]
     for number, points in enumerate(frame.scores, 1):
         lines.append(Text(f"{number:>5} " + "".join(f"{p:>{width}} " for p in points)))
@@ -102,14 +101,14 @@ def scores_text(frame: Frame) -> Text:
     return Text("\n").join(lines)
 
 
-def position_text(frame: Frame, rounds: int) -> Text:
+def position_text(frame: Frame, rounds: int, style: CardStyle) -> Text:
     """Where the replay is: step, deal (of `rounds` deals played), whose move."""
     out = Text()
     out.append(f"Step {frame.index} of {frame.steps}", BOLD)
     out.append(f" · Deal {frame.deal} of {rounds}", DIM)
     if frame.phase == "game_over":
         names = " and ".join(frame.names[s] for s in frame.winners)
-        out.append(f" · Game over: {names} won", Style(color="#f1c40f", bold=True))
+        out.append(f" · Game over: {names} won", Style(color=style.c.highlight, bold=True))
     elif frame.phase == "round_over":
         out.append(" · Deal scored", DIM)
     elif frame.actor >= 0:
@@ -161,7 +160,7 @@ class ReplayScreen(Screen[None]):
         number = f"#{rec.id} · " if rec.id is not None else ""
         players = ", ".join(s.label for s in rec.seats)
         title = Text()
-        title.append(f"Replay {number}", Style(color="#f1c40f", bold=True))
+        title.append(f"Replay {number}", Style(color=self.card_style().c.highlight, bold=True))
         title.append(f"{rec.ruleset_name} · {when} · {players}")
         self.query_one("#replay-title", Static).update(title)
         self.show(self.replay.frame())
@@ -175,7 +174,7 @@ class ReplayScreen(Screen[None]):
         """Draw one frame."""
         style = self.card_style()
         self.query_one("#replay-position", Static).update(
-            position_text(frame, max(self.record.rounds, frame.deal)))
+            position_text(frame, max(self.record.rounds, frame.deal), style))
         for seat, spec in enumerate(self.record.seats):
             panel = self.query_one(f"#replay-seat-{seat}", Static)
             panel.update(seat_text(frame, seat, style, spec.bot))
@@ -183,7 +182,7 @@ class ReplayScreen(Screen[None]):
             panel.set_class(seat in frame.winners, "-winner")
         self.query_one("#replay-piles", Static).update(piles_text(frame, style))
         self.query_one("#replay-table", Static).update(table_text(frame, style))
-        self.query_one("#replay-scores", Static).update(scores_text(frame))
+        self.query_one("#replay-scores", Static).update(scores_text(frame, style))
         self.query_one("#replay-caption", Static).update(Text(frame.caption))
 
     @property

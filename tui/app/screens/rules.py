@@ -10,6 +10,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
+from tui.service.rules_quota import QuotaError
+
 from ..host import host
 from ..results import PlayRules
 
@@ -29,6 +31,7 @@ class RulesScreen(Screen[PlayRules | None]):
     def __init__(self, key: str | None = None) -> None:
         super().__init__(id="rules")
         env = host(self).env
+        self._env = env
         self.user_dir = env.rulesets_folder()
         self.confine = env.rulesets_confined
         self.infos = self._rulesets()
@@ -77,7 +80,7 @@ class RulesScreen(Screen[PlayRules | None]):
         try:
             text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
         except RulesetError as exc:
-            text = f"This file has mistakes; press e to fix them.\n\n{exc}"
+            text = f"This file has mistakes; press e to fix them.\n\n{self._env.shown(str(exc))}"
         body.update(Text(text))
 
     @on(Button.Pressed, "#make-variant")
@@ -92,11 +95,14 @@ class RulesScreen(Screen[PlayRules | None]):
         name = free_name(info.key, self.user_dir)
         number = name.rpartition("_")[2]
         title = f"My {info.name}" + (f" {number}" if number.isdigit() else "")
+        quota = self._env.rules_quota()
         try:
+            if quota is not None:
+                quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
             path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
-        except (NewRulesetError, RulesetError) as exc:
-            self.notify(str(exc), title="Cannot make a variant", severity="error",
-                        markup=False)
+        except (NewRulesetError, RulesetError, QuotaError) as exc:
+            self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
+                        severity="error", markup=False)
             return
         self._open_editor(path)
 
@@ -115,8 +121,8 @@ class RulesScreen(Screen[PlayRules | None]):
         try:
             editor = RulesEditorScreen(path, self.user_dir, self.confine)
         except (OSError, UnicodeDecodeError) as exc:
-            self.notify(f"{path}: {exc}", title="Cannot open the file", severity="error",
-                        markup=False)
+            self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
+                        severity="error", markup=False)
             return
         self.app.push_screen(editor, self._edited)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,10 +21,13 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
+from tui.service.rules_quota import QuotaError
 
+from ..host import host
 from ..results import PlayRules
 from ..widgets.yaml_editor import YamlEditor
 
@@ -123,8 +126,25 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self._leave_armed = False
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.set_timer(self.CHECK_DELAY, self.check_now)
+        self._timer = self.set_timer(self.CHECK_DELAY, self._check_typed)
         self._show_status()
+
+    def _check_typed(self) -> None:
+        """Typing paused: check the text in a thread (a big file takes a while to check,
+        and the app's loop may be drawing other players' screens)."""
+        self._check_in_thread(self.text)
+
+    @work(thread=True, exclusive=True, group="rules-check")
+    def _check_in_thread(self, text: str) -> None:
+        result = safe_check(text, self.path, self.user_dir, self.confine)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._checked, text, result)
+
+    def _checked(self, text: str, result: LiveCheck) -> None:
+        if text != self.text or self._timer is None:
+            return  # typed again meanwhile (its own check is on the way), or checked now
+        self._timer = None
+        self._show(result)
 
     def check_now(self) -> LiveCheck:
         """Check the text as it is now and show the outcome."""
@@ -208,10 +228,18 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     def action_save(self) -> bool:
         """Save if the text checks; True when the file now holds the text."""
         text = self.text
+        env = host(self).env
+        quota = env.rules_quota()
         try:
+            if quota is not None:
+                quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
             result = save_checked(self.path, text, self.user_dir, self.confine)
+        except QuotaError as exc:
+            self.notify(f"Not saved: {exc}", title="Cannot save", severity="error",
+                        markup=False)
+            return False
         except OSError as exc:
-            self.notify(f"{self.path}: {exc.strerror or exc}", title="Cannot save",
+            self.notify(env.shown(f"{self.path}: {exc.strerror or exc}"), title="Cannot save",
                         severity="error", markup=False)
             return False
         self._show(result)

@@ -12,6 +12,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from tui.engine.cards import Card
 
 from ..cardart import CardStyle, chips
+from ..colours import app_colours
 from ..host import host
 from ..settings import BOT_SPEEDS, Settings
 
@@ -75,10 +76,11 @@ class SettingsScreen(Screen[None]):
     @on(Select.Changed)
     def _sample(self) -> None:
         s = self._current()
-        style = CardStyle(ascii=s.card_style == "ascii", four_colour=s.colours == "four")
-        self.query_one("#sample", Static).update(chips(SAMPLE, style, wild=SAMPLE[-1:]))
         if s.theme in self.app.available_themes:
-            self.app.theme = s.theme
+            self.app.theme = s.theme  # first: the sample is drawn in the theme's colours
+        style = CardStyle(ascii=s.card_style == "ascii", four_colour=s.colours == "four",
+                          colours=app_colours(self.app))
+        self.query_one("#sample", Static).update(chips(SAMPLE, style, wild=SAMPLE[-1:]))
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:

@@ -47,7 +47,7 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     for seat, points in enumerate(result.points):
         name = Text(name_of(view, seat), Style(bold=seat == view.seat))
         if seat == result.went_out:
-            name.append(" (out)" if style.ascii else " ★ out", Style(color="#f1c40f"))
+            name.append(" (out)" if style.ascii else " ★ out", Style(color=style.c.highlight))
         melds = Text()
         for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
             if i:
@@ -59,6 +59,16 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
                       Text(str(points), Style(bold=True)),
                       Text(str(view.players[seat].total)))
     return table
+
+
+def score_sheet(view: SeatView, style: CardStyle) -> ScoreSheet:
+    """The score sheet, filled in before it is mounted (a tab's content may be mounted
+    after the screen is)."""
+    sheet = ScoreSheet(classes="sheet")
+    names = [name_of(view, s) for s in range(len(view.players))]
+    sheet.show(names, view.scores, [p.total for p in view.players],
+               view.rules.end.winner == "lowest", view.seat, style.ascii)
+    return sheet
 
 
 class RoundSummaryScreen(Screen[bool]):
@@ -89,15 +99,8 @@ class RoundSummaryScreen(Screen[bool]):
                     with TabPane("This deal", id="deal"):
                         yield Static(hands_table(view, self.card_style), classes="hands")
                 with TabPane("Score sheet", id="sheet"):
-                    yield ScoreSheet(classes="sheet")
+                    yield score_sheet(view, self.card_style)
         yield Footer()
-
-    def on_mount(self) -> None:
-        view = self.view_now
-        names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
 
     def action_next(self) -> None:
         table = self.session.table
@@ -132,22 +135,17 @@ class GameOverScreen(Screen[bool]):
                 with TabPane("Standings", id="standings"):
                     yield Static(self._standings(), classes="standings")
                 with TabPane("Running totals", id="chart"):
-                    yield TotalsChart()
+                    chart = TotalsChart()
+                    names = [name_of(view, s) for s in range(len(view.players))]
+                    chart.show(names, running_totals(view.scores, len(names)),
+                               self.card_style.ascii)
+                    yield chart
                 if view.results:
                     with TabPane("Last deal", id="deal"):
                         yield Static(hands_table(view, self.card_style), classes="hands")
                 with TabPane("Score sheet", id="sheet"):
-                    yield ScoreSheet(classes="sheet")
+                    yield score_sheet(view, self.card_style)
         yield Footer()
-
-    def on_mount(self) -> None:
-        view = self.view_now
-        names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(TotalsChart).show(names, running_totals(view.scores, len(names)),
-                                         self.card_style.ascii)
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", view.seat,
-                                        self.card_style.ascii)
 
     def _winners_text(self) -> Text:
         view = self.view_now
@@ -157,7 +155,7 @@ class GameOverScreen(Screen[bool]):
                 n for s, n in zip(view.winners, names, strict=True) if s != view.seat) + "!"
         else:
             head = " and ".join(names) + (" wins." if len(names) == 1 else " share the win.")
-        return Text(head, Style(color="#f1c40f", bold=True))
+        return Text(head, Style(color=self.card_style.c.highlight, bold=True))
 
     def _standings(self) -> RichTable:
         view = self.view_now

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from .gamelog import SEAT_COLOURS
+from ..colours import app_colours
 
 BARS = " ▁▂▃▄▅▆▇█"
 ASCII_BARS = " .:-=+*#%"
@@ -48,11 +48,12 @@ class TotalsChart(Widget):
 
     def render(self) -> Text:
         top = max((max(s) for s in self.series if s), default=0)
+        seats = app_colours(self.app).seats
         label_w = max((len(n) for n in self.names), default=4) + 1
         width = max(self.size.width - label_w - 8, 4)
         out = Text()
         for seat, (name, values) in enumerate(zip(self.names, self.series, strict=False)):
-            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+            colour = seats[seat % len(seats)]
             shown = list(values)
             # stretch short games so the chart reads as a chart, not a dot
             repeat = max(1, min(4, width // max(len(shown), 1)))

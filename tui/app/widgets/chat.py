@@ -13,24 +13,26 @@ from collections.abc import Callable
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from tui.service.chat import ChatError, ChatMessage
+from tui.service.chat import MAX_LENGTH, ChatError, ChatMessage
 from tui.service.interface import ChatService
 
-NAME_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
+from ..colours import Colours, app_colours, default_colours
 
 
-def message_text(message: ChatMessage) -> Text:
+def message_text(message: ChatMessage, colours: Colours | None = None) -> Text:
     """One message on one line: `name: text`, or the table's own news, dimmed."""
+    seats = (colours or default_colours()).seats
     if message.is_announcement:
         return Text("· " + message.text, Style(dim=True, italic=True), no_wrap=True,
                     overflow="ellipsis")
-    colour = NAME_COLOURS[sum(map(ord, message.sender)) % len(NAME_COLOURS)]
+    colour = seats[sum(map(ord, message.sender)) % len(seats)]
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(message.sender, Style(color=colour, bold=True))
     line.append(": " + message.text)
@@ -42,6 +44,20 @@ class ChatInput(Input):
 
     BINDINGS = [Binding("escape", "close_chat", "Close chat", show=False)]
 
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste goes in whole, as one line, or cut to what a message holds - and then
+        the player is told (Textual's input would drop a paste that does not fit)."""
+        event.stop()
+        text = " ".join(event.text.split())
+        start, end = sorted(self.selection)
+        room = max(0, MAX_LENGTH - (len(self.value) - (end - start)))
+        if len(text) > room:
+            text = text[:room]
+            self.notify(f"Your paste was cut to fit: a message holds at most {MAX_LENGTH} "
+                        "characters.", title="Chat", severity="warning")
+        if text:
+            self.replace(text, start, end)
+
     def action_close_chat(self) -> None:
         parent = self.parent
         if isinstance(parent, ChatBox):
@@ -52,7 +68,7 @@ class ChatBox(Vertical):
     """The last `lines` messages of a table's chat and, when open, a line to type in."""
 
     DEFAULT_CSS = """
-    ChatBox { height: auto; padding: 0 1; background: #082a1f; }
+    ChatBox { height: auto; padding: 0 1; background: $panel; }
     ChatBox #chat-lines { height: auto; }
     ChatBox ChatInput { display: none; height: 1; border: none; padding: 0; }
     ChatBox.-typing ChatInput { display: block; }
@@ -72,7 +88,7 @@ class ChatBox(Vertical):
         # disabled while closed: a hidden line must never take the keys (a screen focuses
         # its first focusable widget when it opens)
         yield ChatInput(placeholder="Say something to the table · Enter send · Esc close",
-                        max_length=200, compact=True, id="chat-input", disabled=True)
+                        max_length=MAX_LENGTH, compact=True, id="chat-input", disabled=True)
 
     def _arrived(self) -> None:
         self.post_message(self.Arrived())
@@ -93,7 +109,8 @@ class ChatBox(Vertical):
     def show_messages(self) -> None:
         recent = self.source.messages[-self.lines:]
         if recent:
-            body = Text("\n").join(message_text(m) for m in recent)
+            colours = app_colours(self.app)
+            body = Text("\n").join(message_text(m, colours) for m in recent)
         else:
             body = Text("No messages yet: press / to chat.", Style(dim=True))
         self.query_one("#chat-lines", Static).update(body)

@@ -8,11 +8,12 @@ from collections.abc import Callable, Sequence
 from rich.style import Style
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.engine.view import Event
 
-SEAT_COLOURS = ("#58a6ff", "#f39c12", "#2ecc71", "#e84393", "#1abc9c", "#9b59b6")
+from ..colours import Colours, app_colours, default_colours
 
 
 class GameLog(VerticalScroll):
@@ -49,12 +50,19 @@ class GameLog(VerticalScroll):
         self._shown = events
         self._fresh_from = fresh_from
         self._words = words
-        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers, words))
+        self._body.update(log_text(events, me, fresh_from, self.limit, self.headers, words,
+                                   app_colours(self.app)))
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
 def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
-             headers: bool = True, words: Callable[[str], str] | None = None) -> Text:
+             headers: bool = True, words: Callable[[str], str] | None = None,
+             colours: Colours | None = None) -> Text:
+    seats = (colours or default_colours()).seats
+    faint = (colours or default_colours()).faint
+    if words is None:
+        def words(text: str) -> str:
+            return text
     out = Text()
     start = max(0, len(events) - limit)
     last_deal = None
@@ -63,13 +71,47 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
         if headers and event.deal != last_deal and event.deal:
             if out:
                 out.append("\n")
-            out.append(f"— deal {event.deal} —", Style(dim=True))
+            out.append(words(f"— deal {event.deal} —"), Style(dim=True))
             last_deal = event.deal
         if out:
             out.append("\n")
-        colour = SEAT_COLOURS[event.seat % len(SEAT_COLOURS)] if event.seat >= 0 else "#aaaaaa"
+        colour = seats[event.seat % len(seats)] if event.seat >= 0 else faint
         fresh = index >= fresh_from and event.seat != me
-        out.append("● " if fresh else "· ", Style(color=colour, bold=fresh))
-        text = words(event.text) if words is not None else event.text
-        out.append(text, Style(bold=fresh, dim=not fresh and event.seat != me))
+        out.append(words("● " if fresh else "· "), Style(color=colour, bold=fresh))
+        out.append(words(event.text), Style(bold=fresh, dim=not fresh and event.seat != me))
     return out
+
+
+class LogTail(Widget):
+    """The table's log: the latest lines that fit, newest at the bottom, in a box of
+    fixed size.  A move redraws this box alone (no layout, no scrolling); the whole log,
+    scrollable, is in the scores dialog (`c`)."""
+
+    DEFAULT_CSS = """
+    LogTail { height: 1fr; width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None, headers: bool = True) -> None:
+        super().__init__(id=id)
+        self.headers = headers
+        self._events: Sequence[Event] = ()
+        self._me = -1
+        self._fresh_from = 0
+        self._words: Callable[[str], str] | None = None
+
+    def show(self, events: Sequence[Event], me: int, fresh_from: int,
+             words: Callable[[str], str] | None = None) -> None:
+        self._events, self._me, self._fresh_from, self._words = events, me, fresh_from, words
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.size.width, self.size.height
+        if width <= 0 or height <= 0 or not self._events:
+            return Text()
+        # each event takes at least one line: the last `height` events are enough
+        start = max(0, len(self._events) - height)
+        tail = self._events[start:]
+        text = log_text(tail, self._me, self._fresh_from - start, height, self.headers,
+                        self._words)
+        lines = text.wrap(self.app.console, width, overflow="fold")
+        return Text("\n").join(list(lines)[-height:])

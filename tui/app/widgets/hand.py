@@ -16,9 +16,6 @@ from textual.widget import Widget
 from tui.engine.cards import Card
 
 from ..cardart import (
-    CURSOR_EDGE,
-    EDGE,
-    SELECTED_EDGE,
     Canvas,
     CardStyle,
     fan_step,
@@ -29,7 +26,6 @@ from ..hand_model import HandModel
 from ..messages import CardClicked
 
 CARD_W = 5
-GROUP_COLOURS = ("#2ecc71", "#9b59b6", "#e67e22", "#1abc9c", "#e84393", "#f1c40f")
 
 
 class HandView(Widget):
@@ -63,6 +59,8 @@ class HandView(Widget):
         canvas = Canvas(width, card_h + 2)
         label_row = card_h + 1
         cards = self.model.hand
+        c = self.card_style.c
+        group_colours = (c.good, *c.seats[1:])
         if not cards:
             canvas.put(max(0, width // 2 - 5), 2, "(no cards)", Style(dim=True, italic=True))
             return Text("\n").join(canvas.lines())
@@ -74,21 +72,21 @@ class HandView(Widget):
             x = offset + i * step
             selected = uid in self.model.selected
             at_cursor = self.show_cursor and i == self.model.cursor
-            edge = CURSOR_EDGE if at_cursor else SELECTED_EDGE if selected else EDGE
+            edge = c.cursor if at_cursor else c.selected if selected else c.edge
             paint_small(canvas, x, 0 if selected else 1, card, self.card_style,
                         wild=self.is_wild(card), edge=edge, bold_edge=at_cursor or selected,
                         tall=tall)
             if uid in self.model.new and not selected and step >= 4:
-                canvas.put(x + 1, 0, "new", Style(color="#f1c40f", italic=True))
+                canvas.put(x + 1, 0, "new", Style(color=c.highlight, italic=True))
             group = self.model.group_of(uid)
             hint = self.model.suggestion_of(uid)
             if group is None and hint is not None:
                 same = i + 1 < len(cards) and self.model.suggestion_of(cards[i + 1].uid) == hint
                 dash = "┈" if not self.card_style.ascii else "."
                 canvas.put(x, label_row, dash * (step if same else CARD_W),
-                           Style(color="#8fd19e"))
+                           Style(color=c.good))
             if group is not None:
-                colour = GROUP_COLOURS[group % len(GROUP_COLOURS)]
+                colour = group_colours[group % len(group_colours)]
                 mark = ("━" if not self.card_style.ascii else "=") * min(step, CARD_W)
                 canvas.put(x, label_row, mark, Style(color=colour, bold=True))
                 first_in_group = i == 0 or self.model.group_of(cards[i - 1].uid) != group
@@ -98,7 +96,7 @@ class HandView(Widget):
             if at_cursor:
                 arrow = "^" if self.card_style.ascii else "▲"
                 canvas.put(x + min(2, step - 1), label_row, arrow,
-                           Style(color=CURSOR_EDGE, bold=True))
+                           Style(color=c.cursor, bold=True))
         return Text("\n").join(canvas.lines())
 
     def index_at(self, x: int) -> int | None:

@@ -11,17 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
 from ..messages import KeyHintClicked
-
-KEY_ON = Style(color="#000000", bgcolor="#f1c40f", bold=True)
-KEY_OFF = Style(color="#7f8490", bgcolor="#2c313a")
-LABEL_ON = Style(color="#e6e6e6")
-LABEL_OFF = Style(color="#6b717d")
 
 
 @dataclass(frozen=True)
@@ -51,8 +45,14 @@ def fitting(hints: Sequence[Hint], width: int) -> tuple[Hint, ...]:
 
 
 class KeyBar(Widget):
+    COMPONENT_CLASSES = {"keybar--key", "keybar--key-off", "keybar--label",
+                         "keybar--label-off"}
     DEFAULT_CSS = """
     KeyBar { height: 1; dock: bottom; background: $panel; }
+    KeyBar > .keybar--key { background: $warning; color: auto 90%; text-style: bold; }
+    KeyBar > .keybar--key-off { background: $panel-lighten-1; color: $text-muted; }
+    KeyBar > .keybar--label { color: $foreground; }
+    KeyBar > .keybar--label-off { color: $text-muted; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -70,9 +70,12 @@ class KeyBar(Widget):
         self._spots = []
         line = Text()
         x = 0
+        style = self.get_component_rich_style
+        key_on, key_off = style("keybar--key"), style("keybar--key-off")
+        label_on, label_off = style("keybar--label"), style("keybar--label-off")
         for hint in fitting(self.hints, max(self.size.width, 10)):
-            line.append(f" {hint.key} ", KEY_ON if hint.enabled else KEY_OFF)
-            line.append(hint.label + " ", LABEL_ON if hint.enabled else LABEL_OFF)
+            line.append(f" {hint.key} ", key_on if hint.enabled else key_off)
+            line.append(hint.label + " ", label_on if hint.enabled else label_off)
             self._spots.append((0, x, x + hint.width - 1, hint.action))
             x += hint.width
         return line

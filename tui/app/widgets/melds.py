@@ -16,8 +16,6 @@ from tui.engine.meld import Meld
 from ..cardart import CardStyle, chip
 from ..messages import MeldClicked
 
-TARGET = Style(color="#f1c40f", bold=True)
-
 
 def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
     """Chips for every card, a wild one with the card it stands for; a run too long for
@@ -29,7 +27,7 @@ def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
     if full.cell_len <= width or len(parts) < 4:
         return full
     short = Text(" ").join(parts[:2])
-    short.append(" … ", Style(dim=True))
+    short.append(style.text(" … "), Style(dim=True))
     short.append_text(parts[-1])
     short.append(f" ({len(parts)})", Style(dim=True))
     return short
@@ -74,7 +72,8 @@ class MeldList(Widget):
         width = max(self.size.width - 2, 10)
         lines = []
         for meld in self.melds:
-            mark = Text("▸ " if not self.card_style.ascii else "> ", TARGET) \
+            target = Style(color=self.card_style.c.highlight, bold=True)
+            mark = Text("▸ " if not self.card_style.ascii else "> ", target) \
                 if meld.id in self.targets else Text("  ")
             lines.append(mark + meld_text(meld, self.card_style, width))
         return Text("\n").join(lines)

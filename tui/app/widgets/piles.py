@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from tui.engine.cards import Card
 
-from ..cardart import BACK_BG, Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
+from ..cardart import Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
 from ..messages import DiscardClicked, StockClicked
 
 
@@ -37,9 +37,10 @@ class StockPile(Widget):
         for y, line in enumerate(art):
             canvas.put_text(1, y, line)
         label = str(self.count).center(5) if self.count else "empty"
+        c = self.card_style.c
         canvas.put(2, 2, label[:5],
-                   Style(color="#000000", bgcolor="#f1c40f", bold=True) if self.active
-                   else Style(color="#ffffff", bgcolor=BACK_BG, bold=True))
+                   Style(color=c.on_highlight, bgcolor=c.highlight, bold=True) if self.active
+                   else Style(color=c.back_ink, bgcolor=c.back, bold=True))
         return Text("\n").join(canvas.lines())
 
     def on_click(self, event: events.Click) -> None:
@@ -87,7 +88,8 @@ class DiscardPile(Widget):
         for y, line in enumerate(art):
             canvas.put_text(top_x, y, line)
         if self.active and top is not None:
-            canvas.put(top_x + 1, 0, "take", Style(color="#000000", bgcolor="#f1c40f",
+            c = self.card_style.c
+            canvas.put(top_x + 1, 0, "take", Style(color=c.on_highlight, bgcolor=c.highlight,
                                                    bold=True))
         return Text("\n").join(canvas.lines())
 

@@ -9,6 +9,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from ..colours import app_colours, default_colours
+
 
 def leaders(totals: Sequence[int], lowest_wins: bool) -> set[int]:
     if not totals:
@@ -30,7 +32,8 @@ def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int
 
 def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: Sequence[int],
                 lowest_wins: bool, me: int = -1, ascii_only: bool = False,
-                round_word: str = "Rd") -> Table:
+                round_word: str = "Rd", highlight: str = "") -> Table:
+    highlight = highlight or default_colours().highlight
     lead = leaders(totals, lowest_wins) if scores else set()
     star = "*" if ascii_only else "★"
     table = Table(box=box.SIMPLE_HEAD if not ascii_only else box.ASCII, expand=True,
@@ -39,13 +42,13 @@ def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: S
     for seat, name in enumerate(names):
         label = (star if seat in lead else "") + (name[:8])
         table.add_column(Text(label), justify="right", no_wrap=True,
-                         header_style="bold #f1c40f" if seat in lead else
+                         header_style=f"bold {highlight}" if seat in lead else
                          "bold" if seat == me else "")
     for number, row in enumerate(scores, start=1):
         table.add_row(str(number), *(str(v) for v in row))
     table.add_section()
     table.add_row("Σ" if not ascii_only else "tot",
-                  *(f"[bold #f1c40f]{t}[/]" if seat in lead else f"[bold]{t}[/]"
+                  *(Text(str(t), f"bold {highlight}" if seat in lead else "bold")
                     for seat, t in enumerate(totals)))
     return table
 
@@ -58,4 +61,5 @@ class ScoreSheet(Static):
     def show(self, names: Sequence[str], scores: Sequence[Sequence[int]],
              totals: Sequence[int], lowest_wins: bool, me: int = -1,
              ascii_only: bool = False) -> None:
-        self.update(score_table(names, scores, totals, lowest_wins, me, ascii_only))
+        self.update(score_table(names, scores, totals, lowest_wins, me, ascii_only,
+                                highlight=app_colours(self.app).highlight))

@@ -240,7 +240,10 @@ class Melding(DealState):
         return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
                                     runs=contract.runs > 0) for c in distinct_faces(naturals))
 
-    def _build_melds(self, seat: int, specs: Sequence[MeldSpec]) -> list[Meld]:
+    def _build_melds(self, seat: int, specs: Sequence[MeldSpec],
+                     use: str = "meld") -> list[Meld]:
+        """The melds `specs` name, judged as melds of the contract with `use` "contract"
+        (its melds may be smaller than others: sizes given per contract meld)."""
         hand = self.hands[seat]
         uids = {c.uid for c in hand}
         used: set[int] = set()
@@ -254,7 +257,7 @@ class Melding(DealState):
                 used.add(card.uid)
             try:
                 melds.append(make_meld(spec.cards, self.rules, self.rules_round,
-                                       dict(spec.declare) or None))
+                                       dict(spec.declare) or None, use=use))
             except MeldError as exc:
                 raise IllegalAction(str(exc), exc.rule) from exc
         return melds
@@ -284,7 +287,8 @@ class Melding(DealState):
                                 "contract: one lay-down")
         if not action.melds:
             raise IllegalAction("lay down at least one meld", "melds")
-        melds = self._build_melds(seat, action.melds)
+        melds = self._build_melds(seat, action.melds,
+                                  "contract" if rnd.contract.required else "meld")
         if rnd.contract.required:
             reason = contract_melds_ok(melds, self.rules, self.rules_round)
             if reason:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..actions import Action, IllegalAction
-from ..cards import Card
+from ..cards import HIGH_ACE, Card
 from ..meld import Meld
 from ..meld_rules import meld_params
 from ..rules import Round, Ruleset
@@ -192,7 +192,7 @@ class DealState:
 
 def same_card(face: tuple[int, str], card: Card) -> bool:
     """Whether a wild's declared face (run positions 1…14) is this natural card."""
-    rank = 1 if face[0] == 14 else face[0]
+    rank = 1 if face[0] == HIGH_ACE else face[0]
     return rank == card.rank and face[1] in ("", card.suit)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...terminal_text import printable
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import (
     STANDARD_VALUES,
     BuyingRules,
@@ -99,7 +99,7 @@ def run_bound(value: Any, end: str) -> int | None:
     rank = rank_of(value) if value is not None else None
     if rank is None:
         return None
-    return 14 if rank == 1 and end == "highest" else rank
+    return HIGH_ACE if rank == 1 and end == "highest" else rank
 
 
 def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Ruleset:

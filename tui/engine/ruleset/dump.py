@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import Round, Ruleset
 from .build import DEFAULT_VALUES, VALUE_KEYS
 from .schema import rules_schema
@@ -26,7 +26,7 @@ def _rank_out(rank: int) -> int | str:
 
 def _bound_out(position: int | None) -> int | str | None:
     """A run bound back as a rank (positions 1 and 14 are both the ace)."""
-    return None if position is None else _rank_out(1 if position == 14 else position)
+    return None if position is None else _rank_out(1 if position == HIGH_ACE else position)
 
 
 def _round_out(rnd: Round) -> dict[str, Any]:

@@ -38,7 +38,8 @@ def limit_errors(doc: LocatedDoc, data: dict[str, Any]) -> list[LocatedError]:
         found.append(doc.value_loc(path).error(message))
 
     _texts(data, error)
-    rounds = data.get("rounds") if isinstance(data.get("rounds"), list) else []
+    listed = data.get("rounds")
+    rounds: list[Any] = listed if isinstance(listed, list) else []
     for index, entry in enumerate(rounds):
         for where, cards in _dealt(entry, index):
             if cards > MAX_HAND:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from contextvars import ContextVar
 
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
 
 WIDTH = 78
@@ -205,7 +205,7 @@ def _melds(r: Ruleset) -> str:
     )
     if not r.wrap and (run.lowest is not None or run.highest is not None):
         low = RANK_NAMES[run.lowest] if run.lowest else ("A" if r.ace_low else "2")
-        high = RANK_NAMES[1 if run.highest == 14 else run.highest] if run.highest else (
+        high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
             "A" if r.ace_high else "K")
         run_text += f"  Runs use only the ranks from {low} up to {high}."
     lines = [

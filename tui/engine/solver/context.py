@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import ACE, Card
+from ..cards import ACE, HIGH_ACE, Card
 from ..meld import Meld
 from ..meld_rules import MAX_RUN, UNLIMITED, MeldParams, card_penalty, meld_params
 from ..rules import Ruleset
 
 BIG = 1_000_000  # weight scheme "count": every card left out costs BIG minus its value
 X = 100  # code offset of a wild-rank card used as a natural
-HIGH_ACE = 14
 SCAN_ABOVE = 4000  # set choices to enumerate beyond which `solver_scan` is faster
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]

@@ -28,11 +28,10 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
-from ..cards import ACE, JOKER_RANK, Card
+from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
     CACHE_ENTRIES,
-    HIGH_ACE,
     SCAN_ABOVE,
     Context,
     Plan,
@@ -346,7 +345,8 @@ def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[An
     return states
 
 
-def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], cluster_table):
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any],
+               cluster_table: Any) -> tuple[Any, Any]:
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
     best: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
@@ -410,11 +410,13 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
 
 
 def _first(entry: tuple[Any, ...]) -> int:
-    return entry[0]
+    first: int = entry[0]
+    return first
 
 
-def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, clusters,
-             free_cards, pool, left, budget: int, cluster_table, melds: bool) -> Plan:
+def _rebuild(ctx: Context, cost: int, comp_path: Any, total_key: Any, comp_info: Any,
+             ranks: Any, clusters: Any, free_cards: Any, pool: Any, left: Any, budget: int,
+             cluster_table: Any, melds: bool) -> Plan:
     """Turn the winning choices into melds: naturals per core, then the wilds."""
     p = ctx.p
     cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s

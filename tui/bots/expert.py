@@ -1,0 +1,285 @@
+"""`expert`: `hard`'s judgement, checked by playing the options out in imagined deals.
+
+For each decision with a real choice (which card to discard; the top discard or the
+stock), `expert` first asks `hard` what it would do: that is the *policy move*.  Then,
+while its budget lasts, it imagines a deal that fits what it has seen (`opponents`: the
+unseen cards dealt to the other hands in proportion to how well they fit each opponent's
+play, the rest in the stock) and plays every option out in that same deal (`playout`),
+to the end of the deal or a horizon, scoring each by its points less the others' mean.
+
+* **Common random numbers**: every option meets the same imagined deals, stock order
+  included, so what is compared is the difference an option makes, not the luck of the
+  deal; the differences' standard error is what the decision rule reads.
+* **A confidence margin**: the policy move is left only for an option whose mean
+  difference beats it by more than `Z` standard errors and at least `MIN_GAIN` points,
+  after at least `MIN_DEALS` deals: noise from a few playouts never overrides `hard`.
+* **Anytime, under a hard cap**: the budget (CPU seconds of the thread, or a step count
+  for tests; `budget`) is checked before every imagined deal, and options shown clearly
+  worse than the policy move are dropped as the evidence comes in, so easy decisions
+  end early and no decision runs past its budget by more than one deal's playouts.
+
+Contract games (laying down, laying off, buying, joker swaps) use the same search with a
+short horizon (`CONTRACT_HORIZON` turns a seat) and a cheap playout that counts the cards
+a contract still lacks; the plays that cannot cost anything (going out, laying the
+contract down, laying off) are made at once, as every level makes them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tui.engine.actions import Action, TakeDiscard
+from tui.engine.cards import Card
+from tui.engine.view import SeatView
+
+from .budget import Budget
+from .evaluate import Evaluator
+from .hard import EXACT_STEPS, HardBot
+from .medium import discard_action
+from .memory import Knowledge, read_knowledge
+from .opponents import OpponentModel, World
+from .playout import Deal
+from .tactics import Decision, evaluator_for, options, play_mode
+
+DEFAULT_BUDGET = 0.2  # CPU seconds per decision
+Z = 2.0  # standard errors an option must win by
+MIN_GAIN = 0.5  # ... and points
+MIN_DEALS = 6  # imagined deals before the policy move may be left
+DROP_Z = 1.5  # an option this many s.e. worse than the policy move is dropped
+CANDIDATES = 4  # discards measured besides the policy move
+DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
+CONTRACT_HORIZON = 1  # turns a seat, contract games
+
+
+@dataclass
+class Option:
+    """One move being measured, with its score differences against the policy move."""
+
+    action: Action
+    label: str
+    play: Callable[[Deal], None]
+    diffs: list[float] = field(default_factory=list)
+    alive: bool = True
+
+    @property
+    def mean(self) -> float:
+        return sum(self.diffs) / len(self.diffs) if self.diffs else 0.0
+
+    @property
+    def stderr(self) -> float:
+        n = len(self.diffs)
+        if n < 2:
+            return math.inf
+        m = self.mean
+        return math.sqrt(sum((d - m) ** 2 for d in self.diffs) / (n - 1) / n)
+
+
+@dataclass
+class SearchReport:
+    """What a search found, for hints and tests."""
+
+    deals: int = 0
+    chosen: Option | None = None
+    policy: Option | None = None
+
+
+class ExpertBot(HardBot):
+    level = "expert"
+
+    def __init__(self, seed: int = 0, budget: float | None = DEFAULT_BUDGET,
+                 steps: int | None = None) -> None:
+        super().__init__(seed)
+        self.budget = budget  # CPU seconds per decision, a cap
+        self.steps = steps  # and/or playouts per decision (tests, hints: see `budget`)
+        self._whole = Budget(budget, steps)
+        self.last: SearchReport = SearchReport()
+        self.last_knowledge: Knowledge | None = None
+        self.last_worlds: list[World] = []
+        self.keep_worlds = False  # tests: keep the imagined deals of the last decision
+
+    def _start_clock(self) -> Budget:
+        # hard's judgement does its fixed work; the search has what is left of the budget
+        self._whole = Budget(self.budget, self.steps).start()
+        return Budget(None, EXACT_STEPS).start()
+
+    def decide(self, view: SeatView) -> Decision:
+        self.last = SearchReport()
+        policy = super().decide(view)
+        if len(view.legal) == 1 or view.phase not in ("draw", "play"):
+            return policy
+        act = policy.action
+        if act.kind not in ("draw_stock", "take_discard", "discard"):
+            return policy  # going out, laying down, laying off: no doubt about those
+        if isinstance(act, TakeDiscard) and act.depth > 0:
+            return policy
+        ev = evaluator_for(view)
+        opts = self._options(view, ev, act)
+        if len(opts) < 2:
+            return policy
+        return self._search(view, ev, opts, policy)
+
+    # ------------------------------------------------------------------ options
+
+    def _options(self, view: SeatView, ev: Evaluator, act: Action) -> list[Option]:
+        """The policy move first, then the alternatives worth measuring."""
+        if view.phase == "draw":
+            top = next((a for a in options(view, "take_discard")
+                        if isinstance(a, TakeDiscard) and a.depth == 0), None)
+            stock = next(iter(options(view, "draw_stock")), None)
+            if top is None or stock is None:
+                return []
+            pair = [Option(top, f"take {view.top_discard}", _drawing(view.seat, True)),
+                    Option(stock, "draw from the stock", _drawing(view.seat, False))]
+            return pair if act.kind == "take_discard" else pair[::-1]
+        allowed = list(view.discardable)
+        card = getattr(act, "card", None)
+        hand = list(view.hand)
+        if play_mode(view) == "declare" or not ev.contract.required:
+            ranked = [c for _, c in ev.discards_near(hand, allowed, 15)]
+        else:
+            ranked = sorted(allowed, key=lambda c: -ev.value(c))
+        seen = {card.face} if card is not None else set()
+        picks: list[Card] = []
+        for c in ranked:
+            if c.face not in seen and len(picks) < CANDIDATES:
+                seen.add(c.face)
+                picks.append(c)
+        out = [Option(act, f"discard {card}", _discarding(view.seat, card))]
+        for c in picks:
+            out.append(Option(discard_action(view, c), f"discard {c}",
+                              _discarding(view.seat, c)))
+        return out
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, view: SeatView, ev: Evaluator, opts: list[Option],
+                policy: Decision) -> Decision:
+        know = read_knowledge(view)
+        self.last_knowledge = know
+        self.last_worlds = []
+        model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1)
+        rng = random.Random(self._seed)
+        players = len(view.players)
+        horizon = players * (DECLARE_HORIZON if play_mode(view) == "declare"
+                             else CONTRACT_HORIZON)
+        down = [p.contract_down for p in view.players]
+        out_seat = next((p.seat for p in view.players if p.went_out), -1)
+        report = SearchReport(policy=opts[0])
+        self._opts = opts
+        clock = self._whole
+        world_cost = 0.0  # CPU seconds the last imagined deal took, all options played
+
+        def in_time() -> bool:  # the clock, checked between the turns of a playout
+            return clock.fits(0.0)
+
+        while clock.fits(world_cost) and clock.more():
+            started = clock.spent()
+            world = model.imagine(rng)
+            if self.keep_worlds:
+                self.last_worlds.append(world)
+            scores: list[float | None] = []
+            for opt in opts:
+                if not opt.alive and opt is not opts[0]:
+                    scores.append(None)
+                    continue
+                if not clock.more():
+                    break
+                deal = Deal.start(ev, world, know.pile, view.seat, down, view.table)
+                if out_seat >= 0:
+                    deal.out = out_seat
+                    deal.final_left = _final_turns_left(view.seat, out_seat, players)
+                opt.play(deal)
+                if not deal.run(horizon, in_time):
+                    break
+                pts = deal.points()
+                others = [p for s, p in enumerate(pts) if s != view.seat]
+                scores.append(pts[view.seat] - (sum(others) / len(others) if others else 0))
+            world_cost = clock.spent() - started
+            if len(scores) < len(opts):
+                break  # out of budget part-way: a deal not every option met is not used
+            report.deals += 1
+            base = scores[0]
+            assert base is not None
+            for opt, score in zip(opts[1:], scores[1:], strict=True):
+                if score is not None:
+                    opt.diffs.append(score - base)
+            if not self._prune(opts, report.deals):
+                break
+        self.last = report
+        best = verdict(opts, report.deals)
+        if best is not None:
+            report.chosen = best
+            gain = -best.mean
+            return Decision(best.action, f"in {report.deals} imagined deals it scores "
+                            f"{gain:.1f} points better than {opts[0].label[0].lower()}"
+                            f"{opts[0].label[1:]} (± {best.stderr:.1f})")
+        report.chosen = opts[0]
+        return _confirmed(policy, report.deals)
+
+    @staticmethod
+    def _prune(opts: list[Option], deals: int) -> bool:
+        """Drop options shown worse than the policy move; False once none is left, or
+        one is already shown better by a wide margin."""
+        if deals < MIN_DEALS:
+            return True
+        alive = False
+        for opt in opts[1:]:
+            if not opt.alive:
+                continue
+            if opt.mean - DROP_Z * opt.stderr >= 0:
+                opt.alive = False
+                continue
+            if opt.mean < -max(MIN_GAIN, 2 * Z * opt.stderr) and deals >= 4 * MIN_DEALS:
+                return False
+            alive = True
+        return alive
+
+
+def verdict(opts: list[Option], deals: int) -> Option | None:
+    """The option to play instead of the policy move (`opts[0]`), or None: of the options
+    that beat the policy move by more than `Z` standard errors and `MIN_GAIN` points after
+    at least `MIN_DEALS` deals, the one with the best mean difference (a noisy option
+    with a better mean does not hide a sure one)."""
+    if deals < MIN_DEALS:
+        return None
+    sure = [o for o in opts[1:] if len(o.diffs) >= MIN_DEALS
+            and o.mean < -max(MIN_GAIN, Z * o.stderr)]
+    return min(sure, key=lambda o: o.mean, default=None)
+
+
+def _confirmed(policy: Decision, deals: int) -> Decision:
+    if not deals:
+        return policy
+    reason = policy.reason
+
+    def why() -> str:
+        text = reason() if callable(reason) else reason
+        return f"{text}; nothing did better in {deals} imagined deals" if text else \
+            f"nothing did better in {deals} imagined deals"
+
+    return Decision(policy.action, why)
+
+
+def _final_turns_left(me: int, out: int, players: int) -> int:
+    """Final turns still to be played, this seat's included."""
+    n, seat = 0, me
+    while seat != out:
+        n += 1
+        seat = (seat + 1) % players
+    return n
+
+
+def _drawing(seat: int, take: bool) -> Callable[[Deal], None]:
+    def play(deal: Deal) -> None:
+        if deal.draw(seat, take):
+            deal.finish_turn(seat)
+    return play
+
+
+def _discarding(seat: int, card: Card | None) -> Callable[[Deal], None]:
+    def play(deal: Deal) -> None:
+        deal.finish_turn(seat, card)
+    return play

@@ -1,0 +1,168 @@
+"""What the other players probably hold, read from the public log, and deals imagined from it.
+
+`memory.read_knowledge` settles what is certain: the *unseen* cards (in the stock or in
+other hands) and, per opponent, the cards known to be in the hand (taken or bought from
+the pile, not played since).  This module adds what is only likely, from how each opponent
+played:
+
+* a card it **took** from the pile went with something it held (a pair of its rank, or a
+  card of its suit within a run's reach);
+* a top discard it **passed over** went with nothing it held;
+* a card it **discarded** was its least useful one, so it holds little that goes with it;
+* once its contract is **down** (it laid melds), it holds nothing that fits a meld on the
+  table, or it would have laid it off.
+
+An *imagined deal* gives every opponent its known cards plus unseen cards for the rest of
+its hand, and puts the other unseen cards in the stock in a random order.  Several deals
+are drawn blind from the unseen cards and one is kept with probability in proportion to
+how well its hands fit the evidence (sampling importance resampling), so the hands the
+search plays against lean the way the opponents' play points.  Every imagined card comes
+from the unseen multiset, so no card the seat has seen elsewhere is ever imagined.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tui.engine.cards import Card
+from tui.engine.meld import Meld
+from tui.engine.view import SeatView
+
+from .memory import Knowledge
+
+Face = tuple[int, str]
+
+TOOK_ALONE = 0.3  # likelihood factor: a card taken from the pile that goes with nothing held
+PASSED_FITS = 0.45  # a passed-over discard that goes with something held
+DISCARD_PAIR = 0.6  # a discarded card of which the hand holds another of the rank
+FITS_TABLE = 0.35  # a card that could be laid off, held by a player whose contract is down
+CANDIDATES = 6  # blind deals drawn for every imagined deal kept
+FIRST_UID = 1 << 20  # uids of imagined cards (far from the shoe's)
+
+
+@dataclass
+class World:
+    """One imagined deal: every seat's hand (this seat's is the real one) and the stock,
+    top card last."""
+
+    hands: list[list[Card]]
+    stock: list[Card]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one opponent's play this deal says about its hidden cards."""
+
+    took: tuple[Card, ...]
+    passed: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    down: bool
+
+
+class OpponentModel:
+    """Imagines deals for one decision, from one seat's knowledge."""
+
+    def __init__(self, view: SeatView, know: Knowledge, wild_ranks: frozenset[int],
+                 reach: int) -> None:
+        self.view = view
+        self.know = know
+        self.wild = wild_ranks
+        self.reach = max(1, reach)
+        self.pool = [Card(rank, suit, FIRST_UID + i) for i, (rank, suit) in
+                     enumerate(f for f, n in sorted(know.unseen.items()) for _ in range(n))]
+        self.seats = [s for s in range(len(view.players)) if s != view.seat]
+        self.known = {s: [Card(r, su, FIRST_UID + len(self.pool) + 64 * s + i) for i, (r, su)
+                          in enumerate(f for f, n in sorted(know.held.get(s, Counter()).items())
+                                       for _ in range(n))]
+                      for s in self.seats}
+        self.hidden = {s: max(0, know.hidden.get(s, 0)) for s in self.seats}
+        self.evidence = {s: Evidence(tuple(know.taken.get(s, ())),
+                                     tuple(know.passed.get(s, ())),
+                                     tuple(know.discarded.get(s, ())),
+                                     view.players[s].contract_down)
+                         for s in self.seats}
+        self.table: Sequence[Meld] = view.table
+
+    def imagine(self, rng: random.Random) -> World:
+        """One deal that fits the public record, drawn in proportion to its likelihood."""
+        best: list[tuple[float, list[Card]]] = []
+        for _ in range(CANDIDATES):
+            order = self.pool[:]
+            rng.shuffle(order)
+            best.append((self.likelihood(order), order))
+        total = sum(w for w, _ in best)
+        pick = rng.random() * total
+        chosen = best[-1][1]
+        for weight, order in best:
+            pick -= weight
+            if pick <= 0:
+                chosen = order
+                break
+        return self._deal(chosen)
+
+    def _split(self, order: list[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
+        hands: dict[int, list[Card]] = {}
+        at = 0
+        for seat in self.seats:
+            n = min(self.hidden[seat], len(order) - at)
+            hands[seat] = order[at:at + n]
+            at += n
+        return hands, order[at:]
+
+    def _deal(self, order: list[Card]) -> World:
+        hidden, stock = self._split(order)
+        hands: list[list[Card]] = [[] for _ in self.view.players]
+        hands[self.view.seat] = list(self.view.hand)
+        for seat in self.seats:
+            hands[seat] = self.known[seat] + hidden[seat]
+        return World(hands, stock)
+
+    def likelihood(self, order: list[Card]) -> float:
+        """How well the hands this order deals fit each opponent's play (a product of
+        factors, 1 for a deal that contradicts nothing)."""
+        hidden, _ = self._split(order)
+        weight = 1.0
+        for seat in self.seats:
+            hand = self.known[seat] + hidden[seat]
+            ev = self.evidence[seat]
+            for card in ev.took:
+                if not any(self._goes_with(c, card) for c in hand if c.face != card.face):
+                    weight *= TOOK_ALONE
+            for card in ev.passed[-4:]:
+                if self._goes_with_any(card, hidden[seat]):
+                    weight *= PASSED_FITS
+            for card in ev.discarded[-4:]:
+                if card.rank not in self.wild and any(c.rank == card.rank for c in hidden[seat]):
+                    weight *= DISCARD_PAIR
+            if ev.down and self.table:
+                for card in hidden[seat]:
+                    if self._fits_table(card):
+                        weight *= FITS_TABLE
+        return weight
+
+    def _goes_with_any(self, card: Card, hand: Sequence[Card]) -> bool:
+        if card.rank in self.wild or card.is_joker:
+            return False  # a wild always goes with something; passing one says nothing
+        return any(self._goes_with(c, card) for c in hand)
+
+    def _goes_with(self, card: Card, other: Card) -> bool:
+        if card.rank in self.wild or card.is_joker:
+            return True
+        if card.rank == other.rank:
+            return True
+        return card.suit == other.suit and 0 < abs(card.rank - other.rank) <= self.reach
+
+    def _fits_table(self, card: Card) -> bool:
+        if card.rank in self.wild or card.is_joker:
+            return False
+        for meld in self.table:
+            if meld.kind == "set":
+                if meld.rank == card.rank:
+                    return True
+            elif meld.suit == card.suit and (card.rank == meld.low - 1
+                                             or card.rank == meld.high + 1):
+                return True
+        return False
