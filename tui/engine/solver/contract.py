@@ -32,6 +32,7 @@ from ..meld_rules import (
     validate_meld,
 )
 from ..rules import Ruleset
+from .context import SearchTooBig, spend, work_budget
 
 STEPS = 20_000  # search steps before the best found so far is taken
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
@@ -139,7 +140,11 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
-    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    try:
+        with work_budget():
+            return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    except SearchTooBig:
+        return None  # past the work budget: no lay-down can be offered (conservative)
 
 
 class _Search:
@@ -310,6 +315,7 @@ class _Search:
 
     def _dfs(self, picks: Any, stage: int, start: int, taken: int, chosen: list[Any],
              counts: list[int], value: int) -> None:
+        spend(1)
         self.steps += 1
         if self.steps == STEPS:  # enough: the best so far, or the first found, will do
             self.first_found = True
