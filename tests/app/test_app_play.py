@@ -59,7 +59,7 @@ async def test_bot_moves_are_logged_and_highlighted(tmp_path) -> None:
         event = bot_moves()[-1]
         pane = screen.query_one(f"#seat-{event.seat}")
         assert pane.has_class("-acted")  # lit up for a moment
-        shown = str(screen.query_one("#log").query_one("Static").render())
+        shown = str(screen.query_one("#log").render()).replace("\n", "")  # lines wrap
         assert f"● {screen.card_words()(event.text)}" in shown  # fresh, with a bullet
 
 

@@ -58,6 +58,13 @@ class HandModel:
         self.cursor = 0
 
     # --- reading ---------------------------------------------------------------------------
+    def drawn_state(self) -> tuple[object, ...]:
+        """Everything the hand's drawing depends on, as a value: equal states draw the same
+        (so the table redraws the hand only when this changes)."""
+        return (tuple(self.order), self.cursor, frozenset(self.selected),
+                tuple(map(tuple, self.groups)), frozenset(self.new),
+                tuple(map(tuple, self.suggested)))
+
     @property
     def hand(self) -> list[Card]:
         return [self.cards[u] for u in self.order]

@@ -16,6 +16,7 @@ from typing import Any
 
 from .actions import IllegalAction, action_from_json
 from .game import Game
+from .rules import Ruleset
 from .ruleset import RulesetError, load_ruleset_text, standalone_yaml
 
 FORMAT = "rummy-tui-game"
@@ -39,12 +40,26 @@ def fingerprint(game: Game) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
 
+_STANDALONE: dict[int, tuple[Ruleset, str]] = {}  # by ruleset object: YAML, made once
+
+
+def _standalone(rules: Ruleset) -> str:
+    """The ruleset as self-contained YAML, made once per ruleset object (a game is saved
+    after every move, and dumping the YAML was most of the cost)."""
+    hit = _STANDALONE.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_STANDALONE) > 32:
+            _STANDALONE.clear()
+        hit = _STANDALONE[id(rules)] = (rules, standalone_yaml(rules))
+    return hit[1]
+
+
 def game_to_json(game: Game) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
         # Self-contained: a ruleset that `extends` another must not depend on that file.
-        "rules": {"key": game.rules.key, "standalone": standalone_yaml(game.rules),
+        "rules": {"key": game.rules.key, "standalone": _standalone(game.rules),
                   "source": game.rules.source},
         "names": game.names,
         "seed": game.seed,

@@ -429,6 +429,9 @@ class RemoteTable:
     def save(self, path: Path) -> None:
         """Shared tables are not saved to a player's file."""
 
+    def save_text(self) -> str | None:
+        return None
+
     # ------------------------------------------------------------------ acting
     def act(self, seat: int, action: Action) -> None:
         """Checks what can be told here, then sends; the service rules on the rest."""

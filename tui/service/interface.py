@@ -120,6 +120,11 @@ class TableService(Protocol):
         """Write the game where it can be resumed (a shared table writes nothing)."""
         ...
 
+    def save_text(self) -> str | None:
+        """What `save` would write, taken now (None: a shared table, never saved), so a
+        front end can write it away from its UI thread with `tui.atomic.write_atomic`."""
+        ...
+
 
 @runtime_checkable
 class ChatService(Protocol):

@@ -304,6 +304,9 @@ class SeatTable:
     def save(self, path: Path) -> None:
         """Shared tables are not saved to a player's file."""
 
+    def save_text(self) -> str | None:
+        return None
+
 
 class SharedTable:
     """A table in the lobby, from the waiting room to the last deal."""

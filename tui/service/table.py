@@ -194,7 +194,10 @@ class Table:
                 "game": game_to_json(self.game)}
 
     def save(self, path: Path) -> None:
-        write_atomic(Path(path), json.dumps(self.to_json()))
+        write_atomic(Path(path), self.save_text())
+
+    def save_text(self) -> str:
+        return json.dumps(self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> Table:

@@ -3,18 +3,22 @@ hand at the bottom, score sheet and log at the side (on wide terminals), and a k
 that shows what you can do right now.
 
 The screen plays only through the table service: it reads `table.view(seat)`, sends
-actions with `table.act`, and redraws whenever the service says something changed.  Bots
-are stepped on a timer at the player's chosen speed, in a worker thread so a slow bot never
-freezes the screen.
+actions with `table.act`, and redraws whenever the service says something changed: what
+each widget shows comes from `table_presenter.present`, and only the widgets whose part
+changed are drawn again (a draw or a discard lays nothing out again).  Bots are stepped on
+a timer at the player's chosen speed: a bot thinks in a worker thread, so a slow one never
+freezes the screen, and its move is made here, on the UI thread, like every change to the
+game.  The autosave's text is taken after each change and written by a worker.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,25 +31,24 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from tui.atomic import write_atomic
 from tui.engine.actions import (
     Action,
-    Discard,
     DrawStock,
-    GoOut,
     IllegalAction,
-    LayDown,
     LayOff,
     SwapJoker,
     TakeDiscard,
 )
-from tui.engine.cards import Card
+from tui.engine.cards import HIGH_ACE, Card
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
 from .. import intents
 from ..cardart import CardStyle, card_words, chips
 from ..colours import app_colours
-from ..describe import buys_left, deal_label, name_of, prompt
+from ..describe import name_of
 from ..hand_model import SORT_MODES, HandModel
 from ..host import host
 from ..messages import (
@@ -57,11 +60,12 @@ from ..messages import (
     StockClicked,
     TableChanged,
 )
+from ..table_presenter import SeatContext, TableContents, acted_seats, opponent_seats, present
 from ..table_session import TableSession
 from ..widgets.chat import ChatBox
-from ..widgets.gamelog import GameLog
+from ..widgets.gamelog import LogTail
 from ..widgets.hand import HandView
-from ..widgets.keybar import Hint, KeyBar
+from ..widgets.keybar import KeyBar
 from ..widgets.melds import MeldList, meld_text
 from ..widgets.opponent import OpponentPane
 from ..widgets.piles import DiscardPile, StockPile
@@ -123,10 +127,15 @@ class TableScreen(Screen[None]):
         self._penalty: str = ""
         self._penalty_key: tuple[int, tuple[int, ...]] | None = None
         self._save_warned = False
+        self._save_lock = threading.Lock()
+        self._save_number = self._saved_number = 0
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
         self._bot_timer: Timer | None = None
+        self._shown: TableContents | None = None  # what the widgets show now
+        self._shown_style: CardStyle | None = None
+        self._hand_shown: tuple[object, ...] = ()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A window too small to show the table plays nothing blind: only leaving, help
@@ -137,12 +146,14 @@ class TableScreen(Screen[None]):
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Notifications carry engine and bot text: never read it as markup.  The same
+        """Notifications carry engine and bot text: never read it as markup.  One at a
+        time: a new one replaces the last (they never pile up over the table), and the same
         message again within a few seconds (a key pressed repeatedly) is shown once."""
         now = time.monotonic()
         if (message, title) == self._last_note[:2] and now - self._last_note[2] < 3:
             return
         self._last_note = (message, title, now)
+        self.app.clear_notifications()
         style = self.card_style()
         super().notify(style.text(message), title=style.text(title), severity=severity,
                        timeout=timeout, markup=markup)
@@ -151,7 +162,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="roundbar")
         with Horizontal(id="opponents"):
-            for seat in self._opponent_seats():
+            for seat in opponent_seats(self.view_now, self.seat):
                 yield OpponentPane(seat)
         with Horizontal(id="middle"):
             with Horizontal(id="centre"):
@@ -159,10 +170,10 @@ class TableScreen(Screen[None]):
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
-                    yield GameLog(id="recent", limit=12, headers=False, focusable=False)
+                    yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
-                yield GameLog(id="log", focusable=False)
+                yield LogTail(id="log")
         with Vertical(id="me"):
             yield MeldList(id="my-melds")
             yield HandView(id="hand")
@@ -170,12 +181,6 @@ class TableScreen(Screen[None]):
             yield ChatBox(self.session.chat, id="chat")
         yield KeyBar(id="keys")
         yield Static(id="too-small")
-
-    def _opponent_seats(self) -> list[int]:
-        count = len(self.view_now.players)
-        if self.seat < 0:  # a spectator: every seat is across the table
-            return list(range(count))
-        return [(self.seat + i) % count for i in range(1, count)]
 
     def on_mount(self) -> None:
         self.query_one("#me").border_title = "Your hand"
@@ -190,7 +195,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._show_turn_clock)
 
     def _show_turn_clock(self) -> None:
-        self.query_one("#roundbar", Static).update(self._roundbar_text(self.view_now))
+        if isinstance(self.table, TurnClock) and self.table.turn_seconds_left() is not None:
+            self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
@@ -210,8 +216,10 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: Resize) -> None:
         self._apply_size(event.size.width, event.size.height)
+        self._draw()
 
     def _apply_size(self, width: int, height: int) -> None:
+        self._shown = None  # another size: every widget is drawn afresh
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
         if small:
@@ -256,11 +264,9 @@ class TableScreen(Screen[None]):
                          four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
-        """Read this seat's view and redraw everything from it."""
+        """Read this seat's view, bring the hand model up to date and redraw what changed."""
         view = self.table.view(self.seat)
-        previous = self.view_now
         self.view_now = view
-        style = self.card_style()
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
@@ -272,62 +278,92 @@ class TableScreen(Screen[None]):
             self.hand.sync(view.hand)
         if len(view.log) < self._log_seen:  # undone
             self._fresh_from = len(view.log)
-        self._flash_actors(previous, view)
+        elif any(e.seat == self.seat for e in view.log[self._log_seen:]):
+            self._fresh_from = len(view.log)
+        for seat in acted_seats(view, self._log_seen, self.seat):
+            for pane in self.query(OpponentPane):
+                if pane.seat == seat:
+                    pane.flash()
         self._log_seen = len(view.log)
-
-        self.query_one("#roundbar", Static).update(self._roundbar_text(view))
-        targets = self._targets(view)
-        levels = self._levels()
-        for pane in self.query(OpponentPane):
-            player = view.players[pane.seat]
-            pane.show(player, levels.get(pane.seat, ""), view.phase,
-                      view.turn == pane.seat and view.phase in ("draw", "play", "buy"),
-                      [m for m in view.table if m.owner == pane.seat],
-                      view.round.contract.required, style, targets,
-                      buys=buys_left(view, pane.seat))
-        my_turn = view.my_turn
-        self.query_one(StockPile).show(view.stock_count,
-                                       my_turn and intents.can(view, DrawStock), style)
-        deep = view.rules.draw.discard == "deep"
-        pile = self.query_one(DiscardPile)
-        pile.set_class(deep, "-deep")
-        # a deep pile fans out to the left of its top card: as wide as its cards need
-        pile.styles.max_width = 11 + 3 * max(0, len(view.discard) - 1) if deep else None
-        self.query_one(DiscardPile).show(view.discard, view.discard_count,
-                                         view.rules.draw.discard == "deep",
-                                         my_turn and intents.can(view, TakeDiscard),
-                                         style, view.is_wild)
-        mine = [m for m in view.table if m.owner == self.seat]
-        my_melds = self.query_one("#my-melds", MeldList)
-        my_melds.display = bool(mine)
-        my_melds.show(mine, style, targets)
-        self.query_one("#prompt", Static).update(self._prompt_line(view, style))
-        words = self.card_words()
-        this_deal = view.deal_events()
-        start = len(view.log) - len(this_deal)
-        self.query_one("#recent", GameLog).show(this_deal, self.seat,
-                                                max(0, self._fresh_from - start), words)
-        me = self.query_one("#me")
-        me.set_class(my_turn, "-turn")
-        me.border_title = self._hand_title(view)
-        me.border_subtitle = self._hand_subtitle(view)
-        self.query_one(HandView).show(self.hand, style, view.is_wild)
-        names = [name_of(view, s) for s in range(len(view.players))]
-        self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
-                                        view.rules.end.winner == "lowest", self.seat,
-                                        style.ascii)
-        self.query_one("#log", GameLog).show(view.log, self.seat, self._fresh_from, words)
-        self.query_one(KeyBar).show(self._hints(view))
+        self._draw()
         self._autosave(view)
         self._update_penalty()
         self._maybe_show_summary(view)
 
+    def _seat_context(self, view: SeatView) -> SeatContext:
+        hint = self._hint[0] if self._hint is not None and self._hint[1] == len(view.log) \
+            else ""
+        return SeatContext(
+            seat=self.seat, style=self.card_style(), width=self.size.width,
+            levels=tuple(spec.bot or "person" for spec in self.table.seats),
+            narrow=self.has_class("-narrow"), chat=self.session.chat is not None,
+            can_undo=self.table.can_undo(self.seat), penalty=self._penalty,
+            rejoin_code=self.session.rejoin_code or "", selected=bool(self.hand.selected),
+            groups=len(self.hand.groups), sort_mode=self.hand.sort_mode or "",
+            targets=frozenset(self._targets(view)), fresh_from=self._fresh_from, hint=hint,
+            clock=self.table.turn_seconds_left() if isinstance(self.table, TurnClock) else None,
+            words=self.card_words())
+
+    def _draw(self) -> None:
+        """Hand each widget the part of the table's contents that changed since the last
+        time (everything after a resize or a change of card style)."""
+        view = self.view_now
+        ctx = self._seat_context(view)
+        now = present(view, ctx)
+        old = self._shown if self._shown_style == ctx.style else None
+        self._shown, self._shown_style = now, ctx.style
+        style = ctx.style
+        if old is None or now.bar != old.bar:
+            self.query_one("#roundbar", Static).update(now.bar, layout=False)
+        panes = {pane.seat: pane for pane in self.query(OpponentPane)}
+        for i, part in enumerate(now.opponents):
+            if old is None or part != old.opponents[i]:
+                panes[part.seat].show(part, style)
+        if old is None or now.stock != old.stock:
+            self.query_one(StockPile).show(now.stock.count, now.stock.active, style)
+        if old is None or now.pile != old.pile:
+            pile = self.query_one(DiscardPile)
+            if old is None or now.pile.deep != old.pile.deep:
+                pile.set_class(now.pile.deep, "-deep")
+            # a deep pile fans out to the left of its top card: as wide as its cards need
+            width = 11 + 3 * max(0, len(now.pile.cards) - 1) if now.pile.deep else None
+            if pile.styles.max_width != width:
+                pile.styles.max_width = width
+            pile.show(now.pile.cards, now.pile.count, now.pile.deep, now.pile.active, style,
+                      view.is_wild)
+        if old is None or (now.my_melds, now.targets) != (old.my_melds, old.targets):
+            my_melds = self.query_one("#my-melds", MeldList)
+            my_melds.display = bool(now.my_melds)
+            my_melds.show(now.my_melds, style, set(now.targets))
+        if old is None or now.prompt != old.prompt:
+            self.query_one("#prompt", Static).update(now.prompt, layout=False)  # fixed height
+        # only the log in sight is drawn: the centre's on narrow screens, else the side's
+        if ctx.narrow and (old is None or now.recent != old.recent):
+            self.query_one("#recent", LogTail).show(now.recent.events, self.seat,
+                                                    now.recent.fresh_from, ctx.words)
+        if not ctx.narrow and (old is None or now.log != old.log):
+            self.query_one("#log", LogTail).show(now.log.events, self.seat,
+                                                 now.log.fresh_from, ctx.words)
+        if old is None or (now.hand_title, now.hand_subtitle, now.my_turn) != (
+                old.hand_title, old.hand_subtitle, old.my_turn):
+            me = self.query_one("#me")
+            me.set_class(now.my_turn, "-turn")
+            me.border_title = now.hand_title
+            me.border_subtitle = now.hand_subtitle
+        hand_key = (view.deal, style, self.hand.drawn_state())
+        if old is None or hand_key != self._hand_shown:
+            self._hand_shown = hand_key
+            self.query_one(HandView).show(self.hand, style, view.is_wild)
+        if old is None or now.scores != old.scores:
+            scores = now.scores
+            self.query_one(ScoreSheet).show(scores.names, scores.scores, scores.totals,
+                                            scores.lowest_wins, self.seat, style.ascii)
+        if old is None or now.hints != old.hints:
+            self.query_one(KeyBar).show(now.hints)
+
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules
-        return {1: 14} if rules.ace == "high" else {}
-
-    def _levels(self) -> dict[int, str]:
-        return {i: spec.bot or "person" for i, spec in enumerate(self.table.seats)}
+        return {1: HIGH_ACE} if rules.ace == "high" else {}
 
     def _targets(self, view: SeatView) -> set[int]:
         if not self.hand.selected or not view.my_turn:
@@ -336,128 +372,42 @@ class TableScreen(Screen[None]):
         return {a.meld_id for a in intents.legal_of(view, LayOff)
                 if {c.face for c in a.cards} <= selected}
 
-    # ------------------------------------------------------------------ text pieces
-    def _roundbar_text(self, view: SeatView) -> Text:
-        text = Text(" " + self.card_style().text(deal_label(view)), Style(bold=True))
-        if view.final_turns:
-            text.append("   last turns", Style(color=self.card_style().c.highlight, bold=True))
-        if view.phase in ("draw", "play", "buy"):
-            who = "your" if view.turn == self.seat else f"{name_of(view, view.turn)}'s"
-            word = {"draw": "draw", "play": "play", "buy": "buy?"}[view.phase]
-            left = self.table.turn_seconds_left() if isinstance(self.table, TurnClock) \
-                else None
-            clock = f"· {left:.0f}s " if left is not None else ""
-            status = Text(f"{who} {word} {clock}",
-                          Style(color=self.card_style().c.highlight if view.my_turn else None,
-                                bold=view.my_turn))
-            pad = max(1, self.size.width - text.cell_len - status.cell_len)
-            text.append(" " * pad)
-            text.append_text(status)
-        return text
-
-    def _hand_title(self, view: SeatView) -> Text:
-        marker = ("> " if self.card_style().ascii else "▶ ") if view.my_turn else ""
-        me = view.me
-        parts = [f"{marker}{name_of(view, self.seat) if me is None else me.name}",
-                 f"{len(view.hand)} cards"]
-        if me is not None:
-            parts.append(f"{me.total} pts")
-        if buys_left(view, self.seat):
-            parts.append(buys_left(view, self.seat))
-        if self._penalty:
-            parts.append(self._penalty)
-        # a player's name is data, never markup
-        return Text(self.card_style().text(" · ".join(parts)))
-
-    def _hand_subtitle(self, view: SeatView) -> str:
-        bits = []
-        me = view.me
-        if me is not None and view.round.contract.required and me.contract_down:
-            bits.append("contract down")
-        if self.hand.groups:
-            bits.append(f"{len(self.hand.groups)} meld(s) grouped")
-        if self.hand.sort_mode:
-            bits.append(f"by {self.hand.sort_mode}")
-        if self.session.rejoin_code:
-            bits.append(f"rejoin code {self.session.rejoin_code}")
-        return self.card_style().text(" · ".join(bits))
-
-    def _hints(self, view: SeatView) -> list[Hint]:
-        """The keys of this moment, the turn's moves first; `rank` says which go first
-        when the bar is short of room (`?` then lists every key)."""
-        ascii_keys = self.card_style().ascii
-        enter, space, move = ("Enter", "Spc", "<>") if ascii_keys else ("⏎", "␣", "⇧←→")
-        hints: list[Hint] = []
-        chat = [Hint("/", "Chat", "chat", rank=3)] if self.session.chat is not None else []
-        if self.seat < 0:  # a spectator only watches
-            if view.phase in ("round_over", "game_over"):
-                hints.append(Hint(enter, "Summary", "continue"))
-            return hints + chat + [Hint("c", "Scores", "scores", rank=2),
-                                   Hint("?", "Help", "help", rank=1),
-                                   Hint("q", "Leave", "leave", rank=1)]
-        mine = view.my_turn
-        rules = view.rules
-        if view.phase in ("round_over", "game_over"):
-            hints.append(Hint(enter, "Summary", "continue"))
-        elif mine and view.phase == "buy":
-            hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
-        elif mine and view.phase == "draw":
-            hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))
-            if rules.draw.discard != "none":
-                hints.append(Hint("t", "Take", "take_discard",
-                                  intents.can(view, TakeDiscard)))
-        elif mine and view.phase == "play":
-            hints.append(Hint(space, "Select", "select"))
-            if rules.going_out.melding_during_play:
-                me = view.me
-                down = view.round.contract.required and me is not None and me.contract_down
-                if not down:
-                    hints.append(Hint("g", "Group", "group", bool(self.hand.selected)))
-                    hints.append(Hint("m", "Meld", "meld", intents.can(view, LayDown)))
-                if rules.lay_off.when != "never" and (down or not view.round.contract.required):
-                    hints.append(Hint("l", "Lay off", "lay_off", intents.can(view, LayOff)))
-                if rules.joker_swap.enabled and down:
-                    hints.append(Hint("w", "Swap", "swap", intents.can(view, SwapJoker)))
-            else:
-                hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
-            hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
-        hints.append(Hint("a", "Arrange", "arrange", rank=4))
-        if not (mine and view.phase == "play"):
-            hints.append(Hint(move, "Move", "shift(1)", rank=5))
-        hints.append(Hint("h", "Hint", "hint", mine, rank=2))
-        if self.table.can_undo(self.seat):
-            hints.append(Hint("u", "Undo", "undo", rank=2))
-        if self.has_class("-narrow"):
-            hints.append(Hint("c", "Scores", "scores", rank=3))
-        hints += chat + [Hint("?", "Help", "help", rank=1), Hint("q", "Menu", "leave", rank=1)]
-        return hints
-
-    # ------------------------------------------------------------------ after changes
-    def _flash_actors(self, previous: SeatView, view: SeatView) -> None:
-        if len(view.log) <= self._log_seen:
-            return
-        for event in view.log[self._log_seen:]:
-            if event.seat == self.seat:
-                self._fresh_from = len(view.log)
-            elif event.seat >= 0:
-                for pane in self.query(OpponentPane):
-                    if pane.seat == event.seat:
-                        pane.flash()
-
     def _autosave(self, view: SeatView) -> None:
+        """Save after every change: the game's text is taken here, on the UI thread, so it
+        is one consistent state; writing it (atomically, with a sync to disk) is a
+        worker's job.  Writes are numbered and an older one never replaces a newer."""
         path = self.session.save_path
         if path is None:
             return
         try:
-            if view.phase == "game_over":
-                path.unlink(missing_ok=True)
-            else:
-                self.table.save(path)
+            text = None if view.phase == "game_over" else self.table.save_text()
         except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
-            if not self._save_warned:
-                self._save_warned = True
-                self.notify(f"The game could not be saved to {path}: {exc}",
-                            title="Autosave failed", severity="warning", timeout=8)
+            self._save_failed(path, exc)
+            return
+        if view.phase != "game_over" and text is None:
+            return  # a table that is not saved
+        self._save_number += 1
+        self._write_save(path, text, self._save_number)
+
+    @work(thread=True, group="save")
+    def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        with self._save_lock:
+            if number < self._saved_number:
+                return  # a newer save is already written
+            try:
+                if text is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    write_atomic(path, text)
+            except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
+                self.app.call_from_thread(self._save_failed, path, exc)
+            self._saved_number = number
+
+    def _save_failed(self, path: Path, exc: Exception) -> None:
+        if not self._save_warned:
+            self._save_warned = True
+            self.notify(f"The game could not be saved to {path}: {exc}",
+                        title="Autosave failed", severity="warning", timeout=8)
 
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
@@ -492,13 +442,31 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="bot")
     def _run_bot(self) -> None:
+        """Think in the worker (a bot may take a while); move on the UI thread, where
+        every change to the game is made."""
         try:
-            self.table.step_bot()
+            choice = self.table.bot_choice()
         except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
-            self.app.call_from_thread(self.notify, f"A computer player's move failed: {exc}",
-                                      title="Bot error", severity="error")
-        finally:
-            self._bot_busy = False
+            self.app.call_from_thread(self._bot_failed, exc)
+            return
+        self.app.call_from_thread(self._apply_bot, choice)
+
+    def _apply_bot(self, choice: tuple[int, Action] | None) -> None:
+        self._bot_busy = False
+        if choice is None or self.table.bot_to_move() != choice[0]:
+            return  # nothing to do, or the table moved on while the bot thought
+        seat, action = choice
+        try:
+            self.table.act(seat, action)
+        except IllegalAction:
+            pass  # the table changed under the bot (nothing was played); it thinks again
+        except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
+            self._bot_failed(exc)
+
+    def _bot_failed(self, exc: Exception) -> None:
+        self._bot_busy = False
+        self.notify(f"A computer player's move failed: {exc}", title="Bot error",
+                    severity="error")
 
     def _update_penalty(self) -> None:
         """Recompute the hand's best penalty in a worker, only when the hand changed."""
@@ -522,14 +490,10 @@ class TableScreen(Screen[None]):
     def _set_penalty(self, text: str) -> None:
         if text != self._penalty:
             self._penalty = text
-            self.query_one("#me").border_title = self._hand_title(self.view_now)
+            self._draw()
 
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
-        try:
-            from tui.engine.solver import best_arrangement
-        except ImportError:
-            return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)
 
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
@@ -562,6 +526,8 @@ class TableScreen(Screen[None]):
                         title="Something went wrong", severity="error", timeout=10)
             return False
         self._fresh_from = len(self.table.view(self.seat).log)
+        self.app.clear_notifications()  # what they said is about the move before this one
+        self._last_note = ("", "", 0.0)
         if not isinstance(action, DrawStock | TakeDiscard):
             self.hand.new.clear()
             self._redraw_hand()
@@ -698,18 +664,8 @@ class TableScreen(Screen[None]):
 
     # ------------------------------------------------------------------ arranging the hand
     def _redraw_hand(self) -> None:
-        view = self.view_now
-        self.query_one(HandView).show(self.hand, self.card_style(), view.is_wild)
-        me = self.query_one("#me")
-        me.border_subtitle = self._hand_subtitle(view)
-        targets = self._targets(view)
-        for pane in self.query(OpponentPane):
-            pane.query_one(MeldList).targets = targets
-            pane.query_one(MeldList).refresh()
-        my_melds = self.query_one("#my-melds", MeldList)
-        my_melds.targets = targets
-        my_melds.refresh()
-        self.query_one(KeyBar).show(self._hints(view))
+        """The hand model changed (cursor, selection, groups, order): redraw what shows it."""
+        self._draw()
 
     def action_cursor(self, delta: int) -> None:
         self.hand.move_cursor(delta)
@@ -778,20 +734,11 @@ class TableScreen(Screen[None]):
         if self._hint_timer is not None:
             self._hint_timer.stop()
         self._hint_timer = self.set_timer(HINT_SECONDS, self._drop_hint)
-        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
-                                                                   self.card_style()))
+        self._draw()
 
     def _drop_hint(self) -> None:
         self._hint = None
-        self.query_one("#prompt", Static).update(self._prompt_line(self.view_now,
-                                                                   self.card_style()))
-
-    def _prompt_line(self, view: SeatView, style: CardStyle) -> Text:
-        """The hint while it is fresh (no move since it was given), else the prompt."""
-        if self._hint is not None and self._hint[1] == len(view.log):
-            return Text(f"Hint: {self._hint[0]}", Style(bold=True, italic=True))
-        self._hint = None
-        return Text(style.text(prompt(view, style)), Style(bold=view.my_turn))
+        self._draw()
 
     def card_words(self) -> Callable[[str], str]:
         """Writes the cards in a line of text as the table shows them (player names are

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from rich.style import Style
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.engine.view import Event
@@ -79,3 +80,38 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
         out.append(words("● " if fresh else "· "), Style(color=colour, bold=fresh))
         out.append(words(event.text), Style(bold=fresh, dim=not fresh and event.seat != me))
     return out
+
+
+class LogTail(Widget):
+    """The table's log: the latest lines that fit, newest at the bottom, in a box of
+    fixed size.  A move redraws this box alone (no layout, no scrolling); the whole log,
+    scrollable, is in the scores dialog (`c`)."""
+
+    DEFAULT_CSS = """
+    LogTail { height: 1fr; width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None, headers: bool = True) -> None:
+        super().__init__(id=id)
+        self.headers = headers
+        self._events: Sequence[Event] = ()
+        self._me = -1
+        self._fresh_from = 0
+        self._words: Callable[[str], str] | None = None
+
+    def show(self, events: Sequence[Event], me: int, fresh_from: int,
+             words: Callable[[str], str] | None = None) -> None:
+        self._events, self._me, self._fresh_from, self._words = events, me, fresh_from, words
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.size.width, self.size.height
+        if width <= 0 or height <= 0 or not self._events:
+            return Text()
+        # each event takes at least one line: the last `height` events are enough
+        start = max(0, len(self._events) - height)
+        tail = self._events[start:]
+        text = log_text(tail, self._me, self._fresh_from - start, height, self.headers,
+                        self._words)
+        lines = text.wrap(self.app.console, width, overflow="fold")
+        return Text("\n").join(list(lines)[-height:])

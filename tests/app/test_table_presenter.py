@@ -1,0 +1,69 @@
+"""The table presenter, without an app: what each pane shows, and that a move changes
+only the panes it concerns (the screen redraws exactly those)."""
+
+from __future__ import annotations
+
+from table_rig import goto_deal, new_game
+
+from tui.app.table_presenter import SeatContext, opponent_seats, present
+from tui.bots import make_bot
+from tui.engine.game import Game
+
+
+def bot_move(game: Game) -> None:
+    seat = game.actor
+    game.apply(make_bot("random", seat).choose(game.view(seat)))
+
+
+def test_another_seats_discard_changes_only_its_panes_the_piles_and_the_log() -> None:
+    game = new_game("three_thirteen", players=4, seed=2)
+    while game.actor != 2 or game.phase != "play":
+        if game.phase == "round_over":
+            game.next_round()
+        bot_move(game)
+    ctx = SeatContext(seat=0)
+    before = present(game.view(0), ctx)
+    bot_move(game)  # seat 2 discards: seat 3 is to draw
+    after = present(game.view(0), ctx)
+    assert game.history[-1].kind in ("discard", "go_out")
+    changed = {o.seat for o, p in zip(after.opponents, before.opponents, strict=True) if o != p}
+    assert changed == {2, 3}  # the one who discarded, the one now to draw; not seat 1
+    assert after.pile != before.pile and after.log != before.log
+    assert after.bar != before.bar  # whose move it is
+    assert (after.hand_title, after.hand_subtitle, after.scores, after.stock) == (
+        before.hand_title, before.hand_subtitle, before.scores, before.stock)
+    assert after.hints == before.hints  # still not my move
+
+
+def test_the_same_view_presents_the_same_contents() -> None:
+    game = new_game("liverpool", players=3, seed=4)
+    ctx = SeatContext(seat=1, width=120, narrow=False)
+    assert present(game.view(1), ctx) == present(game.view(1), ctx)
+
+
+def test_my_draw_changes_my_hand_title_and_keys() -> None:
+    game = new_game("three_thirteen", players=2, seed=6)
+    me = game.actor
+    ctx = SeatContext(seat=me)
+    before = present(game.view(me), ctx)
+    game.apply(next(a for a in game.view(me).legal if a.kind == "draw_stock"))
+    after = present(game.view(me), ctx)
+    assert "4 cards" in after.hand_title.plain and "3 cards" in before.hand_title.plain
+    assert [h.key for h in after.hints if h.key == "d"] == ["d"]
+    assert after.stock.count == before.stock.count - 1
+
+
+def test_a_repeating_schedule_is_named_by_its_deal() -> None:
+    game = new_game("rulesets/cookbook/rummy_to_100.yaml", players=2, seed=1)
+    goto_deal(game, 3)
+    bar = present(game.view(0), SeatContext(seat=0)).bar.plain
+    assert bar.startswith(" Deal 3 — 7 cards — 2s wild")
+
+
+def test_a_spectator_has_every_seat_across_the_table() -> None:
+    game = new_game("three_thirteen", players=3, seed=1)
+    assert opponent_seats(game.view(-1), -1) == [0, 1, 2]
+    assert opponent_seats(game.view(1), 1) == [2, 0]
+    contents = present(game.view(-1), SeatContext(seat=-1))
+    assert [o.seat for o in contents.opponents] == [0, 1, 2]
+    assert {h.label for h in contents.hints} >= {"Scores", "Help", "Leave"}
