@@ -111,3 +111,24 @@ async def test_penalty_now_is_what_the_rules_would_score() -> None:
         await pilot.pause()
         title = str(table_screen(app).query_one("#me").border_title)
         assert "penalty now 74" in title, title  # 7+7+7+7 + 9+9+9 + 4+5+10
+
+
+async def test_notes_never_pile_up_and_go_with_the_next_move(tmp_path) -> None:
+    app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while not (view(app).my_turn and view(app).phase == "draw"):
+            if view(app).my_turn:
+                table.act(HUMAN, next(a for a in view(app).legal if a.kind == "pass_buy"))
+            else:
+                table.step_bot()
+        await pilot.pause()
+        await pilot.press("d")  # not yet: draw first
+        await pilot.press("w")  # nothing to swap
+        await pilot.pause()
+        notes = list(app._notifications)
+        assert len(notes) == 1 and "swap" in notes[0].message.lower(), notes
+        await pilot.press("s")
+        await pilot.pause()
+        assert list(app._notifications) == []

@@ -183,3 +183,17 @@ def test_the_card_count_check_knows_hands_grow_with_buys() -> None:
 def test_rules_check_refuses_knobs_that_cannot_work(text: str, words: str) -> None:
     with pytest.raises(RulesetError, match=words):
         rules(LIVERPOOL, text)
+
+
+def test_a_huge_bought_hand_still_finds_its_contract() -> None:
+    """Shanghai's last contract with a hand grown by buys to 26 cards: far too many ways to
+    choose cores for an exact search, so the search settles after its step budget, and
+    still lays a legal contract down."""
+    shanghai = rules("extends: liverpool\n", "rounds:\n  - {cards: 12, contract: "
+                     "{sets: [3], runs: [4, 4, 4]}}\ncontract: {runs_same_suit: separate, "
+                     "same_suit_gap: 2}\nmelds: {run: {min: 3}}\n")
+    hand = cards("3C 4C 5C 6C 9C 10C JC QC 3H 4H 5H 7H 8H 9H 10H KD KS KH JK JK JK "
+                 "2S 5S 8D AD QD")
+    lay = find_contract(hand, shanghai, 1)
+    assert lay is not None and contract_melds_ok(lay.melds, shanghai, 1) is None
+    assert find_contract(hand, shanghai, 1, first_found=True) is not None

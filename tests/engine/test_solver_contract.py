@@ -187,6 +187,20 @@ def test_contract_melds_ok_names_the_problem():
     separate = with_contract(CR, "separate")
     assert contract_melds_ok(runs, separate, 3) is None
     touching = [meld("2H 3H 4H"), meld("5H 6H 7H")]
-    assert "touch" in contract_melds_ok(touching, separate, 3)
+    assert "joining up" in contract_melds_ok(touching, separate, 3)
     assert contract_melds_ok(touching, with_contract(CR, "allowed"), 3) is None
     assert "no contract" in contract_melds_ok(sets, three_thirteen(), 1)
+
+
+def test_same_suit_runs_apart_around_the_corner_get_their_wilds() -> None:
+    """Two club runs kept apart where runs wrap: the one laid out as Q-K-A takes its two
+    wilds (the span Q..A was once counted as 12..1, a negative number of cards)."""
+    rules = RULESETS["separate_wrap"]
+    hand = [Card(1, "C", 0), Card(3, "C", 2), Card(1, "C", 52), Card(3, "C", 54),
+            *(Card(0, "*", 104 + i) for i in range(4))]
+    lay = find_contract(hand, rules, 3)  # deal 3: two runs
+    assert lay is not None and contract_melds_ok(lay.melds, rules, 3) is None
+    assert lay.penalty == brute_contract(hand, rules, 3)
+    for meld in lay.melds:
+        make_meld(meld.cards, rules, 3, dict(zip((c.uid for c in meld.cards),
+                                                 meld.stands_for, strict=True)), kind="run")

@@ -301,11 +301,14 @@ def test_games_finishing_at_once_in_threads_are_all_recorded(home: Path) -> None
 
 WRITER = """
 import sys, time
+from pathlib import Path
 from records_kit import T0, finished_game, seats, write_v1_database
 from tui.records import record_finished_game
-worker, count, start = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+worker, count, gate = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
 games = [finished_game(seed=1000 * worker + i) for i in range(count)]
-time.sleep(max(0.0, start - time.time()))
+(gate / f"ready-{worker}").touch()
+while not (gate / "go").exists():  # all start together, however slow the machine
+    time.sleep(0.005)
 for i, game in enumerate(games):
     outcome = record_finished_game(game, seats(), T0 + worker * 100 + i)
     assert outcome.record_id is not None and outcome.message is None, outcome
@@ -313,18 +316,22 @@ for i, game in enumerate(games):
 """
 
 
-def test_separate_processes_writing_at_once_lose_nothing(home: Path) -> None:
+def test_separate_processes_writing_at_once_lose_nothing(home: Path, tmp_path: Path) -> None:
     """Several server processes finishing games together, from a database none has created
     yet (so they also race to create and migrate it)."""
     import time
 
     env = {**os.environ, "RUMMY_HOME": str(home),
            "PYTHONPATH": os.pathsep.join([str(ROOT / "tests" / "support"), str(ROOT)])}
-    start = time.time() + 4.0
+    gate = tmp_path / "gate"
+    gate.mkdir()
     workers, count = 4, 5
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(w), str(count), str(start)],
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(w), str(count), str(gate)],
                               env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for w in range(workers)]
+    while len(list(gate.glob("ready-*"))) < workers and all(p.poll() is None for p in procs):
+        time.sleep(0.005)  # waiting for the writers to be ready, not timing them
+    (gate / "go").touch()
     lines = []
     for proc in procs:
         out, err = proc.communicate(timeout=120)

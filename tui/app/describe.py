@@ -25,7 +25,7 @@ def deal_label(view: SeatView) -> str:
         if rnd.all_at_once:
             parts.append("all at once")
     else:
-        parts.append(f"{rnd.cards} cards")
+        parts.append(f"{rnd.cards_for(len(view.players))} cards")
     if rnd.wild:
         parts.append(rnd.label_wild())
     elif view.rules.jokers_wild and view.rules.deck_for(len(view.players)).jokers:

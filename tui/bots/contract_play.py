@@ -17,10 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tui.engine.actions import Action
-from tui.engine.cards import ACE, Card
+from tui.engine.cards import ACE, HIGH_ACE, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import run_positions_of
-from tui.engine.solver import HIGH_ACE
 from tui.engine.view import SeatView
 
 from .evaluate import ContractNeed, Evaluator, without_card

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, TypeVar
 
-from tui.engine.cards import ACE, SUITS, Card
+from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
@@ -262,8 +262,8 @@ def _may_fit(card: Card, meld: Meld, params: MeldParams) -> bool:
     if card.suit != meld.suit and params.same_suit:
         return False
     low, high = meld.low, meld.high
-    places = (1, 14) if card.rank == ACE else (card.rank,)
-    return any(low - 1 <= p <= high + 1 or (p == 1 and high == 13) or (p == 14 and low == 1)
+    places = (1, HIGH_ACE) if card.rank == ACE else (card.rank,)
+    return any(low - 1 <= p <= high + 1 or (p == 1 and high == 13) or (p == HIGH_ACE and low == 1)
                for p in places)
 
 
@@ -361,14 +361,14 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
             if not suit:
                 continue
             places = [pos for pos in range(start, start + group.size)
-                      if (1 if pos == 14 else pos, suit) in group.faces]
+                      if (1 if pos == HIGH_ACE else pos, suit) in group.faces]
             if not places:
                 continue
             lo, hi = min(places), max(places)
             spare = group.size - (hi - lo + 1)  # the run may grow this far either way
             for pos in range(max(p.min_pos, lo - spare), min(p.max_pos, hi + spare) + 1):
                 if pos not in places:
-                    out.add((1 if pos == 14 else pos, suit))
+                    out.add((1 if pos == HIGH_ACE else pos, suit))
     return frozenset(out)
 
 
@@ -407,7 +407,7 @@ def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
         for (rank, s), n in counts.items():
             if s != suit or n <= 0:
                 continue
-            for pos in ((1, 14) if rank == ACE else (rank,)):
+            for pos in ((1, HIGH_ACE) if rank == ACE else (rank,)):
                 if lo <= pos <= hi:
                     have[pos] = (rank, s)
         if not have:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tui.engine.cards import ACE, Card
+from tui.engine.cards import ACE, HIGH_ACE, Card
 from tui.engine.meld import Meld
 from tui.engine.meld_rules import MeldParams
 
@@ -30,7 +30,7 @@ from .evaluate import Evaluator
 def _places(rank: int, p: MeldParams) -> tuple[int, ...]:
     if rank != ACE:
         return (rank,)
-    return tuple(q for q, ok in ((1, p.ace_low or p.wrap), (14, p.ace_high and not p.wrap))
+    return tuple(q for q, ok in ((1, p.ace_low or p.wrap), (HIGH_ACE, p.ace_high and not p.wrap))
                  if ok)
 
 

@@ -106,12 +106,13 @@ def solve_hand(hand: list[Any], rules: Ruleset, round_no: int) -> dict[str, Any]
     rnd = rules.round(round_no)
     lay = None
     arrangement = best_arrangement(hand, rules, round_no)
-    size_ok = _may_go_out_with(len(hand), rules, rnd.cards)
+    dealt = next((n for _, n in rnd.cards_by_players if n + 1 == len(hand)), rnd.cards)
+    size_ok = _may_go_out_with(len(hand), rules, dealt)
     out = going_out(hand, rules, round_no, arrangement) if size_ok else None
     wild = [RANK_NAMES[r] for r in rnd.wild] + (["JK"] if _jokers_wild(rules) else [])
     result: dict[str, Any] = {
         "round": round_no,
-        "hand_size": rnd.cards,
+        "hand_size": dealt,
         "wild": wild,
         "hand": [str(c) for c in hand],
         "penalty": arrangement.penalty,
@@ -131,8 +132,8 @@ def solve_hand(hand: list[Any], rules: Ruleset, round_no: int) -> dict[str, Any]
     # shown in text output only: what each wild stands for, why a hand cannot go out
     result["_shown"] = [meld.describe() for meld in arrangement.melds]
     result["_size"] = "" if size_ok else (
-        f"a hand of {len(hand)} cards cannot: this round goes out from {rnd.cards + 1} "
-        f"(the {rnd.cards} dealt and the card drawn)")
+        f"a hand of {len(hand)} cards cannot: this round goes out from {dealt + 1} "
+        f"(the {dealt} dealt and the card drawn)")
     result["_contract_shown"] = [] if lay is None else [m.describe() for m in lay.melds]
     return result
 

@@ -19,6 +19,7 @@ JOKER_RANK = 0
 JOKER_SUIT = "*"
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+HIGH_ACE = 14  # the run position of an ace played above the king
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 RANK_NAMES: dict[int, str] = {1: "A", 11: "J", 12: "Q", 13: "K"} | {
     n: str(n) for n in range(2, 11)

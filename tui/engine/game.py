@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from .actions import Action, IllegalAction
-from .cards import JOKER_RANK, Card, build_shoe
+from .cards import HIGH_ACE, JOKER_RANK, Card, build_shoe
 from .deal import Deal
 from .rules import Round, Ruleset
 from .scoring import score_deal, winners
@@ -278,4 +278,4 @@ class Game:
         """A card's rank when cutting for the deal (`dealer_ace`: the ace low or high)."""
         how = self.rules.dealer_ace
         high = self.rules.ace == "high" if how == "ranks" else how == "high"
-        return 14 if card.rank == 1 and high else card.rank
+        return HIGH_ACE if card.rank == 1 and high else card.rank

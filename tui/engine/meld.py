@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .cards import RANK_NAMES, Card
+from .cards import HIGH_ACE, RANK_NAMES, Card
 
 MeldKind = Literal["set", "run"]
 Face = tuple[int, str]  # (rank or run position, suit); a wild in a set may have suit ""
@@ -70,5 +70,5 @@ def face_name(face: Face) -> str:
 
 
 def _is_itself(card: Card, face: Face) -> bool:
-    rank = 1 if face[0] == 14 else face[0]
+    rank = 1 if face[0] == HIGH_ACE else face[0]
     return card.rank == rank and (face[1] in ("", card.suit))

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from .cards import ACE, KING, RANK_NAMES, SUITS, Card
+from .cards import ACE, HIGH_ACE, KING, RANK_NAMES, SUITS, Card
 from .meld import Face, Meld, face_name
 from .rules import Ruleset
 
@@ -46,23 +46,23 @@ class MeldParams:
     outnumber: bool  # wilds may outnumber naturals (melds holding a natural card)
     wild_natural: bool = True  # a wild-rank card may stand for itself as a natural
     run_lowest: int = 1  # lowest run position allowed (`melds.run.lowest`; 1: no bound)
-    run_highest: int = 14  # highest run position allowed (14: no bound)
+    run_highest: int = HIGH_ACE  # highest run position allowed (14: no bound)
     same_suit: bool = True  # runs are of one suit
 
-    @property
-    def min_pos(self) -> int:
-        base = 1 if self.ace_low or self.wrap else 2
-        return base if self.wrap else max(base, self.run_lowest)
+    # derived (worked out once: the solver reads them in its inner loops)
+    min_pos: int = field(init=False)  # lowest run position
+    max_pos: int = field(init=False)  # highest run position
+    bounded: bool = field(init=False)  # runs kept inside `melds.run.lowest` / `highest`
 
-    @property
-    def max_pos(self) -> int:
-        base = 13 if self.wrap or not self.ace_high else 14
-        return base if self.wrap else min(base, self.run_highest)
-
-    @property
-    def bounded(self) -> bool:
-        """Runs are kept inside `melds.run.lowest` / `highest` (not the whole ace range)."""
-        return not self.wrap and (self.run_lowest > 1 or self.run_highest < 14)
+    def __post_init__(self) -> None:
+        low = 1 if self.ace_low or self.wrap else 2
+        high = 13 if self.wrap or not self.ace_high else HIGH_ACE
+        bounded = not self.wrap and (self.run_lowest > 1 or self.run_highest < HIGH_ACE)
+        if not self.wrap:
+            low, high = max(low, self.run_lowest), min(high, self.run_highest)
+        object.__setattr__(self, "min_pos", low)
+        object.__setattr__(self, "max_pos", high)
+        object.__setattr__(self, "bounded", bounded)
 
 
 _PARAMS: dict[tuple[int, int, str], tuple[Ruleset, MeldParams]] = {}
@@ -112,7 +112,7 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         outnumber=outnumber,
         wild_natural=m.wild_rank_natural,
         run_lowest=m.run.lowest or 1,
-        run_highest=m.run.highest or 14,
+        run_highest=m.run.highest or HIGH_ACE,
         same_suit=m.run.same_suit,
     )
     if params.bounded:  # a run fits between the bounds
@@ -201,7 +201,7 @@ def swap_joker(meld: Meld, card: Card, rules: Ruleset, round_no: int) -> tuple[M
             if face[1] not in (card.suit, "" if not params.same_suit else card.suit) \
                     or face[0] not in wanted_pos:
                 continue
-            if params.wrap and face[0] == 14 and card.rank != ACE:
+            if params.wrap and face[0] == HIGH_ACE and card.rank != ACE:
                 continue
         else:
             if face[0] != card.rank or face[1] not in ("", card.suit):
@@ -223,8 +223,9 @@ def run_positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
         return ()
     if params.wrap:
         return (1,)
+    high = params.ace_high and params.run_highest >= HIGH_ACE
     return tuple(p for p, ok in ((1, params.ace_low and params.run_lowest <= 1),
-                                 (14, params.ace_high and params.run_highest >= 14)) if ok)
+                                 (HIGH_ACE, high)) if ok)
 
 
 def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParams,
@@ -475,7 +476,7 @@ def _no_place(card: Card, params: MeldParams) -> MeldError:
 
 
 def _norm_pos(pos: int, params: MeldParams) -> int:
-    return 1 if params.wrap and pos == 14 else pos
+    return 1 if params.wrap and pos == HIGH_ACE else pos
 
 
 def _place_run(cards: list[Card], fixed: list[Face | None], params: MeldParams, end: str,
@@ -538,7 +539,7 @@ def _lay_out(cards: list[Card], places: dict[int, int], free: list[int], params:
         order.append(i)
         shown = pos
         if params.wrap and pos == 1 and k == len(seq) - 1 and k > 0:
-            shown = 14  # Q-K-A reads like a high ace when nothing follows it
+            shown = HIGH_ACE  # Q-K-A reads like a high ace when nothing follows it
         stands.append((shown, own_suit.get(i, suit) if own_suit else suit))
     return Meld("run", tuple(cards[i] for i in order), tuple(stands))
 
@@ -552,7 +553,7 @@ def _line_arc(taken: list[int], n: int, free: int, end: str, params: MeldParams)
     if lo < lo_bound or hi > hi_bound:
         raise MeldError("that place is outside the run's ranks",
                         "melds.run.lowest" if params.bounded else "ace")
-    if lo == 1 and hi == 14:
+    if lo == 1 and hi == HIGH_ACE:
         raise MeldError("an ace cannot be both low and high in one run", "ace")
     gaps = (hi - lo + 1) - len(taken)
     if gaps > free:
@@ -571,7 +572,7 @@ def _line_arc(taken: list[int], n: int, free: int, end: str, params: MeldParams)
     if up > up_room or down > down_room:
         raise MeldError("no room left at the ends of this run",
                         "melds.run.lowest" if params.bounded else "ace")
-    if (lo - down) == 1 and (hi + up) == 14:
+    if (lo - down) == 1 and (hi + up) == HIGH_ACE:
         raise MeldError("an ace cannot be both low and high in one run", "ace")
     return list(range(lo - down, hi + up + 1))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .cards import ACE, JOKER_RANK, RANK_NAMES
+from .cards import ACE, HIGH_ACE, JOKER_RANK, RANK_NAMES
 
 AceRule = Literal["low", "high", "both"]
 DiscardRule = Literal["required", "optional", "forbidden"]
@@ -140,6 +140,7 @@ class DrawRules:
     discard: DrawDiscard = "top"
     deep_must_meld: bool = True
     no_immediate_rediscard: bool = False
+    rediscard_to_go_out: bool = False  # the card just taken may be the last discard
     stock_only_after_contract: bool = False
 
 
@@ -280,7 +281,7 @@ class Ruleset:
         """Positions a natural card of `rank` can take in a run (ace: 1 and/or 14)."""
         if rank != ACE:
             return (rank,)
-        return tuple(p for p, ok in ((1, self.ace_low), (14, self.ace_high)) if ok)
+        return tuple(p for p, ok in ((1, self.ace_low), (HIGH_ACE, self.ace_high)) if ok)
 
 
 STANDARD_VALUES: dict[int, int] = {1: 1, **{n: n for n in range(2, 11)}, 11: 10, 12: 10, 13: 10}

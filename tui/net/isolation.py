@@ -125,10 +125,24 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     app.console.size = terminal.size
 
 
-@functools.lru_cache(maxsize=8192)
-def _textual_codes(style: RichStyle, system: ColorSystem) -> str:
+# Per colour depth: id(style) -> (style, codes).  Keyed by identity, which is cheap to
+# hash; the entry holds the style itself, so its id cannot be reused while it is there.
+_CODES: dict[ColorSystem, dict[int, tuple[RichStyle, str]]] = {s: {} for s in ColorSystem}
+MAX_CODES = 8192
+"""Styles whose codes are kept per colour depth (all forgotten past that; they refill)."""
+
+
+def _codes(style: RichStyle, system: ColorSystem) -> str:
+    """The escape codes of `style` at colour depth `system`, never cached on the style."""
+    known = _CODES[system]
+    entry = known.get(id(style))
+    if entry is not None and entry[0] is style:
+        return entry[1]
     codes = _TEXTUAL_RENDER_ANSI(style, system)
     style._ansi = None  # never left on the shared style for another depth to find
+    if len(known) >= MAX_CODES:
+        known.clear()
+    known[id(style)] = (style, codes)
     return codes
 
 
@@ -140,21 +154,34 @@ def _rich_codes(style: RichStyle, system: ColorSystem) -> str:
     return codes
 
 
-def _render_style(cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem) -> str:
-    ansi = _textual_codes(style, color_system)
+def _styled(style: RichStyle, text: str, ansi: str) -> str:
     output = f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text
     if style._link:
         output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
     return output
 
 
+def _render_style(cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem) -> str:
+    return _styled(style, text, _codes(style, color_system))
+
+
 def _render_strip(self: Strip, console: Console) -> str:
     # No per-strip cache: a strip (e.g. a cached blank line) may be drawn for sessions of
-    # different depths.  The codes of each style are cached per depth instead.
+    # different depths.  The codes of each style are kept per depth instead.
     system = console._color_system or ColorSystem.TRUECOLOR
-    render = Strip.render_style
-    return "".join([text if style is None else render(style, text, color_system=system)
-                    for text, style, _ in self._segments])
+    known = _CODES[system]
+    parts = []
+    for text, style, _ in self._segments:
+        if style is None:
+            parts.append(text)
+            continue
+        entry = known.get(id(style))
+        ansi = entry[1] if entry is not None and entry[0] is style else _codes(style, system)
+        if not style._link:
+            parts.append(f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text)
+        else:
+            parts.append(_styled(style, text, ansi))
+    return "".join(parts)
 
 
 def _make_ansi_codes(self: RichStyle, color_system: ColorSystem) -> str:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 
@@ -61,7 +61,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="dialog-title")
-            yield Label(self.detail)
+            yield Static(self.detail)  # wraps, where a Label would be cut off
             yield OptionList(Option(f"n  {self.no}", id="no"), Option(f"y  {self.yes}", id="yes"))
             yield Label("y yes · n / Esc no", classes="dialog-help")
 

@@ -40,7 +40,8 @@ from tui.engine.actions import (
     SwapJoker,
     TakeDiscard,
 )
-from tui.engine.cards import Card
+from tui.engine.cards import HIGH_ACE, Card
+from tui.engine.solver import best_arrangement
 from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
@@ -145,12 +146,14 @@ class TableScreen(Screen[None]):
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = False) -> None:
-        """Notifications carry engine and bot text: never read it as markup.  The same
+        """Notifications carry engine and bot text: never read it as markup.  One at a
+        time: a new one replaces the last (they never pile up over the table), and the same
         message again within a few seconds (a key pressed repeatedly) is shown once."""
         now = time.monotonic()
         if (message, title) == self._last_note[:2] and now - self._last_note[2] < 3:
             return
         self._last_note = (message, title, now)
+        self.app.clear_notifications()
         style = self.card_style()
         super().notify(style.text(message), title=style.text(title), severity=severity,
                        timeout=timeout, markup=markup)
@@ -192,7 +195,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._show_turn_clock)
 
     def _show_turn_clock(self) -> None:
-        self._draw()
+        if isinstance(self.table, TurnClock) and self.table.turn_seconds_left() is not None:
+            self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
@@ -359,7 +363,7 @@ class TableScreen(Screen[None]):
 
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules
-        return {1: 14} if rules.ace == "high" else {}
+        return {1: HIGH_ACE} if rules.ace == "high" else {}
 
     def _targets(self, view: SeatView) -> set[int]:
         if not self.hand.selected or not view.my_turn:
@@ -490,10 +494,6 @@ class TableScreen(Screen[None]):
 
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
-        try:
-            from tui.engine.solver import best_arrangement
-        except ImportError:
-            return None
         return best_arrangement(list(hand), view.rules, view.schedule_round)
 
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
@@ -526,6 +526,8 @@ class TableScreen(Screen[None]):
                         title="Something went wrong", severity="error", timeout=10)
             return False
         self._fresh_from = len(self.table.view(self.seat).log)
+        self.app.clear_notifications()  # what they said is about the move before this one
+        self._last_note = ("", "", 0.0)
         if not isinstance(action, DrawStock | TakeDiscard):
             self.hand.new.clear()
             self._redraw_hand()

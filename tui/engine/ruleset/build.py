@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...terminal_text import printable
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import (
     STANDARD_VALUES,
     BuyingRules,
@@ -99,7 +99,7 @@ def run_bound(value: Any, end: str) -> int | None:
     rank = rank_of(value) if value is not None else None
     if rank is None:
         return None
-    return 14 if rank == 1 and end == "highest" else rank
+    return HIGH_ACE if rank == 1 and end == "highest" else rank
 
 
 def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Ruleset:
@@ -159,6 +159,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "deep_must_meld",
                 "no_immediate_rediscard",
                 "stock_only_after_contract",
+                "rediscard_to_go_out",
             )
         ),
         buying=BuyingRules(

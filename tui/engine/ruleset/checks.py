@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cards import HIGH_ACE
 from ..rules import Contract
 from .build import expanded_rounds, rank_of
 from .errors import LocatedError
@@ -189,7 +190,7 @@ class _Checker:
                     ("melds", "run", end),
                 )
                 continue
-            bounds[end] = 14 if rank == 1 and end == "highest" else rank
+            bounds[end] = HIGH_ACE if rank == 1 and end == "highest" else rank
             if _get(self.data, "ranks", "wrap", default=False):
                 self.error(
                     f"`melds.run.{end}` cannot be used with `ranks.wrap`: runs that turn the "

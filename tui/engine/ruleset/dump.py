@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import Round, Ruleset
 from .build import DEFAULT_VALUES, VALUE_KEYS
 from .schema import rules_schema
@@ -26,7 +26,7 @@ def _rank_out(rank: int) -> int | str:
 
 def _bound_out(position: int | None) -> int | str | None:
     """A run bound back as a rank (positions 1 and 14 are both the ace)."""
-    return None if position is None else _rank_out(1 if position == 14 else position)
+    return None if position is None else _rank_out(1 if position == HIGH_ACE else position)
 
 
 def _round_out(rnd: Round) -> dict[str, Any]:
@@ -93,6 +93,7 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "discard": r.draw.discard,
             "deep_must_meld": r.draw.deep_must_meld,
             "no_immediate_rediscard": r.draw.no_immediate_rediscard,
+            "rediscard_to_go_out": r.draw.rediscard_to_go_out,
             "stock_only_after_contract": r.draw.stock_only_after_contract,
         },
         "buying": {

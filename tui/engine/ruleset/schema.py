@@ -273,7 +273,8 @@ def _build_schema() -> dict[str, Any]:
                 "random",
             ),
             "dealer_ace": _enum(
-                "How an ace counts when everyone draws for the first deal.",
+                "How an ace counts when everyone draws for the first deal (with `dealer: "
+                "lowest_card` or `highest_card`).",
                 {
                     "ranks": "high if `ranks.ace` is high, else low",
                     "low": "lowest card",
@@ -332,13 +333,15 @@ def _build_schema() -> dict[str, Any]:
                             },
                             "lowest": _rank_or_null(
                                 "The lowest rank a run may use (such as 3: nothing below 3; "
-                                "A means the low ace); null: as `ranks.ace` allows. Not with "
-                                "`ranks.wrap`."
+                                "A means the low ace); null: as `ranks.ace` allows. It narrows "
+                                "what `ranks.ace` allows: with `ace: both` and `lowest: 2`, "
+                                "Q-K-A is a run and A-2-3 is not. Not with `ranks.wrap`."
                             ),
                             "highest": _rank_or_null(
                                 "The highest rank a run may use (such as K: no high ace; A "
-                                "means the high ace); null: as `ranks.ace` allows. Not with "
-                                "`ranks.wrap`."
+                                "means the high ace); null: as `ranks.ace` allows. With "
+                                "`ace: both` and `highest: K`, A-2-3 is a run and Q-K-A is "
+                                "not. Not with `ranks.wrap`."
                             ),
                             "same_suit": _bool(
                                 "A run is of one suit. false: runs may mix suits (5H-6S-7H), "
@@ -357,27 +360,33 @@ def _build_schema() -> dict[str, Any]:
                     "min_natural": _int(
                         "Fewest natural (non-wild) cards in every meld; 0 allows melds of "
                         "wild cards only (even when `wilds_may_outnumber_naturals` is false, "
-                        "which then limits only melds holding a natural card). A wild-rank "
-                        "card standing for itself is natural.",
+                        "which then limits only melds holding a natural card: JK JK JK is a "
+                        "meld, 7H JK JK is not). A wild-rank card standing for itself is "
+                        "natural (see `wild_rank_natural`).",
                         0,
                         default=1,
                     ),
                     "wilds_may_outnumber_naturals": _bool(
                         "A meld may hold more wild cards than natural ones. false: a meld "
                         "with natural cards holds at most as many wilds (with "
-                        "`min_natural: 0` a meld of wild cards only is still allowed).",
+                        "`min_natural: 0` a meld of wild cards only is still allowed). It "
+                        "holds for laying off too unless `wild_ratio_on_lay_off` is false.",
                         True,
                     ),
                     "wild_rank_natural": _bool(
                         "A card of the round's wild rank may stand for itself and then "
                         "counts as natural. false: it is always a wild, so 2C 2D 2H with 2s "
-                        "wild is a meld of three wilds (allowed only with `min_natural: 0`).",
+                        "wild is a meld of three wilds (allowed only with `min_natural: 0`), "
+                        "and 2S-3S-4S-5S holds three naturals and a wild (which "
+                        "`wilds_may_outnumber_naturals: false` counts).",
                         True,
                     ),
                     "wild_ratio_on_lay_off": _bool(
                         "`wilds_may_outnumber_naturals: false` also holds when laying off. "
                         "false: it is checked when melds are laid down only, and laying off "
-                        "may add any number of wilds.",
+                        "may add any number of wilds (7H 8H 9H JK goes down, then JK JK JK may be "
+                        "laid off onto it). No effect while `wilds_may_outnumber_naturals` is "
+                        "true.",
                         True,
                     ),
                 },
@@ -389,7 +398,9 @@ def _build_schema() -> dict[str, Any]:
                         "Whether two runs of one contract may share a suit.",
                         {
                             "forbidden": "every run of the contract has its own suit",
-                            "separate": "same suit allowed if the runs do not join up",
+                            "separate": "same suit allowed as separate melds: they may "
+                            "overlap (two decks: 2-5 and 3-6 of clubs) but not join end to "
+                            "end into one run (2-5 and 6-9 of clubs)",
                             "allowed": "any suits",
                         },
                         "forbidden",
@@ -400,16 +411,18 @@ def _build_schema() -> dict[str, Any]:
                     "same_suit_gap": _int(
                         "With `runs_same_suit: separate`: fewest ranks that must lie between "
                         "two runs of one suit in a contract (1: they may not touch, so "
-                        "3C-6C and 8C-JC are fine but not 3C-6C and 7C-10C; 0: they may touch "
-                        "but not overlap; 2: two ranks between).",
+                        "3C-6C and 8C-JC are fine but not 3C-6C and 7C-10C; 0: they may touch; "
+                        "2: two ranks between).  Runs that overlap (two decks: 3C-6C and "
+                        "4C-7C) are always separate melds.",
                         0,
                         maximum=11,
                         default=1,
                     ),
                     "exact_size": _bool(
                         "Contract melds are laid down at exactly their smallest size "
-                        "(`melds.*.min`, or the sizes given in the round's contract); "
-                        "longer ones are built by laying off later.",
+                        "(`melds.*.min`, or the sizes given in the round's contract: with "
+                        "`sets: [3, 4]` a set of exactly 3 and one of exactly 4); longer ones "
+                        "are built by laying off later.",
                         False,
                     ),
                 },
@@ -436,9 +449,16 @@ def _build_schema() -> dict[str, Any]:
                         "discard pile (of several taken, any one may be discarded).",
                         False,
                     ),
+                    "rediscard_to_go_out": _bool(
+                        "With `no_immediate_rediscard`: the single card just taken may still "
+                        "be discarded when it is the last card in hand, to go out (take the "
+                        "top discard, meld the rest, throw it back).  Off, that card must "
+                        "be melded or laid off like the others.",
+                        False,
+                    ),
                     "stock_only_after_contract": _bool(
                         "Once a player's contract is down, that player draws from the stock "
-                        "only.",
+                        "only (buying the discard is `buying.after_contract`).",
                         False,
                     ),
                 },
@@ -505,11 +525,13 @@ def _build_schema() -> dict[str, Any]:
                     ),
                     "play_same_turn": _bool("A joker taken must be played in the same turn.", True),
                     "when": _enum(
-                        "Whose contract decides who may swap.",
+                        "Whose contract decides who may swap (`contract_on_earlier_turn` "
+                        "applies with `after_contract` only).",
                         {
                             "after_contract": "only a player whose contract is down",
                             "before_contract": "only a player whose contract is not down yet "
-                            "(the joker helps lay it down)",
+                            "(with `play_same_turn`, the joker must go into the contract laid "
+                            "down that turn)",
                             "any": "any player",
                         },
                         "after_contract",
@@ -532,7 +554,9 @@ def _build_schema() -> dict[str, Any]:
                         "After someone goes out, every other player gets one more turn.", False
                     ),
                     "final_turns_from_stock": _bool(
-                        "A final turn draws from the stock only (not the discard pile).", False
+                        "A final turn (`final_turns: true`) draws from the stock only, not "
+                        "the discard pile.",
+                        False,
                     ),
                     "bonus": _int(
                         "Points added to the round score of the player who went out "
@@ -543,15 +567,17 @@ def _build_schema() -> dict[str, Any]:
                     "one_turn_bonus": _int(
                         'Points added, on top of `bonus`, for going out "rummy": melding the '
                         "whole hand in one turn, with nothing melded on an earlier turn of "
-                        "the round.",
+                        "the round. With `melding_during_play: false` every going out is in "
+                        "one turn, so it simply adds to `bonus` (-5 and -20: -25).",
                         default=0,
                         examples=[-20],
                     ),
                     "deadwood_limit": _int(
                         "Laying-down limit, with `melding_during_play: false`: a player may go "
                         "out holding cards outside melds (besides the discard) worth up to "
-                        "this many points; they score for that player (see "
-                        "`scoring.out_player_collects`).",
+                        "this many points; they score for that player (with 5: melding "
+                        "5H 6H 7H, keeping AC 2D, discarding KS scores 3; with "
+                        "`scoring.out_player_collects` those 3 come off what they collect).",
                         0,
                         default=0,
                         examples=[5],
@@ -576,13 +602,16 @@ def _build_schema() -> dict[str, Any]:
                         "description": (
                             "After this many rebuilds the round ends and is scored as it "
                             "stands (so every round ends). null: no limit (two players who "
-                            "only pass cards back and forth then never finish the round)."
+                            "only pass cards back and forth then never finish the round). "
+                            "Only with `when_empty: reshuffle`.  A turn that finds the stock "
+                            "out and one card in the pile draws that card, and counts as a "
+                            "rebuild."
                         ),
                         "default": 2,
                         "examples": [5],
                     },
                     "rebuild": _enum(
-                        "How the discards become a new stock.",
+                        "How the discards become a new stock (with `when_empty: reshuffle`).",
                         {
                             "shuffle": "they are shuffled",
                             "turn_over": "the pile is turned over as it lies, without "

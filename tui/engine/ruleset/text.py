@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from contextvars import ContextVar
 
-from ..cards import JOKER_RANK, RANK_NAMES
+from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
 
 WIDTH = 78
@@ -205,7 +205,7 @@ def _melds(r: Ruleset) -> str:
     )
     if not r.wrap and (run.lowest is not None or run.highest is not None):
         low = RANK_NAMES[run.lowest] if run.lowest else ("A" if r.ace_low else "2")
-        high = RANK_NAMES[1 if run.highest == 14 else run.highest] if run.highest else (
+        high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
             "A" if r.ace_high else "K")
         run_text += f"  Runs use only the ranks from {low} up to {high}."
     lines = [
@@ -279,11 +279,12 @@ def _contracts(r: Ruleset) -> str | None:
         )
     gap = r.contract.same_suit_gap
     apart = (
-        "they do not overlap"
+        "they are separate melds (they may overlap or touch)"
         if gap == 0
-        else "they do not join up into one sequence"
+        else "they are separate melds: they may overlap, but not join end to end into one "
+        "sequence"
         if gap == 1
-        else f"at least {_n(gap, 'rank')} lie between them"
+        else f"they overlap or at least {_n(gap, 'rank')} lie between them"
     )
     if any(rnd.contract.runs > 1 for rnd in r.rounds) and r.melds.run.same_suit:
         lines.append(
@@ -340,6 +341,10 @@ def _turn(r: Ruleset) -> str:
         discard += (
             "  You may not discard the single card you took from the discard pile this "
             "turn; if you took several, you may discard one of them."
+        )
+        discard += (
+            "  You may throw it back as your last card, to go out." if r.draw.rediscard_to_go_out
+            else "  Not even as your last card, to go out."
         )
     if r.draw.stock_only_after_contract and _any_contract(r) and r.draw.discard != "none":
         draw += "  Once your contract is down you draw from the stock only."

@@ -7,15 +7,21 @@ search picks that many *cores* of natural cards (a wild-rank card may act as a n
 then shares the wilds out: each core needs some and can take so many more.  It keeps the
 lay-down that melds the most points (the rest stays in hand), pruning a branch only when
 even its best case cannot beat the best lay-down found.
+
+Hands grown far beyond the deal (many bought cards, as in Shanghai's last contracts) can
+hold so many ways to choose the cores that the exact search would take seconds; after
+`STEPS` steps it settles for the best lay-down found so far, or the first one it finds
+(so a lay-down is never missed, only perhaps not the very best).  Real hands stay far
+below that.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import SUITS, Card
+from ..cards import HIGH_ACE, SUITS, Card
 from ..meld import Meld
 from ..meld_rules import (
     MeldError,
@@ -26,7 +32,9 @@ from ..meld_rules import (
     validate_meld,
 )
 from ..rules import Ruleset
+from .context import SearchTooBig, spend, work_budget
 
+STEPS = 20_000  # search steps before the best found so far is taken
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
 
 
@@ -38,6 +46,9 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
     default, most = (p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)
     return [(size, size if rules.contract.exact_size else most)
             for size in contract.sizes(kind, default)]
+
+
+_SLOT_PARAMS: dict[tuple[str, int, int], tuple[MeldParams, MeldParams]] = {}
 
 
 def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
@@ -77,12 +88,12 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
                 if mode == "forbidden":
                     return ("the runs of a contract must be of different suits "
                             "(contract.runs_same_suit)")
-                if not _apart(_run_places(a, params), _run_places(b, params), params.wrap,
+                if _too_close(_run_places(a, params), _run_places(b, params), params.wrap,
                               gap):
-                    between = ("overlap" if gap == 0 else "overlap or touch" if gap == 1
+                    between = ("touch, joining up into one run" if gap == 1
                                else f"have fewer than {gap} ranks between them")
-                    return (f"runs of one suit in a contract must not {between} "
-                            "(contract.runs_same_suit, contract.same_suit_gap)")
+                    return (f"runs of one suit in a contract must be separate melds: these "
+                            f"{between} (contract.runs_same_suit, contract.same_suit_gap)")
     return None
 
 
@@ -94,21 +105,25 @@ def _describe_counts(sets: int, runs: int) -> str:
 def _run_places(meld: Meld, params: MeldParams) -> set[int]:
     places = {face[0] for face in meld.stands_for}
     if params.wrap:
-        return {1 if q == 14 else q for q in places}
+        return {1 if q == HIGH_ACE else q for q in places}
     return places
 
 
-def _apart(a: set[int], b: set[int], wrap: bool, gap: int = 1) -> bool:
-    """Two runs' places have at least `gap` empty places between them (gap 1: they
-    neither share a place nor touch; K and A touch when runs wrap)."""
+def _too_close(a: set[int], b: set[int], wrap: bool, gap: int = 1) -> bool:
+    """Two same-suit runs that are not separate melds: they share no place (runs that do,
+    from two decks, are plainly two melds) and fewer than `gap` empty places lie between
+    them (gap 1: they touch, and would join up into one run; K and A touch when runs
+    wrap)."""
+    if a & b:
+        return False
     for q in a:
         for r in b:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
             if d <= gap:
-                return False
-    return True
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -125,7 +140,11 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
-    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    try:
+        with work_budget():
+            return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    except SearchTooBig:
+        return None  # past the work budget: no lay-down can be offered (conservative)
 
 
 class _Search:
@@ -133,6 +152,7 @@ class _Search:
                  must_include: Card | None = None, first_found: bool = False):
         self.rules = rules
         self.first_found = first_found
+        self.steps = 0
         self.round_no = round_no
         self.p: MeldParams = meld_params(rules, round_no)
         self.contract = rules.round(round_no).contract
@@ -140,7 +160,8 @@ class _Search:
         self.same_rank = rules.contract.sets_same_rank
         self.suit_mode = rules.contract.runs_same_suit if self.p.same_suit else "allowed"
         self.gap = rules.contract.same_suit_gap
-        self.layouts: dict[tuple, int] = {}  # wild totals of same-suit runs laid out apart
+        # wild totals of same-suit runs laid out apart
+        self.layouts: dict[tuple[Any, ...], int] = {}
         p = self.p
         self.nat_min = max(1, p.min_natural)
         self.hand = hand
@@ -165,7 +186,9 @@ class _Search:
         self.total_value = sum(c * v for c, v in zip(self.count, self.value, strict=True))
         self.allwild_ok = p.min_natural == 0  # (the wild ratio limits melds with naturals)
         # a wild-rank card may act as a natural in a core
-        self.core_face = [not w or p.wild_natural for w in self.wild]
+        core_face = [not w or p.wild_natural for w in self.wild]
+        # faces a core may hold: no dead jokers, wild-rank cards only as naturals
+        self.core_faces = [f for f, ok in enumerate(core_face) if ok and not self.dead[f]]
         self.must: int | None = None
         self.must_card = must_include
         self.must_natural = False  # the card to meld must be in a core (it is no wild)
@@ -181,9 +204,11 @@ class _Search:
     def set_cores(self, least: int, most: int) -> list[Core]:
         p = self.p
         out: list[Core] = []
+        by_rank: dict[int, list[int]] = {}
+        for f in self.core_faces:
+            by_rank.setdefault(self.faces[f][0], []).append(f)
         for rank in range(1, 14):
-            fs = [f for f, (r, _) in enumerate(self.faces)
-                  if r == rank and not self.dead[f] and self.core_face[f]]
+            fs = by_rank.get(rank)
             if not fs:
                 continue
             limits = [1 if p.distinct_suits else self.count[f] for f in fs]
@@ -209,9 +234,8 @@ class _Search:
         if least > most:
             return out
         for suit in (SUITS if p.same_suit else ("*",)):
-            fs = [f for f, (r, s) in enumerate(self.faces)
-                  if (s == suit or suit == "*") and r != 0 and not self.dead[f]
-                  and self.core_face[f]]
+            fs = [f for f in self.core_faces
+                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
             if not fs:
                 continue
             # each face once per run; aces take each place they may
@@ -275,14 +299,28 @@ class _Search:
             for i in range(len(cands) - 1, -1, -1):
                 holds[i] = holds[i + 1] or self.must in cands[i][1]
             self.must_from.append(holds)
+        # per stage, for the bound: the best the later stages could add, and whether any
+        # of their cores holds the card that must be melded
+        self.later_best = [sum(picks[k][2] * self.suffix_max[k][0]
+                               for k in range(stage + 1, len(picks)))
+                           for stage in range(len(picks) + 1)]
+        self.must_later = [any(picks[k][2] and self.must_from[k][0]
+                               for k in range(stage + 1, len(picks)))
+                           for stage in range(len(picks) + 1)]
         counts = list(self.count)
         self._dfs(picks, 0, 0, 0, [], counts, 0)
         if self.best is None:
             return None
         return self._build(*self.best)
 
-    def _dfs(self, picks, stage: int, start: int, taken: int, chosen: list[Any], counts: list[int],
-             value: int) -> None:
+    def _dfs(self, picks: Any, stage: int, start: int, taken: int, chosen: list[Any],
+             counts: list[int], value: int) -> None:
+        spend(1)
+        self.steps += 1
+        if self.steps == STEPS:  # enough: the best so far, or the first found, will do
+            self.first_found = True
+            if self.best is not None:
+                self.best_value = 1 << 62
         if stage == len(picks):
             self._leaf(chosen, counts, value)
             return
@@ -292,12 +330,11 @@ class _Search:
             return
         if self.must_natural and not self._melds_must(chosen) and not (
                 self.must_from[stage][start]
-                or any(picks[k][2] and self.must_from[k][0]
-                       for k in range(stage + 1, len(picks)))):
+                or self.must_later[stage]):
             return  # no core left to choose could meld the card that must be melded
         # optimistic bound: the best cores still possible, and every wild melded
         left_here = wanted - taken
-        later_best = sum(picks[k][2] * self.suffix_max[k][0] for k in range(stage + 1, len(picks)))
+        later_best = self.later_best[stage]
         bound = value + self.wild_total + left_here * self.suffix_max[stage][start] + later_best
         bound = min(bound, value + sum(
             c * v for c, v in zip(counts, self.value, strict=True)))
@@ -323,9 +360,12 @@ class _Search:
             need[f] = need.get(f, 0) + 1
         if any(counts[f] < k for f, k in need.items()):
             return False
+        if core[4] + sum(other[4] for other in chosen) > self.total_wilds:
+            return False  # the cores would need more wilds than the hand holds
         kind, key = core[0], core[7]
         if key is None:
             return True
+        same = []
         for other in chosen:
             if other[0] != kind or other[7] != key:
                 continue
@@ -333,10 +373,21 @@ class _Search:
                 return False
             if kind == "run" and self.suit_mode == "forbidden":
                 return False
-            if kind == "run" and self.suit_mode == "separate" and not _apart(
-                    set(core[2]), set(other[2]), self.p.wrap, self.gap):
-                return False
-        return True
+            same.append(other)
+        # runs of one suit that must be separate melds: can they be laid out with their
+        # wilds (runs may overlap; those that do not need the gap between them)?
+        return not same or kind != "run" or self.suit_mode != "separate" or bool(
+            self._layouts_of([*same, core]))
+
+    def _layouts_of(self, runs: list[Core]) -> int:
+        """Wild totals with which these same-suit runs can be laid out as separate melds
+        (the same runs meet again and again down the search: each group is laid out
+        once)."""
+        key = tuple(sorted((core[2], core[3], core[8], core[9]) for core in runs))
+        got = self.layouts.get(key)
+        if got is None:
+            got = self.layouts[key] = _separate_layouts(runs, self.p, self.gap)
+        return got
 
     def _melds_must(self, chosen: list[Any]) -> bool:
         """Whether a chosen core holds the card that must be melded."""
@@ -382,10 +433,9 @@ class _Search:
             if self.first_found:
                 self.best_value = 1 << 62  # nothing can beat it: the search winds down
 
-    def _wild_options(self, chosen: list[Any]):
+    def _wild_options(self, chosen: list[Any]) -> tuple[Any, Any]:
         """Per core (or per group of same-suit runs that must stay apart): the bitmask of
         wild counts it can take.  (None, None) if a group cannot be laid out."""
-        p = self.p
         masks: list[int] = []
         groups: list[tuple[str, list[int]]] = []
         by_suit: dict[str, list[int]] = {}
@@ -402,13 +452,7 @@ class _Search:
         for members in by_suit.values():
             if len(members) < 2:
                 continue
-            # the same runs meet again and again down the search: lay them out once
-            key = tuple(sorted((chosen[i][2], chosen[i][3], chosen[i][8], chosen[i][9])
-                               for i in members))
-            got = self.layouts.get(key)
-            if got is None:
-                got = self.layouts[key] = _separate_layouts([chosen[i] for i in members], p,
-                                                            self.gap)
+            got = self._layouts_of([chosen[i] for i in members])
             if not got:
                 return None, None
             masks.append(got)
@@ -417,7 +461,8 @@ class _Search:
 
     # -- build ----------------------------------------------------------------------------
 
-    def _build(self, chosen, counts, masks, reach, groups, x) -> tuple[list[Meld], list[Card]]:
+    def _build(self, chosen: Any, counts: Any, masks: Any, reach: Any, groups: Any,
+               x: Any) -> tuple[list[Meld], list[Card]]:
         p = self.p
         # wild counts per group, from the last group back
         per_group = [0] * len(masks)
@@ -455,20 +500,35 @@ class _Search:
             else:
                 layouts = _separate_layout_for([chosen[i] for i in members], p, w, self.gap)
                 for i, (lo, hi) in zip(members, layouts, strict=True):
-                    k = (hi - lo + 1) - chosen[i][3]
+                    span = (hi - lo) % 13 + 1 if p.wrap else hi - lo + 1  # Q-K-A: 12..1
+                    k = span - chosen[i][3]
                     wilds = melded_wilds[:k]
                     del melded_wilds[:k]
                     melds[i] = self._meld(chosen[i], core_cards[i], wilds, (lo, hi),
                                           used_ranks, used_suits)
         return melds, rest
 
+    def _slot_params(self, kind: str, least: int, most: int) -> MeldParams:
+        """The meld rules a contract meld of this size is built by (kept: building one
+        costs more than the meld)."""
+        p = self.p
+        if (least, most) == ((p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)):
+            return p
+        key = (kind, least, most)
+        hit = _SLOT_PARAMS.get(key)
+        if hit is None or hit[0] is not p:
+            made = (replace(p, set_min=least, set_max=most) if kind == "set"
+                    else replace(p, run_min=least, run_max=most))
+            if len(_SLOT_PARAMS) > 64:
+                _SLOT_PARAMS.clear()
+            hit = _SLOT_PARAMS[key] = (p, made)
+        return hit[1]
+
     def _meld(self, core: Core, naturals: list[Card], wilds: list[Card],
               span: tuple[int, int] | None, used_ranks: set[Any], used_suits: set[Any]) -> Meld:
         kind = core[0]
         p = self.p
-        least, most = core[8], core[9]
-        p = (replace(p, set_min=least, set_max=most) if kind == "set"
-             else replace(p, run_min=least, run_max=most))
+        p = self._slot_params(kind, core[8], core[9])
         fixed: list[Any] = []
         if kind == "set":
             rank = core[7]
@@ -519,9 +579,9 @@ def _wrap_range(lo: int, hi: int) -> list[int]:
     return out
 
 
-def _multisets(faces: list[int], limits: list[int]):
+def _multisets(faces: list[int], limits: list[int]) -> Iterator[tuple[int, ...]]:
     """Every non-empty multiset of faces within per-face limits, as tuples."""
-    def rec(i: int, acc: tuple[int, ...]):
+    def rec(i: int, acc: tuple[int, ...]) -> Iterator[Any]:
         if i == len(faces):
             if acc:
                 yield acc
@@ -531,13 +591,14 @@ def _multisets(faces: list[int], limits: list[int]):
     yield from rec(0, ())
 
 
-def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, most: int):
+def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int,
+                 most: int) -> Iterator[Any]:
     """Subsets of (place, face) pairs with distinct places that a run of at most `most`
     cards could hold with at most `budget` wilds in its gaps."""
     n = len(options)
     if p.wrap:
         # small: every subset, filtered by span afterwards
-        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]):
+        def rec_all(i: int, acc: tuple[Any, ...], places: frozenset[Any]) -> Iterator[Any]:
             if i == n:
                 if acc and _span(tuple(q for q, _ in acc), True) - len(acc) <= budget:
                     yield acc
@@ -549,7 +610,7 @@ def _run_subsets(options: list[tuple[int, int]], p: MeldParams, budget: int, mos
         yield from rec_all(0, (), frozenset())
         return
 
-    def rec(i: int, acc: tuple[Any, ...]):
+    def rec(i: int, acc: tuple[Any, ...]) -> Iterator[Any]:
         if acc:
             yield acc
         for j in range(i, n):
@@ -593,7 +654,8 @@ def _top_bit(mask: int) -> int:
     return mask.bit_length() - 1
 
 
-def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping=None):
+def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
+                mapping: Any = None) -> list[Any]:
     """Every (lo, hi) a run core can occupy within [lo_bound, hi_bound]."""
     places = [mapping(q) for q in core[2]] if mapping else list(core[2])
     if any(q is None for q in places):
@@ -608,29 +670,30 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int, mapping
                 continue
             if wilds < 0 or (not p.outnumber and wilds > t):
                 continue
-            if lo == 1 and hi == 14:
+            if lo == 1 and hi == HIGH_ACE:
                 continue
             out.append((lo, hi, wilds))
     return out
 
 
 def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
-                    mapping=None, gap: int = 1):
-    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts."""
+                    mapping: Any=None, gap: int = 1) -> tuple[Any, Any]:
+    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts.
+    Runs may share places (two decks); runs that do not need `gap` empty places between."""
     places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
     if any(None in ps for ps in places_of):
         return 0, None
     order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
-    # state: high end of the last run -> {total wilds: layout list}
-    states: dict[int, dict[int, list[Any]]] = {lo_bound - 1 - gap: {0: []}}
+    # state: the (lo, hi) of the runs laid out so far -> {total wilds: layout list}
+    states: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {(): {0: []}}
     for i in order:
         opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
-        new: dict[int, dict[int, list[Any]]] = {}
-        for last, totals in states.items():
+        new: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {}
+        for placed, totals in states.items():
             for lo, hi, w in opts:
-                if lo <= last + gap:
+                if any(0 < low - hi <= gap or 0 < lo - h <= gap for low, h in placed):
                     continue
-                bucket = new.setdefault(hi, {})
+                bucket = new.setdefault(tuple(sorted((*placed, (lo, hi)))), {})
                 for tot, layout in totals.items():
                     if tot + w not in bucket:
                         bucket[tot + w] = layout + [(i, lo, hi)]
@@ -655,7 +718,7 @@ def _separate_layouts(cores: list[Core], p: MeldParams, gap: int = 1) -> int:
     return mask
 
 
-def _layout_variants(cores: list[Core], p: MeldParams, gap: int = 1):
+def _layout_variants(cores: list[Core], p: MeldParams, gap: int = 1) -> Iterator[Any]:
     if not p.wrap:
         m, reach = _linear_layouts(cores, p, p.min_pos, p.max_pos, gap=gap)
         if m:

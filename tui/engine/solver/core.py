@@ -28,17 +28,20 @@ from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
-from ..cards import ACE, JOKER_RANK, Card
+from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
     CACHE_ENTRIES,
-    HIGH_ACE,
     SCAN_ABOVE,
+    WORK_BUDGET,
     Context,
     Plan,
+    SearchTooBig,
     X,
     context_for,
     keep_caches_bounded,
+    spend,
+    work_budget,
 )
 from .fast import solve_few_wilds
 from .sets import build_meld, finish, leftover_table, rank_options
@@ -55,7 +58,23 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     """Least-weight arrangement of `cards`; None if none costs at most `bound`.
 
     With `melds=False` the plan holds the cost and the deadwood only (no `Meld` objects
-    are built): enough for a bot weighing its options, and quicker."""
+    are built): enough for a bot weighing its options, and quicker.
+
+    A search past its work budget (`WORK_BUDGET`, hands far beyond any real deal) answers
+    conservatively: the best arrangement it could prove, at worst every card left in hand;
+    so it may say "no go-out" where one exists, never the reverse."""
+    try:
+        with work_budget():
+            return _solve(cards, ctx, bound, melds)
+    except SearchTooBig:
+        cost = sum(ctx.weigh_card(card) for card in cards)
+        if bound is not None and cost > bound:
+            return None
+        return Plan(cost, [], list(cards))
+
+
+def _solve(cards: Sequence[Card], ctx: Context, bound: int | None,
+           melds: bool) -> Plan | None:
     p = ctx.p
     wild_ranks = p.wild_ranks
     if ctx.plain and len(cards) <= FAST_MOST and sum(
@@ -95,6 +114,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
             by_face.setdefault(card.face, []).append(card)
         groups = list(by_face.values())
         for counts in product(*(range(len(g) + 1) for g in groups)):
+            spend(1)
             as_nat = [c for g, k in zip(groups, counts, strict=True) for c in g[:k]]
             rest = [c for g, k in zip(groups, counts, strict=True) for c in g[k:]]
             cap = limit if best is None else best.cost - 1
@@ -303,6 +323,7 @@ def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> d
                     if old is None or d < old:
                         new[key] = d
         else:
+            spend(len(states) * len(tab))
             new = {}
             for (n1, s1), d1 in states.items():
                 for n2, s2, d2 in tab:
@@ -346,7 +367,8 @@ def _combine(tables: list[Any], budget: int, need0: int, slack0: int) -> dict[An
     return states
 
 
-def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], cluster_table):
+def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any],
+               cluster_table: Any) -> tuple[Any, Any]:
     """Table of one component: every choice of set cores for its ranks, its clusters
     solved around them.  Returns ((need, slack, deadwood) entries, key -> choice)."""
     best: dict[tuple[int, int], tuple[int, tuple[Any, ...]]] = {}
@@ -355,6 +377,7 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any], clu
     empty: dict[int, int] = {}
     one_cluster = len(cids) == 1
     for combo in product(*per_rank) if len(per_rank) > 1 else ((o,) for o in per_rank[0]):
+        spend(len(cids))
         need = slack = freed = 0
         masks = empty
         merged = False
@@ -410,11 +433,13 @@ def _member_key(member: tuple[str, int, Card]) -> tuple[str, int]:
 
 
 def _first(entry: tuple[Any, ...]) -> int:
-    return entry[0]
+    first: int = entry[0]
+    return first
 
 
-def _rebuild(ctx: Context, cost: int, comp_path, total_key, comp_info, ranks, clusters,
-             free_cards, pool, left, budget: int, cluster_table, melds: bool) -> Plan:
+def _rebuild(ctx: Context, cost: int, comp_path: Any, total_key: Any, comp_info: Any,
+             ranks: Any, clusters: Any, free_cards: Any, pool: Any, left: Any, budget: int,
+             cluster_table: Any, melds: bool) -> Plan:
     """Turn the winning choices into melds: naturals per core, then the wilds."""
     p = ctx.p
     cores: list[tuple[str, list[Card], list[int], int, int]] = []  # kind, cards, places, n, s

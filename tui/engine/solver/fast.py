@@ -22,9 +22,9 @@ from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
-from ..cards import ACE, JOKER_RANK, SUITS, Card
+from ..cards import ACE, HIGH_ACE, JOKER_RANK, SUITS, Card
 from ..meld_rules import MAX_RUN, MeldParams, run_positions_of
-from .context import HIGH_ACE, Context, Plan
+from .context import Context, Plan
 from .sets import build_meld
 
 # Counts of cards per face live in one int, a field of FIELD bits a face, each with a guard

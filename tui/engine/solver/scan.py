@@ -15,11 +15,12 @@ outnumber naturals) without wrap-around; `solver_core` falls back to it only the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Any
 
-from ..cards import ACE, SUITS, Card
-from .context import Context, Plan
+from ..cards import ACE, HIGH_ACE, SUITS, Card
+from .context import Context, Plan, SearchTooBig, spend
 from .sets import finish, leftover_table, set_core_options
 
 JOKER_RANK = 0
@@ -42,14 +43,21 @@ def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwi
     low.  If the arrangement it finds scores the same with the runs' true room for wilds,
     that is the answer; otherwise a last scan tracks lengths exactly."""
     args = (ctx, naturals, pool, allow_allwild, anchored, melds)
-    guess, _ = _Scan(*args, bound, optimistic=True, beam=48).run()
+    guess, _ = _Scan(*args, bound, optimistic=True, beam=48).run()  # may be past the budget
     if guess is not None and guess.cost == 0 and min(ctx.weight.values()) >= 0:
         return guess  # nothing scores less than nothing
     limit = bound if guess is None else guess.cost if bound is None else min(bound, guess.cost)
-    plan, exact = _Scan(*args, limit, optimistic=True).run()
-    if plan is None or exact:
-        return plan
-    return _Scan(*args, limit, optimistic=False).run()[0]
+    try:
+        plan, exact = _Scan(*args, limit, optimistic=True).run()
+        if plan is None or exact:
+            return plan
+        return _Scan(*args, limit, optimistic=False).run()[0]
+    except SearchTooBig:
+        # Past the work budget: the narrow scan's arrangement is a real one (so a go-out
+        # it finds is proven), only perhaps not the best.
+        if guess is None:
+            raise
+        return guess
 
 
 class _Scan:
@@ -71,12 +79,12 @@ class _Scan:
         self.anchored = anchored
         self.low = p.ace_low
         self.high = p.ace_high
-        self.last = 14 if self.high else 13
+        self.last = HIGH_ACE if self.high else 13
         # cards per (place, suit); aces sit at place 1 when low, else at 14
         self.cards: dict[tuple[int, str], list[Card]] = {}
         self.by_rank: dict[int, list[Card]] = {}
         for card in naturals:
-            place = card.rank if card.rank != ACE or self.low else 14
+            place = card.rank if card.rank != ACE or self.low else HIGH_ACE
             self.cards.setdefault((place, card.suit), []).append(card)
             self.by_rank.setdefault(card.rank, []).append(card)
         self.moves_memo: dict[tuple[Any, ...], list[Any]] = {}
@@ -111,7 +119,7 @@ class _Scan:
         p = self.p
         final = place == self.last
         may_reserve = place == 1 and self.low and self.high
-        if place == 14 and self.low:
+        if place == HIGH_ACE and self.low:
             count, reserved_after = reserved, 0
         else:
             reserved_after = reserved
@@ -165,9 +173,9 @@ class _Scan:
 
     def set_options(self, place: int) -> list[Any]:
         """Set choices decided at `place`: [(cards per suit taken, need, slack, cores)]."""
-        if place == 14 and self.low:
+        if place == HIGH_ACE and self.low:
             return [((0, 0, 0, 0), 0, 0, ())]
-        rank = ACE if place in (1, 14) else place
+        rank = ACE if place in (1, HIGH_ACE) else place
         members = sorted(self.by_rank.get(rank, []), key=lambda c: (c.suit, c.uid))
         out: list[tuple[Any, ...]] = [((0, 0, 0, 0), 0, 0, ())]
         if len(members) < self.ctx.set_threshold(self.budget):
@@ -193,13 +201,14 @@ class _Scan:
         first = 1 if self.low else 2
         limit = self.limit
         for place in range(first, self.last + 1):
-            rank = ACE if place in (1, 14) else place
+            rank = ACE if place in (1, HIGH_ACE) else place
             w = weight[rank]
             options = self.set_options(place)
             # the set decided here (if any) ...
             prev_i = len(stages) - 1
             staged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for state, table in stages[prev_i].items():
+                spend((1 + len(table)) * len(options))
                 for o_index, (_, o_need, o_slack, _) in enumerate(options):
                     bucket: dict[Any, Any] = {}
                     for (n, s), (dw, _) in table.items():
@@ -222,9 +231,10 @@ class _Scan:
                 for key, table in stages[prev_i].items():
                     state, o_index = key
                     spans, reserved = state[si]
-                    count = 0 if place == 14 and self.low else here - options[o_index][0][si]
-                    for new_spans, res, m_need, m_slack, dead, detail in self.moves(
-                            spans, reserved, count, place):
+                    count = 0 if place == HIGH_ACE and self.low else here - options[o_index][0][si]
+                    moves = self.moves(spans, reserved, count, place)
+                    spend(1 + (1 + len(table)) * len(moves))
+                    for new_spans, res, m_need, m_slack, dead, detail in moves:
                         new_key = (state[:si] + ((new_spans, res),) + state[si + 1:], o_index)
                         bucket = after.setdefault(new_key, {})
                         for (n, s), (dw, _) in table.items():
@@ -245,6 +255,7 @@ class _Scan:
             prev_i = len(stages) - 1
             merged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for key, table in stages[prev_i].items():
+                spend(1 + len(table))
                 into = merged.setdefault(key[0], {})
                 for ns, (dw, _) in table.items():
                     old = into.get(ns)
@@ -306,7 +317,7 @@ class _Scan:
                 options = options_at.setdefault(place, self.set_options(place))
                 for core in options[o_index][3]:
                     for card in core:
-                        spot = hand[(card.rank if card.rank != ACE or self.low else 14,
+                        spot = hand[(card.rank if card.rank != ACE or self.low else HIGH_ACE,
                                      card.suit)]
                         del spot[next(i for i, c in enumerate(spot) if c is card)]
                     t = len(core)
@@ -318,7 +329,7 @@ class _Scan:
             suit = SUITS[si]
             keep, ext, gapped, new, closing = detail
             runs = open_runs[suit]
-            if place == 14 and self.low:
+            if place == HIGH_ACE and self.low:
                 here, reserved[suit] = reserved[suit], []
             else:
                 here = hand.get((place, suit), [])
@@ -346,7 +357,7 @@ class _Scan:
             deadwood.extend(reserved[suit])  # aces kept for the high end but not used
         return cores, deadwood
 
-    def _run_core(self, run: list[tuple[Card, int]]):
+    def _run_core(self, run: list[tuple[Card, int]]) -> tuple[Any, ...]:
         p = self.p
         naturals = [c for c, _ in run]
         places = [q for _, q in run]
@@ -356,7 +367,7 @@ class _Scan:
         return ("run", naturals, places, need, slack)
 
 
-def _subsets(spans: tuple[int, ...], most: int):
+def _subsets(spans: tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:
     """Index sets of open runs that take a card (runs of equal length are alike)."""
     seen = set()
     for size in range(min(len(spans), most) + 1):

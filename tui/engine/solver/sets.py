@@ -11,11 +11,12 @@ from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
 
-def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ...]):
+def set_core_options(ctx: Context, budget: int,
+                     cards: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
     """Ways to put some of one rank's naturals (suit, code) into set cores:
     [(cores as index tuples, need, slack)], without the empty choice."""
     key = (budget, cards)
-    hit = ctx.set_memo.get(key)
+    hit: tuple[Any, ...] | None = ctx.set_memo.get(key)
     if hit is not None:
         return hit
     p = ctx.p
@@ -89,7 +90,8 @@ def set_core_options(ctx: Context, budget: int, cards: tuple[tuple[str, int], ..
 # the pool of wilds
 
 
-def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
+def _allwild_sums(ctx: Context, pool_size: int, anchored: bool,
+                  anchors: int) -> list[tuple[int, int]]:
     """(melds, total size) pairs possible for melds made of wilds alone."""
     p = ctx.p
     sizes = set(range(p.set_min, min(p.set_max, pool_size) + 1))
@@ -112,7 +114,7 @@ def _allwild_sums(ctx: Context, pool_size: int, anchored: bool, anchors: int):
 
 
 def leftover_table(ctx: Context, jokers: tuple[int, ...], anchors: tuple[int, ...],
-                    allow_allwild: bool, anchored: bool):
+                    allow_allwild: bool, anchored: bool) -> Any:
     """cost[n][s]: weight of the wilds left in hand when cores need n and have slack s;
     also the choice (melds of wilds alone, their size, jokers melded)."""
     key = (jokers, anchors, allow_allwild, anchored)
@@ -159,12 +161,12 @@ def rank_options(ctx: Context, budget: int, sig: tuple[tuple[str, int], ...],
     run can hold joins the set when a set is made (single-core rules), and making no set
     loses to a free set of such cards.  Returns (options, whether "no set" is worth a try)."""
     key = (budget, sig, stuck)
-    hit = ctx.rank_memo.get(key)
+    hit: tuple[tuple[Any, ...], bool] | None = ctx.rank_memo.get(key)
     if hit is not None:
         return hit
     opts = set_core_options(ctx, budget, sig)
     if stuck and ctx.set_single_core:
-        opts = [o for o in opts if all(i in o[0][0] for i in stuck)]
+        opts = tuple(o for o in opts if all(i in o[0][0] for i in stuck))
     stuck_set = set(stuck)
     allow_none = not any(
         need == 0 and all(i in stuck_set for core in cores for i in core)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from ..cards import ACE
+from ..cards import ACE, HIGH_ACE
 from ..meld_rules import run_positions_of
-from .context import HIGH_ACE, Context, X
+from .context import Context, X
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
 
@@ -29,7 +29,7 @@ def _place_order(code: int) -> tuple[int, int]:
 # runs inside one suit
 
 
-def _wrap_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]):
+def _wrap_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]) -> list[Any]:
     """Run cores containing `first` when runs wrap around: arcs of places on a circle."""
     p = ctx.p
     out = []
@@ -71,7 +71,7 @@ def _circular_span(places: list[int]) -> int:
     return 13 - widest + 1
 
 
-def _linear_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]):
+def _linear_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]) -> list[Any]:
     """Run cores whose lowest natural is `first`: yields (indices into rest, need, slack)."""
     p = ctx.p
     run_min, run_max, nat_min = p.run_min, p.run_max, ctx.nat_min
@@ -162,7 +162,7 @@ def _pareto(res: Outcomes) -> Outcomes:
     return out
 
 
-def suit_table(ctx: Context, budget: int, items: tuple[int, ...]):
+def suit_table(ctx: Context, budget: int, items: tuple[int, ...]) -> Any:
     """Outcomes of a suit over every placement of its aces (low/high): key -> (deadwood,
     variant items).  Cards that no run can hold are set aside as plain deadwood."""
     key = (budget, items)
@@ -290,7 +290,7 @@ def _windows_held(places: set[int], lo: int, hi: int, length: int, budget: int) 
     return ok
 
 
-def suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
+def suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]) -> Any:
     """The run cores (as lists of codes with places) behind one table entry."""
     memo_key = (budget, items, key)
     hit = ctx.plan_memo.get(memo_key)
@@ -301,7 +301,7 @@ def suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int,
     return hit
 
 
-def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]):
+def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tuple[int, int]) -> Any:
     _, table = suit_table(ctx, budget, items)
     dw, variant = table[key]
     cores: list[tuple[list[int], int, int]] = []
@@ -320,7 +320,7 @@ def _find_suit_plan(ctx: Context, budget: int, items: tuple[int, ...], key: tupl
     return cores
 
 
-def suit_clusters(ctx: Context, budget: int, codes: tuple[int, ...]):
+def suit_clusters(ctx: Context, budget: int, codes: tuple[int, ...]) -> Any:
     """Split one suit's cards (codes in place order) into groups no run crosses between:
     (groups as index tuples, indices of cards no run can hold at all)."""
     key = (budget, codes)
