@@ -173,7 +173,8 @@ def test_every_meld_needs_a_natural_card() -> None:
     game.apply(DrawStock(0))
     wilds = cards(game, 0, "6C 6D 6H")
     nines = MeldSpec(cards(game, 0, "9H 9S 9D"))
-    as_hearts = MeldSpec(wilds, tuple((c.uid, (rank, "H")) for c, rank in zip(wilds, (2, 3, 4))))
+    as_hearts = MeldSpec(wilds, tuple((c.uid, (rank, "H"))
+                                      for c, rank in zip(wilds, (2, 3, 4), strict=True)))
     before = fingerprint(game)
     with pytest.raises(IllegalAction) as err:
         game.apply(GoOut(0, (as_hearts, nines), card(game, 0, "KC")))
