@@ -295,3 +295,14 @@ def test_three_thirteen_out_player_collects_under_a_laying_down_limit(end: str) 
     assert set(game.winners) <= {s for s, t in enumerate(game.totals)
                                  if t == max(game.totals)}
     assert kept_some > 0
+
+
+def test_every_shipped_ruleset_passes_rules_check_without_a_warning(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    files = sorted(bundled_rulesets_dir().glob("*.yaml")) + sorted(COOKBOOK_DIR.glob("*.yaml"))
+    assert main(["rules", "check", *map(str, files)]) == 0
+    out = capsys.readouterr()
+    assert "warning" not in (out.out + out.err).lower()
+    assert out.out.count(": ok (") == len(files)

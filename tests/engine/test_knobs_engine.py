@@ -5,7 +5,7 @@ ways where it can, so it fails if the knob stops changing the game."""
 from __future__ import annotations
 
 import pytest
-from table_rig import card, goto_deal, rig
+from table_rig import card, fast_bot, goto_deal, rig
 
 from tui.engine.actions import (
     Buy,
@@ -14,6 +14,7 @@ from tui.engine.actions import (
     GoOut,
     IllegalAction,
     LayDown,
+    MeldSpec,
     PassBuy,
     SwapJoker,
     TakeDiscard,
@@ -351,3 +352,64 @@ def test_laying_off_onto_a_run_of_mixed_suits() -> None:
     assert offs
     g.apply(offs[0])
     assert [str(c) for c in g.round.table[0].cards] == ["5H", "6S", "7D", "8C"]
+
+
+def test_a_contract_with_a_pair_is_laid_down() -> None:
+    g = game("liverpool", "rounds:\n  - {cards: 10, contract: {sets: [2], runs: [4]}}\n")
+    rig(g, ["AC AD 5H 6H 7H 8H QS 2D 9C KD", *LIVERPOOL_HANDS[1:]], discard="10D",
+        stock_top="4S", turn=0)
+    g.apply(DrawStock(0))
+    while g.phase == "buy":
+        g.apply(PassBuy(g.actor))
+    lay = next(a for a in g.legal_actions(0) if isinstance(a, LayDown))
+    g.apply(lay)
+    assert sorted(len(m.cards) for m in g.round.table) == [2, 4]
+    pair = next(m for m in g.round.table if m.kind == "set")
+    assert pair.rank == 1
+    with pytest.raises(IllegalAction, match="at least 3 cards"):  # no pairs outside it
+        g2 = game("liverpool", "rounds:\n  - {cards: 10}\n")
+        rig(g2, ["AC AD 5H 6H 7H 8H QS 2D 9C KD", *LIVERPOOL_HANDS[1:]], discard="10D",
+            stock_top="4S", turn=0)
+        g2.apply(DrawStock(0))
+        while g2.phase == "buy":
+            g2.apply(PassBuy(g2.actor))
+        g2.apply(LayDown(0, (MeldSpec((card(g2, 0, "AC"), card(g2, 0, "AD")), ()),)))
+
+
+# --- the bots under the knobs --------------------------------------------------------------
+
+HOUSE_GAMES = {
+    "mixed_suits": "extends: contract_rummy\nmelds: {run: {same_suit: false}}\n",
+    "runs_3_to_k": "extends: liverpool\nmelds: {run: {lowest: 3, highest: K}}\n",
+    "exact_sizes": "extends: liverpool\ncontract: {exact_size: true}\n",
+    "buying_rules": "extends: liverpool\nbuying: {priority: first_to_ask, after_contract: false}"
+                    "\ndraw: {stock_only_after_contract: true}\n",
+    "swap_before": "extends: contract_rummy\njoker_swap: {when: before_contract}\n",
+    "ratio_at_lay_down": "extends: contract_rummy\nmelds: {wilds_may_outnumber_naturals: false,"
+                         " wild_ratio_on_lay_off: false}\n",
+    "sizes_per_meld": "extends: liverpool\nrounds:\n  - {cards: 10, contract: {sets: [2], "
+                      "runs: [4]}}\n  - {cards: 11, contract: {sets: [3, 4]}}\n",
+    "limit_and_collect": "extends: three_thirteen\ngoing_out: {deadwood_limit: 3, "
+                         "final_turns_from_stock: true}\nscoring: {out_player_collects: true}\n"
+                         "stock: {rebuild: turn_over, max_rebuilds: null}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOUSE_GAMES))
+def test_medium_bots_play_house_games_to_the_end_and_go_out(name: str) -> None:
+    """Legal is not enough: under each knob medium bots lay their contracts down and go
+    out in most deals, with every card accounted for after every move."""
+    rules = load_ruleset_text(HOUSE_GAMES[name], file="house.yaml")
+    players = rules.players_min
+    bots = [fast_bot("medium", s) for s in range(players)]
+    g = Game(rules, [f"P{i}" for i in range(players)], 7)
+    for _ in range(20_000):
+        if g.phase == "game_over":
+            break
+        if g.phase == "round_over":
+            g.next_round()
+            continue
+        g.apply(bots[g.actor].choose(g.view(g.actor)))
+        g.check_conservation()
+    assert g.phase == "game_over"
+    assert 2 * sum(r.went_out >= 0 for r in g.results) >= len(g.results)

@@ -16,6 +16,7 @@ from tui.engine.actions import (
     LayDown,
     LayOff,
     MeldSpec,
+    PassBuy,
     SwapJoker,
     TakeDiscard,
 )
@@ -124,3 +125,84 @@ def test_a_freed_joker_keeps_its_place_to_be_played() -> None:
     assert not [a for a in game.legal_actions(0) if isinstance(a, Discard)]
     game.apply(LayOff(0, run.id, cards(game, 0, "JK")))
     assert [a for a in game.legal_actions(0) if isinstance(a, Discard)]
+
+
+def thrown_back_game(text: str = "extends: contract_rummy\n") -> Game:
+    """Seat 0 takes seat 2's KD from the top of the pile, lays its contract down and lays
+    off all but the KD, so that its last card is the one it just took."""
+    game = Game(load_ruleset_text(text, file="house.yaml"), ["P0", "P1", "P2"], 1)
+    rig(game, ["7C 7D 7H 7S 9C 9D 9S 9H JS QS", "JC JD JH QC QD QH 2D 3D 5S 10H",
+               "3C 5C 8D 10D KD AH 4H 6D 8S 6C"], discard="4C", stock_top="2S 3S",
+        turn=1)
+    game.apply(DrawStock(1))
+    game.apply(LayDown(1, (MeldSpec(cards(game, 1, "JC JD JH")),
+                           MeldSpec(cards(game, 1, "QC QD QH")))))
+    game.apply(Discard(1, card(game, 1, "10H")))
+    game.apply(DrawStock(2))
+    game.apply(Discard(2, card(game, 2, "KD")))
+    game.apply(TakeDiscard(0, 0))
+    game.apply(LayDown(0, (MeldSpec(cards(game, 0, "7C 7D 7H 7S")),
+                           MeldSpec(cards(game, 0, "9C 9D 9S 9H")))))
+    jacks = next(m for m in game.round.table if m.kind == "set" and m.rank == 11)
+    game.apply(LayOff(0, jacks.id, cards(game, 0, "JS")))
+    return game
+
+
+def test_the_card_just_taken_may_not_be_thrown_back_as_the_last_card() -> None:
+    game = thrown_back_game()
+    queens = next(m for m in game.round.table if m.kind == "set" and m.rank == 12)
+    queen = LayOff(0, queens.id, cards(game, 0, "QS"))
+    assert queen not in game.legal_actions(0)
+    refused(game, queen, "draw.rediscard_to_go_out")
+    assert not game.round.rules.draw.rediscard_to_go_out
+
+
+def test_a_house_rule_lets_the_card_just_taken_go_out_as_the_last_discard() -> None:
+    game = thrown_back_game("extends: contract_rummy\ndraw:\n  rediscard_to_go_out: true\n")
+    queens = next(m for m in game.round.table if m.kind == "set" and m.rank == 12)
+    game.apply(LayOff(0, queens.id, cards(game, 0, "QS")))
+    game.apply(Discard(0, card(game, 0, "KD")))
+    assert game.round.went_out == 0
+
+
+def test_an_empty_stock_and_one_discard_are_drawn_from_while_rebuilds_are_left() -> None:
+    game = new_game("three_thirteen", 2)
+    shoe = list(game.shoe)
+    # every card but one in the hands: no stock, and one card in the pile
+    game.stack_deal([shoe[:25], shoe[25:51]], stock=[], discard=shoe[51:], turn=0)
+    for turn, seat in enumerate((0, 1, 0)):
+        assert game.legal_actions(seat) == [TakeDiscard(seat, 0)]
+        assert game.round.rebuilds == turn
+        game.apply(TakeDiscard(seat, 0))
+        game.apply(Discard(seat, game.round.hands[seat][0]))
+        game.check_conservation()
+    # two rebuilds is the limit: now the deal ends as it stands
+    assert game.phase in ("round_over", "game_over")
+    assert game.round.rebuilds == game.rules.stock.max_rebuilds == 2
+
+
+def liverpool_two_runs(hand: str) -> Game:
+    game = new_game("liverpool", 3)
+    goto_deal(game, 3)  # two runs
+    rig(game, [hand, "2D 3D 5S 8D 10H JD JD AD 4S 6S", "3H 5H 8D 10D JH QH AH 3H 6D 8S"],
+        discard="KD", stock_top="QS", turn=0)
+    game.apply(DrawStock(0))
+    while game.phase == "buy":  # nobody buys the KD
+        game.apply(PassBuy(game.actor))
+    return game
+
+
+def test_liverpool_runs_of_one_suit_may_overlap_as_separate_melds() -> None:
+    game = liverpool_two_runs("2C 3C 4C 5C 3C 4C 5C 6C KH 9S")
+    [lay] = [a for a in game.legal_actions(0) if isinstance(a, LayDown)]
+    assert sorted(len(m.cards) for m in lay.melds) == [4, 4]
+    both = cards(game, 0, "2C 3C 4C 5C 3C 4C 5C 6C")  # two decks: distinct 3C, 4C, 5C
+    game.apply(LayDown(0, (MeldSpec(both[:4]), MeldSpec(both[4:]))))
+    assert len(game.round.table) == 2
+
+
+def test_liverpool_runs_of_one_suit_may_not_join_end_to_end() -> None:
+    game = liverpool_two_runs("2C 3C 4C 5C 6C 7C 8C 9C KH 9S")
+    refused(game, LayDown(0, (MeldSpec(cards(game, 0, "2C 3C 4C 5C")),
+                              MeldSpec(cards(game, 0, "6C 7C 8C 9C")))),
+            "contract: 2 runs")

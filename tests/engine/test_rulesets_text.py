@@ -232,6 +232,14 @@ _KNOBS = st.fixed_dictionaries(
                 "onto": st.sampled_from(["any", "own"]),
             },
         ),
+        "joker_swap": st.fixed_dictionaries(
+            {},
+            optional={
+                "enabled": st.booleans(),
+                "when": st.sampled_from(["after_contract", "before_contract", "any"]),
+                "play_same_turn": st.booleans(),
+            },
+        ),
         "going_out": st.fixed_dictionaries(
             {},
             optional={

@@ -187,7 +187,7 @@ def test_contract_melds_ok_names_the_problem():
     separate = with_contract(CR, "separate")
     assert contract_melds_ok(runs, separate, 3) is None
     touching = [meld("2H 3H 4H"), meld("5H 6H 7H")]
-    assert "touch" in contract_melds_ok(touching, separate, 3)
+    assert "joining up" in contract_melds_ok(touching, separate, 3)
     assert contract_melds_ok(touching, with_contract(CR, "allowed"), 3) is None
     assert "no contract" in contract_melds_ok(sets, three_thirteen(), 1)
 

@@ -206,6 +206,7 @@ class RecordingSink:
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.queued = 0
+        self.asked = 0  # how often the terminal looked at the app's backlog
 
     def feed(self, data: bytes) -> None:
         self.chunks.append(data)
@@ -214,6 +215,7 @@ class RecordingSink:
         pass
 
     def backlog(self) -> int:
+        self.asked += 1
         return self.queued
 
 
@@ -296,11 +298,12 @@ async def test_input_waits_while_the_app_is_behind():
     sink.queued = APP_QUEUE_HIGH + 1
     terminal.attach(sink)
     terminal.data_received(b"abc")
-    await asyncio.sleep(0.05)
+    assert sink.chunks == [] and channel.paused
+    await until(lambda: sink.asked >= 3)  # it looked again, twice, and still held back
     assert sink.chunks == [] and channel.paused
     sink.queued = 0
-    await asyncio.sleep(0.05)
-    assert sink.chunks == [b"abc"] and not channel.paused
+    await until(lambda: sink.chunks == [b"abc"])
+    assert not channel.paused
 
 
 def test_a_client_that_stops_reading_trips_the_overflow_once():

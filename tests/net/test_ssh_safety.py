@@ -6,6 +6,10 @@ names and rule names crash nobody and send no hyperlink; idle sockets do not loc
 players out; wrong passwords are slowed and logged; a vt100 client gets no deep colour
 after a truecolor one; a frozen client and a player who never moves do not stall the
 table; a returning player replaces their lingering session.
+
+The three slowest (several terminals around a dealt table) are marked `slow`: run them with
+`python -m pytest -m slow tests/net/test_ssh_safety.py`; the identity rules they show end
+to end are also checked on the lobby service alone, quickly, in tests/service.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ async def sit_alice_and(room, victim: str, **victim_options) -> tuple:  # noqa: 
     return alice, victim_client, shared
 
 
+@pytest.mark.slow  # several terminals and a whole table: ~7-10 s
 async def test_another_key_never_gets_a_dropped_players_seat():
     room = await open_room(SLOW_BOTS)
     try:
@@ -78,6 +83,7 @@ async def test_another_key_never_gets_a_dropped_players_seat():
         await room.close()
 
 
+@pytest.mark.slow  # several terminals and a whole table: ~7-10 s
 async def test_a_keyless_impostor_needs_the_rejoin_code_and_never_sees_the_hand():
     room = await open_room(SLOW_BOTS, password="friends")
     try:
@@ -116,7 +122,7 @@ async def test_a_keyless_impostor_needs_the_rejoin_code_and_never_sees_the_hand(
         await room.close()
 
 
-async def test_authorized_keys_name_their_players(tmp_path):  # noqa: ANN001
+async def test_authorized_keys_name_their_players(tmp_path, caplog):  # noqa: ANN001
     keys = tmp_path / "friends_keys"
     bob, eve = key_of("bob"), key_of("eve")
     keys.write_text(
@@ -130,8 +136,11 @@ async def test_authorized_keys_name_their_players(tmp_path):  # noqa: ANN001
         as_bob = await TerminalClient.connect(room.port, username="root", client_keys=[bob])
         await as_bob.wait_for("you are bob")
         stranger = asyncssh.generate_private_key("ssh-ed25519")
+        caplog.set_level(logging.WARNING, logger="tui.net.server")
         with pytest.raises(asyncssh.PermissionDenied):
             await TerminalClient.connect(room.port, username="bob", client_keys=[stranger])
+        await until(lambda: any("login refused from 127.0.0.1 as 'bob'" in r.getMessage()
+                                for r in caplog.records), what="the refusal logged")
         await as_eve.close()
         await as_bob.close()
     finally:
@@ -285,6 +294,7 @@ async def test_a_player_who_never_moves_gets_a_bot_for_that_turn_only():
         await room.close()
 
 
+@pytest.mark.slow  # several terminals and a whole table: ~7-10 s
 async def test_coming_back_while_the_old_session_lingers_closes_it():
     room = await open_room(SLOW_BOTS, keepalive_interval=60)
     try:

@@ -210,6 +210,7 @@ async def test_a_failing_listener_never_breaks_anyone_elses_move():
 # ---------------------------------------------------------------------- the driver
 
 
+@pytest.mark.looptime
 async def test_bots_play_people_play_and_the_next_deal_waits_for_everyone_who_is_there():
     lob = lobby(summary_timeout=30)
     alice, bob = lob.enter("alice"), lob.enter("bob")
@@ -222,7 +223,7 @@ async def test_bots_play_people_play_and_the_next_deal_waits_for_everyone_who_is
     await asyncio.gather(play_for(alice.handle.table(), over), play_for(bob.handle.table(), over))
     assert any(a.seat == 2 for a in game.history)  # the bot moved
     alice.handle.table().next_round()
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(5)  # the loop's clock is looptime's: the driver runs, time is not waited
     assert game.phase == "round_over" and game.round.number == 1  # bob has not seen it
     assert shared.chat.messages[-1].text == "alice is ready for the next deal; waiting for bob."
     bob.handle.table().next_round()
@@ -273,6 +274,7 @@ async def test_a_player_who_leaves_gets_a_bot_after_the_grace_and_takes_the_seat
     lob.close()
 
 
+@pytest.mark.looptime
 async def test_coming_back_within_the_grace_means_no_bot_ever_plays_the_seat():
     lob = lobby(grace=0.3)
     alice, bob = lob.enter("alice"), lob.enter("bob")
@@ -281,7 +283,7 @@ async def test_coming_back_within_the_grace_means_no_bot_ever_plays_the_seat():
     shared = lob.table(table_id)
     bob.leave()
     bob.join(table_id)
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(3)  # on looptime's clock: ten graces pass at once
     assert not shared.table.is_bot(1) and not shared.seats[1].standin
 
 

@@ -240,15 +240,19 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     return out
 
 
-def _apart(a: frozenset[int], b: frozenset[int], wrap: bool, gap: int) -> bool:
+def _too_close(a: frozenset[int], b: frozenset[int], wrap: bool, gap: int) -> bool:
+    """Two same-suit runs that are not separate melds: no shared place, and fewer than
+    `gap` empty places between them."""
+    if a & b:
+        return False
     for q in a:
         for r in b:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
             if d <= gap:
-                return False
-    return True
+                return True
+    return False
 
 
 def _sizes(contract, kind: str, default: int) -> list[int]:
@@ -310,7 +314,7 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                     mode = rules.contract.runs_same_suit
                     if s1 == "*":
                         continue  # runs of mixed suits: no suit rule
-                    if mode == "forbidden" or (mode == "separate" and not _apart(
+                    if mode == "forbidden" or (mode == "separate" and _too_close(
                             w1, w2, rules.wrap, rules.contract.same_suit_gap)):
                         ok = False
             if ok:

@@ -133,8 +133,13 @@ class TacticalBot(Bot):
         go = [a for a in view.legal if isinstance(a, GoOut)]
         if go:
             out = go[0]
+            melded = {c.uid for m in out.melds for c in m.cards}
+            if out.discard is not None:
+                melded.add(out.discard.uid)
+            kept = [c for c in view.hand if c.uid not in melded]  # under a laying-down limit
+            left = f"keeping {' '.join(map(str, kept))}" if kept else "nothing left"
             return Decision(out, f"{len(out.melds)} meld{'s' if len(out.melds) != 1 else ''}"
-                            f" ({melds_text([m.cards for m in out.melds])}), nothing left")
+                            f" ({melds_text([m.cards for m in out.melds])}), {left}")
         lay = [a for a in view.legal if isinstance(a, LayDown)]
         if lay:
             down = lay[0]

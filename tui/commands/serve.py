@@ -69,6 +69,16 @@ the door:
   the third on one connection closes it.  Refusals say why: "the server is full"
   (--max-sessions) is not "table N is full" (its seats).
 
+session workers:
+  This process is the game service: the lobby, every table and game, bots, chat, who is
+  who, the records. --workers N processes (default one per core) each listen on the same
+  port (SO_REUSEPORT: the kernel spreads connections over them), run the SSH door and
+  their players' screens, and are sent only their own players' seat views.  Drawing the
+  screens is nearly all the work of a move, so give the server one worker per core it
+  may use: fewer leave cores idle, more only add memory (about 60 MiB each) - though a
+  worker that dies takes fewer players with it (they reconnect to their kept seats; a
+  new worker starts a second later).  Count 1.5-2 MiB per player on top.
+
 turns keep moving:
   Each turn has --turn-timeout seconds (counted down on the table); then the seat's
   bot plays that turn.  A player who drops keeps their seat for --grace seconds, then
@@ -133,11 +143,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="SSH session worker processes (default: one per core, here "
-        f"{default_workers()}). Each hosts its players' screens and all share the port; "
-        "the game itself runs in this process. Rendering is most of the work (a move "
-        "costs every screen at its table a redraw), so one worker per core uses the "
-        "machine; more only helps if a worker may die (it takes only its own players, "
-        "who get their seats back on reconnecting). 0: everything in this one process",
+        f"{default_workers()}; see below); 0: everything in this one process",
     )
     parser.add_argument(
         "--max-tables",

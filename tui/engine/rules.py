@@ -140,6 +140,7 @@ class DrawRules:
     discard: DrawDiscard = "top"
     deep_must_meld: bool = True
     no_immediate_rediscard: bool = False
+    rediscard_to_go_out: bool = False  # the card just taken may be the last discard
     stock_only_after_contract: bool = False
 
 

@@ -1,4 +1,7 @@
-"""The SSH server: one process, one event loop, one Textual app per player.
+"""The SSH front of one process: one event loop, one Textual app per player.
+
+Under `rummy serve` every session worker (`tui.net.workers`) runs one of these on the
+shared port; in tests and `start_server` callers it may run alone in the process.
 
 `start_server(app_factory, host, port, ...)` listens with asyncssh; each interactive
 session (a PTY plus a shell request) gets `app_factory(SessionInfo)` run by a
@@ -318,6 +321,8 @@ class _PlayerConnection(asyncssh.SSHServer):
         """The name `--authorized-keys` gives that key, if any."""
         self._address = ""
         self._failures = 0
+        self._keys_refused = 0
+        self._logged_in = False
         self._channels = 0
         self._channels_opened = 0
         self._no_session_timer: asyncio.TimerHandle | None = None
@@ -336,6 +341,9 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._server.door.settled(self)
+        if self._keys_refused and not self._logged_in:
+            log.warning("door: login refused from %s as %r (%s key(s) not allowed)",
+                        self._address, self.username, self._keys_refused)
         if self._no_session_timer is not None:
             self._no_session_timer.cancel()
             self._no_session_timer = None
@@ -344,6 +352,7 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._conn = None
 
     def auth_completed(self) -> None:
+        self._logged_in = True
         self._server.door.settled(self)
         # A logged-in connection that never opens a session only holds a slot.
         timeout = self._server.login_timeout
@@ -390,6 +399,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             admitted, name = keys.match(key, host, self._address)
         if admitted:
             self.key, self.given_name = key.get_fingerprint("sha256"), name
+        else:
+            self._keys_refused += 1
         return admitted
 
     # -- no key: an open server lets keyless clients in without a question ---------------

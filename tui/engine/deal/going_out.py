@@ -37,9 +37,11 @@ class GoingOut(Drawing):
 
     def _rediscard_barred(self, seat: int) -> int | None:
         """The uid of the card `seat` may not discard now: the one it just took from the
-        pile (unless it is the last card in hand), where the ruleset says so."""
-        if (self.rules.draw.no_immediate_rediscard and len(self.taken) == 1
-                and len(self.hands[seat]) > 1):
+        pile, where the ruleset says so (as the last card in hand too, unless
+        `draw.rediscard_to_go_out`)."""
+        draw = self.rules.draw
+        if (draw.no_immediate_rediscard and len(self.taken) == 1
+                and (len(self.hands[seat]) > 1 or not draw.rediscard_to_go_out)):
             return self.taken[0].uid
         return None
 

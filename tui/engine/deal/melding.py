@@ -59,16 +59,15 @@ class Melding(DealState):
             return False
         table = [new_meld if m.id == meld.id else m for m in self.table]
         hand = [c for c in self.hands[seat] if c.uid != card.uid] + [joker]
-        if self._strands(seat, hand, table, False) is not None:
-            return False
-        if not self.rules.joker_swap.play_same_turn:
-            return True
-        # The freed joker must be playable this turn, or the swap would strand the player.
-        if not self.contract_down(seat):  # in the lay-down of the contract
-            return find_contract(hand, self.rules, self.rules_round, must_include=joker,
-                                 first_found=True) is not None
-        return any(self._extends(m, joker) for m in table
-                   if self.rules.lay_off.onto == "any" or m.owner == seat)
+        same_turn = self.rules.joker_swap.play_same_turn
+        if not self.contract_down(seat):  # the freed joker goes into the contract's lay-down
+            return not same_turn or find_contract(hand, self.rules, self.rules_round,
+                                                  must_include=joker,
+                                                  first_found=True) is not None
+        # the freed joker, where it must be played this turn, is owed from now on; the
+        # swap must leave it (and any card owed already) a place to go
+        owed = [*self._owed(), *([joker] if same_turn else [])]
+        return self._strands(seat, hand, table, False, owed) is None
 
     def _owed(self) -> list[Card]:
         """Cards that must be played before the turn ends: a card drawn from deep in the
@@ -94,22 +93,32 @@ class Melding(DealState):
         rule = self._discard_rule()
 
         def playable(card: Card) -> bool:
-            if not may_lay_off or (len(hand) == 1 and rule == "required"):
-                return False
-            return any(self._extends(m, card) for m in table
-                       if self.rules.lay_off.onto == "any" or m.owner == seat)
+            return may_lay_off and any(self._extends(m, card) for m in table
+                                       if self.rules.lay_off.onto == "any" or m.owner == seat)
 
         uids = {c.uid for c in hand}
-        for card in self._owed() if owed is None else owed:
-            if card.uid in uids and not playable(card):
+        due = [c for c in (self._owed() if owed is None else owed) if c.uid in uids]
+        for card in due:
+            if not playable(card):
                 return IllegalAction(f"{card} must be played this turn, and after that play it "
                                      "could not be", "draw.deep_must_meld"
                                      if card is self.must_meld else
                                      "joker_swap: play the joker this turn")
-        if len(hand) == 1 and (rule == "forbidden" or self.round_rules.all_at_once) and not (
-                playable(hand[0])):
+        # once the owed cards are played, the turn must still be able to end
+        paid = {c.uid for c in due}
+        rest = [c for c in hand if c.uid not in paid]
+        if not rest and rule == "required":
+            return IllegalAction("you must keep a card to discard when you go out",
+                                 "going_out.discard: required")
+        draw = self.rules.draw
+        thrown_back = (len(rest) == 1 and draw.no_immediate_rediscard
+                       and not draw.rediscard_to_go_out and len(self.taken) == 1
+                       and rest[0].uid == self.taken[0].uid)
+        if len(rest) == 1 and (rule == "forbidden" or self.round_rules.all_at_once
+                               or thrown_back) and not playable(rest[0]):
             return IllegalAction("that would leave you one card you may neither discard nor "
-                                 "lay off", "going_out.discard: forbidden")
+                                 "lay off", "draw.rediscard_to_go_out" if thrown_back
+                                 else "going_out.discard: forbidden")
         return None
 
     def _strands_after_lay_down(self, seat: int, melds: Sequence[Meld],
@@ -231,7 +240,10 @@ class Melding(DealState):
         return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
                                     runs=contract.runs > 0) for c in distinct_faces(naturals))
 
-    def _build_melds(self, seat: int, specs: Sequence[MeldSpec]) -> list[Meld]:
+    def _build_melds(self, seat: int, specs: Sequence[MeldSpec],
+                     use: str = "meld") -> list[Meld]:
+        """The melds `specs` name, judged as melds of the contract with `use` "contract"
+        (its melds may be smaller than others: sizes given per contract meld)."""
         hand = self.hands[seat]
         uids = {c.uid for c in hand}
         used: set[int] = set()
@@ -245,7 +257,7 @@ class Melding(DealState):
                 used.add(card.uid)
             try:
                 melds.append(make_meld(spec.cards, self.rules, self.rules_round,
-                                       dict(spec.declare) or None))
+                                       dict(spec.declare) or None, use=use))
             except MeldError as exc:
                 raise IllegalAction(str(exc), exc.rule) from exc
         return melds
@@ -275,7 +287,8 @@ class Melding(DealState):
                                 "contract: one lay-down")
         if not action.melds:
             raise IllegalAction("lay down at least one meld", "melds")
-        melds = self._build_melds(seat, action.melds)
+        melds = self._build_melds(seat, action.melds,
+                                  "contract" if rnd.contract.required else "meld")
         if rnd.contract.required:
             reason = contract_melds_ok(melds, self.rules, self.rules_round)
             if reason:

@@ -143,9 +143,23 @@ class DealState:
         self.must_meld = None
         self.freed_jokers = []
         self.phase = "draw"
-        if not self.stock and not self._rebuild_stock():
+        if not self.stock and not self._rebuild_stock() and not self._lone_discard_left():
             self._say(-1, "The stock is exhausted: the round ends as it stands.", "stock")
             self._end_round()
+
+    def _lone_discard_left(self) -> bool:
+        """With the stock out and a single card in the pile there is nothing to rebuild
+        from, but the player in turn can still draw that card.  Such a turn counts as a
+        rebuild, so that passing one card round the table still ends the deal."""
+        stock_rules = self.rules.stock
+        limit = stock_rules.max_rebuilds
+        if (stock_rules.when_empty != "reshuffle" or (limit is not None and self.rebuilds >= limit)
+                or len(self.discard) != 1 or self.rules.draw.discard == "none"):
+            return False
+        self.rebuilds += 1
+        self._say(-1, f"The stock is out: {self.names[self.turn]} draws the one card in the "
+                  "discard pile.", "stock")
+        return True
 
     def _rebuild_stock(self) -> bool:
         stock_rules = self.rules.stock

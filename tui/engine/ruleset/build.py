@@ -159,6 +159,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "deep_must_meld",
                 "no_immediate_rediscard",
                 "stock_only_after_contract",
+                "rediscard_to_go_out",
             )
         ),
         buying=BuyingRules(

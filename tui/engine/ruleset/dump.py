@@ -93,6 +93,7 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "discard": r.draw.discard,
             "deep_must_meld": r.draw.deep_must_meld,
             "no_immediate_rediscard": r.draw.no_immediate_rediscard,
+            "rediscard_to_go_out": r.draw.rediscard_to_go_out,
             "stock_only_after_contract": r.draw.stock_only_after_contract,
         },
         "buying": {

@@ -398,7 +398,9 @@ def _build_schema() -> dict[str, Any]:
                         "Whether two runs of one contract may share a suit.",
                         {
                             "forbidden": "every run of the contract has its own suit",
-                            "separate": "same suit allowed if the runs do not join up",
+                            "separate": "same suit allowed as separate melds: they may "
+                            "overlap (two decks: 2-5 and 3-6 of clubs) but not join end to "
+                            "end into one run (2-5 and 6-9 of clubs)",
                             "allowed": "any suits",
                         },
                         "forbidden",
@@ -409,8 +411,9 @@ def _build_schema() -> dict[str, Any]:
                     "same_suit_gap": _int(
                         "With `runs_same_suit: separate`: fewest ranks that must lie between "
                         "two runs of one suit in a contract (1: they may not touch, so "
-                        "3C-6C and 8C-JC are fine but not 3C-6C and 7C-10C; 0: they may touch "
-                        "but not overlap; 2: two ranks between).",
+                        "3C-6C and 8C-JC are fine but not 3C-6C and 7C-10C; 0: they may touch; "
+                        "2: two ranks between).  Runs that overlap (two decks: 3C-6C and "
+                        "4C-7C) are always separate melds.",
                         0,
                         maximum=11,
                         default=1,
@@ -444,6 +447,13 @@ def _build_schema() -> dict[str, Any]:
                     "no_immediate_rediscard": _bool(
                         "A player may not discard the single card just taken from the "
                         "discard pile (of several taken, any one may be discarded).",
+                        False,
+                    ),
+                    "rediscard_to_go_out": _bool(
+                        "With `no_immediate_rediscard`: the single card just taken may still "
+                        "be discarded when it is the last card in hand, to go out (take the "
+                        "top discard, meld the rest, throw it back).  Off, that card must "
+                        "be melded or laid off like the others.",
                         False,
                     ),
                     "stock_only_after_contract": _bool(
@@ -593,7 +603,9 @@ def _build_schema() -> dict[str, Any]:
                             "After this many rebuilds the round ends and is scored as it "
                             "stands (so every round ends). null: no limit (two players who "
                             "only pass cards back and forth then never finish the round). "
-                            "Only with `when_empty: reshuffle`."
+                            "Only with `when_empty: reshuffle`.  A turn that finds the stock "
+                            "out and one card in the pile draws that card, and counts as a "
+                            "rebuild."
                         ),
                         "default": 2,
                         "examples": [5],

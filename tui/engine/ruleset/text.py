@@ -279,11 +279,12 @@ def _contracts(r: Ruleset) -> str | None:
         )
     gap = r.contract.same_suit_gap
     apart = (
-        "they do not overlap"
+        "they are separate melds (they may overlap or touch)"
         if gap == 0
-        else "they do not join up into one sequence"
+        else "they are separate melds: they may overlap, but not join end to end into one "
+        "sequence"
         if gap == 1
-        else f"at least {_n(gap, 'rank')} lie between them"
+        else f"they overlap or at least {_n(gap, 'rank')} lie between them"
     )
     if any(rnd.contract.runs > 1 for rnd in r.rounds) and r.melds.run.same_suit:
         lines.append(
@@ -340,6 +341,10 @@ def _turn(r: Ruleset) -> str:
         discard += (
             "  You may not discard the single card you took from the discard pile this "
             "turn; if you took several, you may discard one of them."
+        )
+        discard += (
+            "  You may throw it back as your last card, to go out." if r.draw.rediscard_to_go_out
+            else "  Not even as your last card, to go out."
         )
     if r.draw.stock_only_after_contract and _any_contract(r) and r.draw.discard != "none":
         draw += "  Once your contract is down you draw from the stock only."

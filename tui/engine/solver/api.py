@@ -15,7 +15,7 @@ from ..cards import SUITS, Card
 from ..meld import Meld
 from ..meld_rules import card_penalty
 from ..rules import Ruleset
-from .context import BIG, Plan, context_for
+from .context import BIG, Plan, context_for, work_budget
 from .contract import contract_melds_ok, search_contract
 from .core import solve
 from .quick import may_go_out
@@ -34,8 +34,10 @@ class Arrangement:
 
 
 def best_arrangement(hand: Sequence[Card], rules: Ruleset, round_no: int) -> Arrangement:
-    """The arrangement of the whole hand leaving the fewest penalty points (exact)."""
-    plan = solve(list(hand), context_for(rules, round_no, "penalty"))
+    """The arrangement of the whole hand leaving the fewest penalty points (exact within
+    the solver's work budget, which only hands far beyond any deal reach: see `solve`)."""
+    with work_budget():
+        plan = solve(list(hand), context_for(rules, round_no, "penalty"))
     assert plan is not None
     # weighed by the "penalty" scheme, the plan's cost is the deadwood's points
     return _arrangement(plan, rules, round_no, penalty=plan.cost)
@@ -53,7 +55,15 @@ def going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
 
     `arrangement`, the hand's `best_arrangement` when the caller has it, settles most
     hands at once: going out leaves at most one card, so at most the dearest card's points.
+    Every search here shares one work budget: past it the answer is None ("no go-out can
+    be proven"), never a go-out that is not there.
     """
+    with work_budget():
+        return _going_out(hand, rules, round_no, arrangement)
+
+
+def _going_out(hand: Sequence[Card], rules: Ruleset, round_no: int,
+               arrangement: Arrangement | None) -> tuple[Arrangement, Card | None] | None:
     rule = rules.going_out_discard(round_no)
     limit = 0 if rules.going_out.melding_during_play else rules.going_out.deadwood_limit
     exact = _going_out_exact(list(hand), rules, round_no, rule, arrangement)

@@ -8,6 +8,9 @@ caches are bounded together (`CACHE_ENTRIES`).
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +24,47 @@ X = 100  # code offset of a wild-rank card used as a natural
 SCAN_ABOVE = 4000  # set choices to enumerate beyond which `solver_scan` is faster
 
 Outcomes = dict[tuple[int, int], tuple[int, tuple[Any, ...]]]
+
+# Steps one search may take (a step is one table entry combined, about half a
+# microsecond).  Hands of 20 cards take a few thousand, 26 cards up to about 160,000; a
+# hand of forty cards can take millions.  Beyond the
+# budget a search stops and its caller answers conservatively (`SearchTooBig`).  Steps are
+# counted, not seconds, so the same hand gets the same answer on every machine and in
+# every replay.
+WORK_BUDGET = 400_000
+
+
+class SearchTooBig(Exception):
+    """A search went past its work budget; nothing it found so far is proven best."""
+
+
+_work = threading.local()
+
+
+@contextlib.contextmanager
+def work_budget(steps: int = WORK_BUDGET) -> Iterator[None]:
+    """Count the steps of the searches inside the block against `steps` (a block inside
+    another one shares the outer budget)."""
+    outer = getattr(_work, "left", None)
+    if outer is not None:
+        yield
+        return
+    _work.left = steps
+    try:
+        yield
+    finally:
+        _work.left = None
+
+
+def spend(steps: int) -> None:
+    """Charge `steps` to the running budget; `SearchTooBig` once it is spent."""
+    left = getattr(_work, "left", None)
+    if left is None:
+        return
+    left -= steps
+    _work.left = left
+    if left < 0:
+        raise SearchTooBig
 
 
 @dataclass

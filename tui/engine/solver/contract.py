@@ -32,6 +32,7 @@ from ..meld_rules import (
     validate_meld,
 )
 from ..rules import Ruleset
+from .context import SearchTooBig, spend, work_budget
 
 STEPS = 20_000  # search steps before the best found so far is taken
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
@@ -87,12 +88,12 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
                 if mode == "forbidden":
                     return ("the runs of a contract must be of different suits "
                             "(contract.runs_same_suit)")
-                if not _apart(_run_places(a, params), _run_places(b, params), params.wrap,
+                if _too_close(_run_places(a, params), _run_places(b, params), params.wrap,
                               gap):
-                    between = ("overlap" if gap == 0 else "overlap or touch" if gap == 1
+                    between = ("touch, joining up into one run" if gap == 1
                                else f"have fewer than {gap} ranks between them")
-                    return (f"runs of one suit in a contract must not {between} "
-                            "(contract.runs_same_suit, contract.same_suit_gap)")
+                    return (f"runs of one suit in a contract must be separate melds: these "
+                            f"{between} (contract.runs_same_suit, contract.same_suit_gap)")
     return None
 
 
@@ -108,17 +109,21 @@ def _run_places(meld: Meld, params: MeldParams) -> set[int]:
     return places
 
 
-def _apart(a: set[int], b: set[int], wrap: bool, gap: int = 1) -> bool:
-    """Two runs' places have at least `gap` empty places between them (gap 1: they
-    neither share a place nor touch; K and A touch when runs wrap)."""
+def _too_close(a: set[int], b: set[int], wrap: bool, gap: int = 1) -> bool:
+    """Two same-suit runs that are not separate melds: they share no place (runs that do,
+    from two decks, are plainly two melds) and fewer than `gap` empty places lie between
+    them (gap 1: they touch, and would join up into one run; K and A touch when runs
+    wrap)."""
+    if a & b:
+        return False
     for q in a:
         for r in b:
             d = abs(q - r)
             if wrap:
                 d = min(d, 13 - d)
             if d <= gap:
-                return False
-    return True
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -135,7 +140,11 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
-    return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    try:
+        with work_budget():
+            return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
+    except SearchTooBig:
+        return None  # past the work budget: no lay-down can be offered (conservative)
 
 
 class _Search:
@@ -306,6 +315,7 @@ class _Search:
 
     def _dfs(self, picks: Any, stage: int, start: int, taken: int, chosen: list[Any],
              counts: list[int], value: int) -> None:
+        spend(1)
         self.steps += 1
         if self.steps == STEPS:  # enough: the best so far, or the first found, will do
             self.first_found = True
@@ -363,17 +373,16 @@ class _Search:
                 return False
             if kind == "run" and self.suit_mode == "forbidden":
                 return False
-            if kind == "run" and self.suit_mode == "separate" and not _apart(
-                    set(core[2]), set(other[2]), self.p.wrap, self.gap):
-                return False
             same.append(other)
-        # runs of one suit that must stay apart: can they be laid out with their wilds?
+        # runs of one suit that must be separate melds: can they be laid out with their
+        # wilds (runs may overlap; those that do not need the gap between them)?
         return not same or kind != "run" or self.suit_mode != "separate" or bool(
             self._layouts_of([*same, core]))
 
     def _layouts_of(self, runs: list[Core]) -> int:
-        """Wild totals with which these same-suit runs can be laid out apart (the same runs
-        meet again and again down the search: each group is laid out once)."""
+        """Wild totals with which these same-suit runs can be laid out as separate melds
+        (the same runs meet again and again down the search: each group is laid out
+        once)."""
         key = tuple(sorted((core[2], core[3], core[8], core[9]) for core in runs))
         got = self.layouts.get(key)
         if got is None:
@@ -669,21 +678,22 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
 
 def _linear_layouts(cores: list[Core], p: MeldParams, lo_bound: int, hi_bound: int,
                     mapping: Any=None, gap: int = 1) -> tuple[Any, Any]:
-    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts."""
+    """DP over runs ordered by place: reachable wild totals (bitmask), with the layouts.
+    Runs may share places (two decks); runs that do not need `gap` empty places between."""
     places_of = [[mapping(q) if mapping else q for q in core[2]] for core in cores]
     if any(None in ps for ps in places_of):
         return 0, None
     order = sorted(range(len(cores)), key=lambda i: min(places_of[i]))
-    # state: high end of the last run -> {total wilds: layout list}
-    states: dict[int, dict[int, list[Any]]] = {lo_bound - 1 - gap: {0: []}}
+    # state: the (lo, hi) of the runs laid out so far -> {total wilds: layout list}
+    states: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {(): {0: []}}
     for i in order:
         opts = _placements(cores[i], p, lo_bound, hi_bound, mapping)
-        new: dict[int, dict[int, list[Any]]] = {}
-        for last, totals in states.items():
+        new: dict[tuple[tuple[int, int], ...], dict[int, list[Any]]] = {}
+        for placed, totals in states.items():
             for lo, hi, w in opts:
-                if lo <= last + gap:
+                if any(0 < low - hi <= gap or 0 < lo - h <= gap for low, h in placed):
                     continue
-                bucket = new.setdefault(hi, {})
+                bucket = new.setdefault(tuple(sorted((*placed, (lo, hi)))), {})
                 for tot, layout in totals.items():
                     if tot + w not in bucket:
                         bucket[tot + w] = layout + [(i, lo, hi)]

@@ -33,11 +33,15 @@ from .context import (  # noqa: F401 - re-exported: bots and tests use them from
     BIG,
     CACHE_ENTRIES,
     SCAN_ABOVE,
+    WORK_BUDGET,
     Context,
     Plan,
+    SearchTooBig,
     X,
     context_for,
     keep_caches_bounded,
+    spend,
+    work_budget,
 )
 from .fast import solve_few_wilds
 from .sets import build_meld, finish, leftover_table, rank_options
@@ -54,7 +58,23 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
     """Least-weight arrangement of `cards`; None if none costs at most `bound`.
 
     With `melds=False` the plan holds the cost and the deadwood only (no `Meld` objects
-    are built): enough for a bot weighing its options, and quicker."""
+    are built): enough for a bot weighing its options, and quicker.
+
+    A search past its work budget (`WORK_BUDGET`, hands far beyond any real deal) answers
+    conservatively: the best arrangement it could prove, at worst every card left in hand;
+    so it may say "no go-out" where one exists, never the reverse."""
+    try:
+        with work_budget():
+            return _solve(cards, ctx, bound, melds)
+    except SearchTooBig:
+        cost = sum(ctx.weigh_card(card) for card in cards)
+        if bound is not None and cost > bound:
+            return None
+        return Plan(cost, [], list(cards))
+
+
+def _solve(cards: Sequence[Card], ctx: Context, bound: int | None,
+           melds: bool) -> Plan | None:
     p = ctx.p
     wild_ranks = p.wild_ranks
     if ctx.plain and len(cards) <= FAST_MOST and sum(
@@ -94,6 +114,7 @@ def solve(cards: Sequence[Card], ctx: Context, bound: int | None = None,
             by_face.setdefault(card.face, []).append(card)
         groups = list(by_face.values())
         for counts in product(*(range(len(g) + 1) for g in groups)):
+            spend(1)
             as_nat = [c for g, k in zip(groups, counts, strict=True) for c in g[:k]]
             rest = [c for g, k in zip(groups, counts, strict=True) for c in g[k:]]
             cap = limit if best is None else best.cost - 1
@@ -302,6 +323,7 @@ def _combine_costs(tables: list[Any], budget: int, need0: int, slack0: int) -> d
                     if old is None or d < old:
                         new[key] = d
         else:
+            spend(len(states) * len(tab))
             new = {}
             for (n1, s1), d1 in states.items():
                 for n2, s2, d2 in tab:
@@ -355,6 +377,7 @@ def _component(ctx: Context, budget: int, cids: list[int], ranks: list[Any],
     empty: dict[int, int] = {}
     one_cluster = len(cids) == 1
     for combo in product(*per_rank) if len(per_rank) > 1 else ((o,) for o in per_rank[0]):
+        spend(len(cids))
         need = slack = freed = 0
         masks = empty
         merged = False

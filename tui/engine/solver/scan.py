@@ -20,7 +20,7 @@ from itertools import combinations, product
 from typing import Any
 
 from ..cards import ACE, HIGH_ACE, SUITS, Card
-from .context import Context, Plan
+from .context import Context, Plan, SearchTooBig, spend
 from .sets import finish, leftover_table, set_core_options
 
 JOKER_RANK = 0
@@ -43,14 +43,21 @@ def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwi
     low.  If the arrangement it finds scores the same with the runs' true room for wilds,
     that is the answer; otherwise a last scan tracks lengths exactly."""
     args = (ctx, naturals, pool, allow_allwild, anchored, melds)
-    guess, _ = _Scan(*args, bound, optimistic=True, beam=48).run()
+    guess, _ = _Scan(*args, bound, optimistic=True, beam=48).run()  # may be past the budget
     if guess is not None and guess.cost == 0 and min(ctx.weight.values()) >= 0:
         return guess  # nothing scores less than nothing
     limit = bound if guess is None else guess.cost if bound is None else min(bound, guess.cost)
-    plan, exact = _Scan(*args, limit, optimistic=True).run()
-    if plan is None or exact:
-        return plan
-    return _Scan(*args, limit, optimistic=False).run()[0]
+    try:
+        plan, exact = _Scan(*args, limit, optimistic=True).run()
+        if plan is None or exact:
+            return plan
+        return _Scan(*args, limit, optimistic=False).run()[0]
+    except SearchTooBig:
+        # Past the work budget: the narrow scan's arrangement is a real one (so a go-out
+        # it finds is proven), only perhaps not the best.
+        if guess is None:
+            raise
+        return guess
 
 
 class _Scan:
@@ -201,6 +208,7 @@ class _Scan:
             prev_i = len(stages) - 1
             staged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for state, table in stages[prev_i].items():
+                spend((1 + len(table)) * len(options))
                 for o_index, (_, o_need, o_slack, _) in enumerate(options):
                     bucket: dict[Any, Any] = {}
                     for (n, s), (dw, _) in table.items():
@@ -224,8 +232,9 @@ class _Scan:
                     state, o_index = key
                     spans, reserved = state[si]
                     count = 0 if place == HIGH_ACE and self.low else here - options[o_index][0][si]
-                    for new_spans, res, m_need, m_slack, dead, detail in self.moves(
-                            spans, reserved, count, place):
+                    moves = self.moves(spans, reserved, count, place)
+                    spend(1 + (1 + len(table)) * len(moves))
+                    for new_spans, res, m_need, m_slack, dead, detail in moves:
                         new_key = (state[:si] + ((new_spans, res),) + state[si + 1:], o_index)
                         bucket = after.setdefault(new_key, {})
                         for (n, s), (dw, _) in table.items():
@@ -246,6 +255,7 @@ class _Scan:
             prev_i = len(stages) - 1
             merged: dict[tuple[Any, ...], dict[Any, Any]] = {}
             for key, table in stages[prev_i].items():
+                spend(1 + len(table))
                 into = merged.setdefault(key[0], {})
                 for ns, (dw, _) in table.items():
                     old = into.get(ns)
