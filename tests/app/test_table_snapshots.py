@@ -75,6 +75,8 @@ def _mid_deal(rules: str) -> Table:
         if view.phase == "draw":
             if turns == 4:
                 table.act(HUMAN, next(a for a in view.legal if isinstance(a, DrawStock)))
+                while table.bot_to_move() is not None:  # the others may buy what I passed
+                    table.step_bot()
                 return table
             turns += 1
         for kind in (PassBuy, GoOut, LayDown, LayOff, DrawStock, Discard):
