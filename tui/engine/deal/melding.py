@@ -281,7 +281,8 @@ class Melding(DealState):
                 used.add(card.uid)
             try:
                 melds.append(make_meld(spec.cards, self.rules, self.rules_round,
-                                       dict(spec.declare) or None, use=use))
+                                       dict(spec.declare) or None, kind=spec.kind or None,
+                                       use=use))
             except MeldError as exc:
                 raise IllegalAction(str(exc), exc.rule) from exc
         return melds
