@@ -342,20 +342,6 @@ class _Checker:
                 ("decks", index),
             )
 
-    def all_at_once_discard(self) -> None:
-        """An all-at-once round lays the whole hand down: a discard it requires never
-        comes, so nobody could ever go out."""
-        overall = get_key(self.data, "going_out", "discard", default="optional")
-        for index, entry in enumerate(self.rounds):
-            if not isinstance(entry, dict) or not entry.get("all_at_once"):
-                continue
-            rule = entry.get("going_out_discard") or overall
-            if rule == "required":
-                self.error(f"round {index + 1} is `all_at_once` (the whole hand is laid down, "
-                           "with no card left) but going out requires a discard: nobody could "
-                           "ever go out; write `going_out_discard: forbidden`",
-                           *self.round_path(index, "going_out_discard"))
-
     def play_options(self) -> None:
         """Options that need melding, jokers or a discard pile to mean anything."""
         melding = get_key(self.data, "going_out", "melding_during_play", default=True)
@@ -411,5 +397,4 @@ def semantic_errors(
     checker.contract_sizes()
     checker.deal_by_players()
     checker.going_out_limits()
-    checker.all_at_once_discard()
     return checker.errors
