@@ -208,7 +208,7 @@ def test_expert_keeps_to_its_step_budget_and_decides_the_same_way_twice() -> Non
         assert first._whole.used <= 10
         if first.last.deals:
             searched += 1
-            options = 1 + len([o for o in first._opts[1:] if o.diffs])
+            options = 1 + len([o for o in first.last.options[1:] if o.diffs])
             assert first.last.deals * options <= 10
         game.apply(action)
         if game.phase != "draw" and game.phase != "play":

@@ -102,6 +102,12 @@ async def _table_of_two(service: GameService, path: Path, bots: int = 0):
     if bots:
         assert (await one.reply(one.ask({"t": "start", "s": 1})))["ok"]
     await until(lambda: 1 in one.views and 1 in two.views)
+    for worker in (one, two):  # the chat of a place comes after the place itself
+        first_chat = next(i for i, m in enumerate(worker.received) if m["t"] == "chat")
+        chat = worker.received[first_chat]
+        assert any(m["t"] == "place" and m["place"] and m["place"][4] == chat["ticket"]
+                   for m in worker.received[:first_chat])
+        assert any("sat down" in text for _, _, text in chat["messages"])
     return one, two, shared
 
 

@@ -50,6 +50,7 @@ MIN_GAIN = 0.5  # ... and points
 MIN_DEALS = 6  # imagined deals before the policy move may be left
 DROP_Z = 1.5  # an option this many s.e. worse than the policy move is dropped
 CANDIDATES = 4  # discards measured besides the policy move
+NEAR = 15  # ... among those leaving at most this many points more than the best one
 DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
 CONTRACT_HORIZON = 1  # turns a seat, contract games
 
@@ -81,9 +82,9 @@ class Option:
 class SearchReport:
     """What a search found, for hints and tests."""
 
-    deals: int = 0
+    deals: int = 0  # imagined deals every option was played out in
+    options: list[Option] = field(default_factory=list)  # the policy move first
     chosen: Option | None = None
-    policy: Option | None = None
 
 
 class ExpertBot(HardBot):
@@ -138,7 +139,7 @@ class ExpertBot(HardBot):
         card = getattr(act, "card", None)
         hand = list(view.hand)
         if play_mode(view) == "declare" or not ev.contract.required:
-            ranked = [c for _, c in ev.discards_near(hand, allowed, 15)]
+            ranked = [c for _, c in ev.discards_near(hand, allowed, NEAR)]
         else:
             ranked = sorted(allowed, key=lambda c: -ev.value(c))
         seen = {card.face} if card is not None else set()
@@ -167,8 +168,7 @@ class ExpertBot(HardBot):
                              else CONTRACT_HORIZON)
         down = [p.contract_down for p in view.players]
         out_seat = next((p.seat for p in view.players if p.went_out), -1)
-        report = SearchReport(policy=opts[0])
-        self._opts = opts
+        report = SearchReport(options=opts)
         clock = self._whole
         world_cost = 0.0  # CPU seconds the last imagined deal took, all options played
 
@@ -182,7 +182,7 @@ class ExpertBot(HardBot):
                 self.last_worlds.append(world)
             scores: list[float | None] = []
             for opt in opts:
-                if not opt.alive and opt is not opts[0]:
+                if not opt.alive:  # dropped (the policy move never is)
                     scores.append(None)
                     continue
                 if not clock.more():

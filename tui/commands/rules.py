@@ -21,6 +21,7 @@ from ..engine.ruleset import (
     list_rulesets,
     load_ruleset,
     new_ruleset_file,
+    ruleset_warnings,
     schema_json,
     standalone_yaml,
 )
@@ -109,6 +110,8 @@ def _check(files: list[str]) -> int:
             status = _fail(error)
             continue
         _write(f"{name}: ok ({ruleset.name})\n", sys.stdout)
+        for warning in ruleset_warnings(name):
+            _write(f"{warning}\n", sys.stderr)
     return status
 
 

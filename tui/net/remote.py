@@ -47,6 +47,13 @@ HINT_TIMEOUT = 30.0
 CHAT_HISTORY = 100
 
 
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class ServiceLink:
     """One worker's connection to the game service, shared by all its sessions."""
 
@@ -463,6 +470,9 @@ class RemoteTable:
         if self.seat < 0:
             return "You are watching: there is nothing for you to play."
         link = self.guest.link
+        if _on_loop_thread(link.loop):  # the answer could never arrive: say so, loudly
+            raise RuntimeError("RemoteTable.hint waits for the service: call it from a "
+                               "worker thread, never the event loop")
         answer: Future[str] = Future()
 
         def answered(reply: dict[str, Any]) -> None:

@@ -73,7 +73,7 @@ class ServiceSession:
         self._dirty = False
         if self.guest.closed:
             return
-        self._follow_handle()
+        moved = self._follow_handle()
         handle = self._handle
         place = None
         if handle is not None:
@@ -86,13 +86,19 @@ class ServiceSession:
         if message != self._place_sent:
             self._place_sent = message
             self.link.send(message)
-        if handle is not None and handle.active and handle.shared.table is not None:
+        if handle is None or not handle.active:
+            return
+        if moved:  # the new place first, then what was said there (the worker needs both)
+            self.link.send({"t": "chat", "s": self.sid, "ticket": handle.id,
+                            "messages": [chat_to_wire(m) for m in handle.chat.messages]})
+        if handle.shared.table is not None:
             self._send_view(handle)
 
-    def _follow_handle(self) -> None:
+    def _follow_handle(self) -> bool:
+        """Listen to the guest's current place; True if it is a new one."""
         handle = self.guest.handle
         if handle is self._handle:
-            return
+            return False
         for unsubscribe in self._unsubscribers:
             unsubscribe()
         self._unsubscribers.clear()
@@ -100,12 +106,10 @@ class ServiceSession:
         self._log_sent = 0
         self._view_sent = None
         if handle is None or not handle.active:
-            return
+            return True
         self._unsubscribers.append(handle.subscribe(self.changed))
-        chat = handle.chat
-        self._unsubscribers.append(chat.subscribe(self._chat_said))
-        self.link.send({"t": "chat", "s": self.sid, "ticket": handle.id,
-                        "messages": [chat_to_wire(m) for m in chat.messages]})
+        self._unsubscribers.append(handle.chat.subscribe(self._chat_said))
+        return True
 
     def _chat_said(self, message: ChatMessage) -> None:
         handle = self._handle

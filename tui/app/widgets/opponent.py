@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Static
 
 from ..cardart import CardStyle
 from .melds import MeldList
+
+FLASH_SECONDS = 1.2
 
 if TYPE_CHECKING:
     from ..table_presenter import OpponentContent
@@ -25,6 +28,7 @@ class OpponentPane(Vertical):
         super().__init__(id=f"seat-{seat}", classes="opponent")
         self.seat = seat
         self._info_lines = -1
+        self._flash_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(classes="info")
@@ -48,6 +52,14 @@ class OpponentPane(Vertical):
         self.query_one(MeldList).show(content.melds, card_style, set(content.targets))
 
     def flash(self) -> None:
-        """Light the pane up briefly after this seat acted."""
+        """Light the pane up briefly after this seat acted; moves in quick succession
+        keep it lit (one restyle on, one off, not two a move)."""
         self.add_class("-acted")
-        self.set_timer(1.2, lambda: self.remove_class("-acted"))
+        if self._flash_timer is None:
+            self._flash_timer = self.set_timer(FLASH_SECONDS, self._unflash)
+        else:
+            self._flash_timer.reset()
+
+    def _unflash(self) -> None:
+        self._flash_timer = None
+        self.remove_class("-acted")

@@ -15,6 +15,7 @@ from .loader import (
     load_ruleset,
     load_ruleset_text,
     ruleset_paths,
+    ruleset_warnings,
 )
 from .reference import reference_markdown
 from .text import describe_rules
@@ -34,6 +35,7 @@ __all__ = [
     "new_ruleset_file",
     "reference_markdown",
     "ruleset_paths",
+    "ruleset_warnings",
     "save_checked",
     "schema_json",
     "standalone_yaml",

@@ -21,7 +21,7 @@ SUIT_COUNT = 4
 RANK_COUNT = 13
 
 
-def _get(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
+def get_key(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
     value: Any = data
     for key in keys:
         if not isinstance(value, dict) or key not in value:
@@ -85,15 +85,15 @@ class _Checker:
     def bounds(self) -> None:
         """Every min/max pair in order, and runs no longer than the ranks allow."""
         for section in (("players",), ("melds", "set"), ("melds", "run")):
-            low = _get(self.data, *section, "min")
-            high = _get(self.data, *section, "max")
+            low = get_key(self.data, *section, "min")
+            high = get_key(self.data, *section, "max")
             if low is not None and high is not None and low > high:
                 name = ".".join(section)
                 self.error(
                     f"`{name}.min` ({low}) is greater than `{name}.max` ({high})",
                     (*section, "min"),
                 )
-        run_min = _get(self.data, "melds", "run", "min")
+        run_min = get_key(self.data, "melds", "run", "min")
         if run_min is not None and run_min > MAX_RUN:
             self.error(
                 f"`melds.run.min` is {run_min}, but a run has at most {MAX_RUN} cards "
@@ -102,10 +102,10 @@ class _Checker:
             )
 
     def rounds_content(self) -> None:
-        melding = _get(self.data, "going_out", "melding_during_play", default=True)
-        set_min = _get(self.data, "melds", "set", "min", default=3)
-        run_min = _get(self.data, "melds", "run", "min", default=3)
-        same_suit = _get(self.data, "contract", "runs_same_suit", default="forbidden")
+        melding = get_key(self.data, "going_out", "melding_during_play", default=True)
+        set_min = get_key(self.data, "melds", "set", "min", default=3)
+        run_min = get_key(self.data, "melds", "run", "min", default=3)
+        same_suit = get_key(self.data, "contract", "runs_same_suit", default="forbidden")
         for index, entry in enumerate(self.rounds):
             number = index + 1
             if entry is None:
@@ -129,8 +129,8 @@ class _Checker:
                         *((*p, position) for p in paths if p[-1] == "wild"),
                         *paths,
                     )
-            written_sets = _get(entry, "contract", "sets", default=0)
-            written_runs = _get(entry, "contract", "runs", default=0)
+            written_sets = get_key(entry, "contract", "sets", default=0)
+            written_runs = get_key(entry, "contract", "runs", default=0)
             sets, runs = _count(written_sets), _count(written_runs)
             if not sets + runs:
                 continue
@@ -166,7 +166,7 @@ class _Checker:
     def hand_limit(self, cards: int) -> tuple[int | None, str]:
         """The most cards a hand of `cards` dealt can hold on a turn: plus one drawn, plus
         what buys bring (None: no limit), and those words for a message."""
-        buying = _get(self.data, "buying", default={})
+        buying = get_key(self.data, "buying", default={})
         if not isinstance(buying, dict) or not buying.get("enabled", False):
             return cards + 1, ""
         limit = buying.get("limit_per_deal", 3)
@@ -180,7 +180,7 @@ class _Checker:
 
     def run_bounds(self) -> None:
         """`melds.run.lowest` / `highest` name ranks, in order, with room for a run."""
-        run = _get(self.data, "melds", "run", default={})
+        run = get_key(self.data, "melds", "run", default={})
         if not isinstance(run, dict):
             return
         bounds = {}
@@ -196,7 +196,7 @@ class _Checker:
                 )
                 continue
             bounds[end] = HIGH_ACE if rank == 1 and end == "highest" else rank
-            if _get(self.data, "ranks", "wrap", default=False):
+            if get_key(self.data, "ranks", "wrap", default=False):
                 self.error(
                     f"`melds.run.{end}` cannot be used with `ranks.wrap`: runs that turn the "
                     "corner have no lowest or highest rank",
@@ -214,15 +214,15 @@ class _Checker:
 
     def contract_sizes(self) -> None:
         """A size given per contract meld fits the meld rules' largest meld."""
-        set_max = _get(self.data, "melds", "set", "max")
-        if _get(self.data, "melds", "set", "distinct_suits", default=False):
+        set_max = get_key(self.data, "melds", "set", "max")
+        if get_key(self.data, "melds", "set", "distinct_suits", default=False):
             set_max = min(set_max or SUIT_COUNT, SUIT_COUNT)
-        run_max = _get(self.data, "melds", "run", "max") or MAX_RUN
+        run_max = get_key(self.data, "melds", "run", "max") or MAX_RUN
         for index, entry in enumerate(self.rounds):
             if entry is None:
                 continue
             for key, most in (("sets", set_max), ("runs", run_max)):
-                sizes = _get(entry, "contract", key)
+                sizes = get_key(entry, "contract", key)
                 if not isinstance(sizes, list) or most is None:
                     continue
                 for size in map(_size, sizes):
@@ -266,8 +266,8 @@ class _Checker:
 
     def deal_by_players(self) -> None:
         """A round dealing by player count fits the deck at every count it deals to."""
-        low = _get(self.data, "players", "min")
-        high = _get(self.data, "players", "max")
+        low = get_key(self.data, "players", "min")
+        high = get_key(self.data, "players", "max")
         specs = sorted(self.decks_specs.values(), key=lambda spec: spec["players"])
         if not isinstance(low, int) or not isinstance(high, int) or not specs:
             return
@@ -293,8 +293,8 @@ class _Checker:
                     break
 
     def going_out_limits(self) -> None:
-        limit = _get(self.data, "going_out", "deadwood_limit", default=0)
-        melding = _get(self.data, "going_out", "melding_during_play", default=True)
+        limit = get_key(self.data, "going_out", "deadwood_limit", default=0)
+        melding = get_key(self.data, "going_out", "melding_during_play", default=True)
         if isinstance(limit, int) and limit > 0 and melding:
             self.error(
                 "`going_out.deadwood_limit` needs `going_out.melding_during_play: false`: "
@@ -307,8 +307,8 @@ class _Checker:
         specs = self.decks_specs
         if not specs:
             return
-        players_min = _get(self.data, "players", "min")
-        players_max = _get(self.data, "players", "max")
+        players_min = get_key(self.data, "players", "min")
+        players_max = get_key(self.data, "players", "max")
         seen: dict[int, int] = {}
         for index, spec in specs.items():
             if spec["players"] in seen:
@@ -380,15 +380,15 @@ class _Checker:
 
     def play_options(self) -> None:
         """Options that need melding, jokers or a discard pile to mean anything."""
-        melding = _get(self.data, "going_out", "melding_during_play", default=True)
-        lay_off = _get(self.data, "lay_off", "when", default="never")
+        melding = get_key(self.data, "going_out", "melding_during_play", default=True)
+        lay_off = get_key(self.data, "lay_off", "when", default="never")
         if not melding and lay_off != "never":
             self.error(
                 f"`lay_off.when` is {lay_off}, but `going_out.melding_during_play` is false, "
                 "so there are no melds on the table to lay off onto",
                 ("lay_off", "when"),
             )
-        if _get(self.data, "joker_swap", "enabled", default=False):
+        if get_key(self.data, "joker_swap", "enabled", default=False):
             if not melding:
                 self.error(
                     "`joker_swap.enabled` is true, but `going_out.melding_during_play` is "
@@ -402,13 +402,13 @@ class _Checker:
                     "`joker_swap.enabled` is true, but no `decks` entry has jokers",
                     ("joker_swap", "enabled"),
                 )
-            elif not _get(self.data, "jokers_wild", default=True):
+            elif not get_key(self.data, "jokers_wild", default=True):
                 self.error(
                     "`joker_swap.enabled` is true, but `jokers_wild` is false",
                     ("joker_swap", "enabled"),
                 )
-        if _get(self.data, "buying", "enabled", default=False):
-            if _get(self.data, "draw", "discard", default="top") == "none":
+        if get_key(self.data, "buying", "enabled", default=False):
+            if get_key(self.data, "draw", "discard", default="top") == "none":
                 self.error(
                     "`buying.enabled` is true, but `draw.discard` is none: nobody may take "
                     "the discard, so there is nothing to buy",

@@ -29,6 +29,7 @@ from ..rules import Ruleset
 from .build import build_ruleset
 from .checks import semantic_errors
 from .errors import LocatedError, RulesetError
+from .footguns import footgun_warnings
 from .limits import MAX_RULESET_BYTES, limit_errors
 from .marked_yaml import LocatedDoc, compose_located, merge_docs
 from .schema import prune_invalid, rules_schema, schema_errors
@@ -243,6 +244,14 @@ def load_ruleset_text(
     if errors:
         raise RulesetError(errors)
     return build_ruleset(doc.data, key=key, source=text)
+
+
+def ruleset_warnings(name_or_path: str | Path, user_dir: Path | None = None) -> list[LocatedError]:
+    """What in a loadable ruleset is legal but almost certainly not meant (see `footguns`),
+    each located in the file; empty for a file that does not load."""
+    path = find_ruleset(name_or_path, user_dir=user_dir)
+    doc, errors = _merged_doc(_read(path), str(path), path.parent, (path.resolve(),), user_dir)
+    return [] if errors else footgun_warnings(doc)
 
 
 def load_ruleset(

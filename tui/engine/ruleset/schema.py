@@ -173,7 +173,8 @@ def _round_properties() -> dict[str, Any]:
         ),
         "all_at_once": _bool(
             "The contract may only be laid down by melding the whole hand in one turn "
-            "(going out at once).",
+            "(going out at once); with `going_out_discard: required`, every card but one, "
+            "which is then discarded.",
             False,
         ),
         "going_out_discard": {

@@ -170,7 +170,8 @@ def _rounds(r: Ruleset) -> str:
         lines.append(
             _para(
                 "All at once: the contract may only be laid down by melding the whole hand "
-                "in one turn, going out."
+                "in one turn, going out (where that round goes out with a discard, every "
+                "card but the one discarded)."
             )
         )
     if r.end.point_limit is not None:

@@ -1,0 +1,102 @@
+"""Warnings for a ruleset that is legal but almost certainly not what its author meant.
+
+A default that is right for one game can quietly ruin another: a contract game written
+without `lay_off.when` is playable, but nobody can ever lay off.  These checks look at the
+merged ruleset (after `extends`) and name the key to write; `rummy rules check` prints them
+as `FILE:LINE:COL: warning: ...` and still exits 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checks import get_key
+from .errors import LocatedError
+from .marked_yaml import KeyPath, LocatedDoc
+
+SUIT_COUNT = 4
+DEFAULT_MAX_ROUNDS = 100
+
+
+def footgun_warnings(doc: LocatedDoc) -> list[LocatedError]:
+    """Every footgun in the merged, already valid ruleset `doc`."""
+    return _Footguns(doc).run()
+
+
+class _Footguns:
+    def __init__(self, doc: LocatedDoc) -> None:
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data if isinstance(doc.data, dict) else {}
+        self.found: list[LocatedError] = []
+        rounds = self.data.get("rounds")
+        self.rounds: list[dict[str, Any]] = [
+            r for r in rounds if isinstance(r, dict)] if isinstance(rounds, list) else []
+        defaults = self.data.get("round_defaults")
+        self.defaults: dict[str, Any] = defaults if isinstance(defaults, dict) else {}
+
+    def warn(self, message: str, *paths: KeyPath) -> None:
+        loc = self.doc.key_loc(*paths) if paths else self.doc.start()
+        self.found.append(loc.error(f"warning: {message}"))
+
+    def has(self, *keys: str) -> bool:
+        return get_key(self.data, *keys, default=None) is not None
+
+    def round_key(self, entry: dict[str, Any], key: str) -> Any:
+        return entry.get(key, self.defaults.get(key))
+
+    def contracts(self) -> bool:
+        for entry in self.rounds:
+            contract = self.round_key(entry, "contract")
+            if isinstance(contract, dict) and any(contract.get(k) for k in ("sets", "runs")):
+                return True
+        return False
+
+    def run(self) -> list[LocatedError]:
+        melding = get_key(self.data, "going_out", "melding_during_play", default=True)
+        contracts = self.contracts()
+        if contracts and melding and not self.has("lay_off", "when"):
+            self.warn("the rounds have contracts but `lay_off.when` is not written: it "
+                      "defaults to never, so nobody can ever lay off (write `lay_off.when: "
+                      "never` if that is meant)", ("lay_off",))
+        if not contracts:
+            for keys in (("lay_off", "when"), ("joker_swap", "when")):
+                when = get_key(self.data, *keys)
+                if isinstance(when, str) and when.startswith("after_contract"):
+                    self.warn(f"`{'.'.join(keys)}: {when}`, but no round has a contract: "
+                              "it means from the first turn", keys)
+        if not melding and not self.has("scoring", "score_best_arrangement"):
+            self.warn("hands are melded only when going out, but "
+                      "`scoring.score_best_arrangement` is not written: it defaults to false, "
+                      "so the other players' melds still score as deadwood", ("scoring",))
+        jokers = any(isinstance(d, dict) and d.get("jokers") for d in self.data.get("decks", []))
+        if jokers and not self.has("scoring", "values", "JK"):
+            self.warn("the decks have jokers but `scoring.values.JK` is not written: a joker "
+                      "left in hand scores 0", ("scoring", "values"), ("scoring",))
+        if get_key(self.data, "scoring", "wild_unmelded") == "fixed" and not self.has(
+                "scoring", "wild_value"):
+            self.warn("`scoring.wild_unmelded: fixed` without `scoring.wild_value`: wilds "
+                      "left in hand score 0", ("scoring", "wild_unmelded"))
+        if self.has("end", "point_limit") and not self.has("end", "max_rounds"):
+            self.warn("with `end.point_limit` the schedule of rounds repeats until a total "
+                      f"reaches it, up to {DEFAULT_MAX_ROUNDS} deals: write `end.max_rounds` "
+                      "to say how many", ("end", "point_limit"))
+        most = get_key(self.data, "melds", "set", "max")
+        if isinstance(most, int) and most > SUIT_COUNT and get_key(
+                self.data, "melds", "set", "distinct_suits", default=False):
+            self.warn(f"`melds.set.max: {most}` with `melds.set.distinct_suits`: a set "
+                      f"of distinct suits holds at most {SUIT_COUNT} cards",
+                      ("melds", "set", "max"))
+        self.all_at_once_discards()
+        return self.found
+
+    def all_at_once_discards(self) -> None:
+        overall = get_key(self.data, "going_out", "discard", default="optional")
+        for index, entry in enumerate(self.rounds):
+            if not self.round_key(entry, "all_at_once"):
+                continue
+            rule = self.round_key(entry, "going_out_discard") or overall
+            if rule == "optional":
+                self.warn(f"round {index + 1} is `all_at_once` with an optional discard: the "
+                          "whole hand is laid down and nothing is discarded (write "
+                          "`going_out_discard: forbidden`, or `required` to keep one card to "
+                          "discard)", ("rounds", index))
