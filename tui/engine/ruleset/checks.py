@@ -236,9 +236,9 @@ class _Checker:
     def contract_ranks(self) -> None:
         """A contract set's `rank` names a rank, and (with `contract.sets_same_rank` false)
         no two sets of one contract must be of the same rank."""
-        same_rank = _get(self.data, "contract", "sets_same_rank", default=False)
+        same_rank = get_key(self.data, "contract", "sets_same_rank", default=False)
         for index, entry in enumerate(self.rounds):
-            sets = _get(entry or {}, "contract", "sets")
+            sets = get_key(entry or {}, "contract", "sets")
             if not isinstance(sets, list):
                 continue
             seen: set[int] = set()
