@@ -124,7 +124,8 @@ def test_help_describes_identities_the_door_and_the_turn_timer(capsys):
     for words in ("first key to use a name owns it", "one-time rejoin code", "RUMMY_NAME",
                   "do not count against --max-sessions", "doubles per failure",
                   '"the server is full"', "--turn-timeout SECONDS", "--keepalive SECONDS",
-                  "--login-grace SECONDS", "only those keys get in"):
+                  "--login-grace SECONDS", "only those keys get in",
+                  "The host's word wins", "so the totals hold across workers"):
         assert words in text, words
     defaults = build_parser(["serve"]).parse_args(["serve"])
     assert (defaults.turn_timeout, defaults.keepalive, defaults.login_grace) == (90, 5, 15)
