@@ -82,3 +82,15 @@ def test_a_bad_round_defaults_wild_is_reported_once(capsys, tmp_path: Path) -> N
         f"{path}:9:25: wild rank 'QQ' in `round_defaults` does not exist: use 2-10, A, J, Q "
         "or K",
     ]
+
+
+def test_a_contract_that_cannot_hold_the_hand_without_laying_off_is_warned(capsys,
+                                                                          tmp_path: Path) -> None:
+    # two sets of at most four cards, a hand of nine plus the draw, no laying off: the
+    # contract can never take all but a discard
+    path = written(tmp_path, "lay_off: {when: never}\nmelds: {set: {max: 4}}\n",
+                   "rounds:\n  - {cards: 9, contract: {sets: 2}}\n")
+    code, err = check(capsys, path)
+    assert code == 0
+    [warning] = err.splitlines()
+    assert warning.startswith(f"{path}:6:5: warning: round 1 can never be gone out on")

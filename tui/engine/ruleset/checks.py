@@ -34,7 +34,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _count(value: Any) -> int:
+def meld_count(value: Any) -> int:
     """A contract's `sets` / `runs`: a count, or a list of sizes (one per meld)."""
     return len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
 
@@ -47,7 +47,7 @@ def _size(entry: Any) -> Any:
 def _sizes(value: Any, default: int) -> list[int]:
     if isinstance(value, list):
         return [size for size in map(_size, value) if isinstance(size, int)]
-    return [default] * _count(value)
+    return [default] * meld_count(value)
 
 
 class _Checker:
@@ -139,7 +139,7 @@ class _Checker:
                     )
             written_sets = get_key(entry, "contract", "sets", default=0)
             written_runs = get_key(entry, "contract", "runs", default=0)
-            sets, runs = _count(written_sets), _count(written_runs)
+            sets, runs = meld_count(written_sets), meld_count(written_runs)
             if not sets + runs:
                 continue
             where = self.round_path(index, "contract")
