@@ -11,6 +11,15 @@ hard guessing a password is.
   connection is closed after `failures_per_connection` failures.
 
 Pure bookkeeping with an injectable clock: the server asks, the door answers.
+
+Each session worker of `rummy serve` keeps its own door (the kernel hands it a share of
+the connections), so a worker's caps are the server's divided by the number of workers
+(`DoorLimits.shared_by`): the totals per address and in all hold however many workers
+there are (at least one connection in progress per worker and address).  The failed-login
+delays are counted per worker too: from one address at most `pending_per_address`
+connections are in progress across all workers, each waiting its worker's delay, so the
+steady rate of guesses is the one-process rate; only the first, short delays are had once
+per worker.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +47,11 @@ class DoorLimits:
     first_delay: float = 1.0
     max_delay: float = 16.0
     failure_memory: float = 15 * 60.0
+
+    def shared_by(self, workers: int) -> DoorLimits:
+        """The limits of one of `workers` doors that together keep these caps."""
+        return replace(self, pending_per_address=max(1, self.pending_per_address // workers),
+                       pending_total=max(1, self.pending_total // workers))
 
 
 class Door:

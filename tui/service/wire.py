@@ -176,19 +176,23 @@ def action_to_wire(action: Action) -> dict[str, Any]:
             value = cards_to_wire(value)
         elif f.name == "melds":
             value = [{"cards": cards_to_wire(m.cards),
-                      "declare": [[uid, list(face)] for uid, face in m.declare]}
+                      "declare": [[uid, list(face)] for uid, face in m.declare],
+                      "kind": m.kind}
                      for m in value]
         out[f.name] = value
     return out
 
 
 def _meld_spec(value: Any) -> MeldSpec:
-    if not isinstance(value, dict) or set(value) - {"cards", "declare"}:
-        raise WireError("a meld is {cards, declare}")
+    if not isinstance(value, dict) or set(value) - {"cards", "declare", "kind"}:
+        raise WireError("a meld is {cards, declare, kind}")
+    kind = value.get("kind", "")
+    if kind not in ("", "set", "run"):
+        raise WireError("a meld is a set or a run")
     declare = tuple((_int(d[0], "declared card", 0, 10_000), _face(d[1]))
                     if isinstance(d, list) and len(d) == 2 else _bad("a declaration")
                     for d in _list(value.get("declare", []), "declare", MAX_CARDS))
-    return MeldSpec(cards_from_wire(value.get("cards"), "meld cards"), declare)
+    return MeldSpec(cards_from_wire(value.get("cards"), "meld cards"), declare, kind)
 
 
 def _bad(what: str) -> Any:

@@ -39,9 +39,14 @@ def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
 
 
+def _size(entry: Any) -> Any:
+    """A contract meld's size as written: a number, or a set's `{size: N, rank: R}`."""
+    return entry.get("size") if isinstance(entry, dict) else entry
+
+
 def _sizes(value: Any, default: int) -> list[int]:
     if isinstance(value, list):
-        return [size for size in value if isinstance(size, int)]
+        return [size for size in map(_size, value) if isinstance(size, int)]
     return [default] * _count(value)
 
 
@@ -220,13 +225,44 @@ class _Checker:
                 sizes = get_key(entry, "contract", key)
                 if not isinstance(sizes, list) or most is None:
                     continue
-                for size in sizes:
+                for size in map(_size, sizes):
                     if isinstance(size, int) and size > most:
                         self.error(
                             f"round {index + 1}'s contract asks for a {key[:-1]} of {size} "
                             f"cards, but a {key[:-1]} has at most {most}",
                             *self.round_path(index, "contract"),
                         )
+
+    def contract_ranks(self) -> None:
+        """A contract set's `rank` names a rank, and (with `contract.sets_same_rank` false)
+        no two sets of one contract must be of the same rank."""
+        same_rank = get_key(self.data, "contract", "sets_same_rank", default=False)
+        for index, entry in enumerate(self.rounds):
+            sets = get_key(entry or {}, "contract", "sets")
+            if not isinstance(sets, list):
+                continue
+            seen: set[int] = set()
+            for position, item in enumerate(sets):
+                if not isinstance(item, dict) or "rank" not in item:
+                    continue
+                where = [(*p, "sets", position, "rank")
+                         for p in self.round_path(index, "contract") if p[-1] == "contract"]
+                where += list(self.round_path(index, "contract"))
+                rank = rank_of(item["rank"])
+                if rank is None:
+                    self.error(
+                        f"round {index + 1}'s contract asks for a set of rank "
+                        f"{item['rank']!r}, which is no rank: use 2-10, A, J, Q or K",
+                        *where,
+                    )
+                elif rank in seen and not same_rank:
+                    self.error(
+                        f"round {index + 1}'s contract asks for two sets of rank "
+                        f"{item['rank']!r}, but `contract.sets_same_rank` is false",
+                        *where,
+                    )
+                else:
+                    seen.add(rank)
 
     def deal_by_players(self) -> None:
         """A round dealing by player count fits the deck at every count it deals to."""
@@ -342,20 +378,6 @@ class _Checker:
                 ("decks", index),
             )
 
-    def all_at_once_discard(self) -> None:
-        """An all-at-once round lays the whole hand down: a discard it requires never
-        comes, so nobody could ever go out."""
-        overall = get_key(self.data, "going_out", "discard", default="optional")
-        for index, entry in enumerate(self.rounds):
-            if not isinstance(entry, dict) or not entry.get("all_at_once"):
-                continue
-            rule = entry.get("going_out_discard") or overall
-            if rule == "required":
-                self.error(f"round {index + 1} is `all_at_once` (the whole hand is laid down, "
-                           "with no card left) but going out requires a discard: nobody could "
-                           "ever go out; write `going_out_discard: forbidden`",
-                           *self.round_path(index, "going_out_discard"))
-
     def play_options(self) -> None:
         """Options that need melding, jokers or a discard pile to mean anything."""
         melding = get_key(self.data, "going_out", "melding_during_play", default=True)
@@ -409,7 +431,7 @@ def semantic_errors(
     checker.play_options()
     checker.run_bounds()
     checker.contract_sizes()
+    checker.contract_ranks()
     checker.deal_by_players()
     checker.going_out_limits()
-    checker.all_at_once_discard()
     return checker.errors

@@ -96,6 +96,7 @@ class _Footguns:
                 continue
             rule = self.round_key(entry, "going_out_discard") or overall
             if rule == "optional":
-                self.warn(f"round {index + 1} is `all_at_once`: the whole hand is laid down "
-                          "and nothing is discarded, whatever `going_out_discard` says "
-                          "(write `going_out_discard: forbidden`)", ("rounds", index))
+                self.warn(f"round {index + 1} is `all_at_once` with an optional discard: the "
+                          "whole hand is laid down and nothing is discarded (write "
+                          "`going_out_discard: forbidden`, or `required` to keep one card to "
+                          "discard)", ("rounds", index))
