@@ -106,10 +106,13 @@ class _Checker:
         set_min = get_key(self.data, "melds", "set", "min", default=3)
         run_min = get_key(self.data, "melds", "run", "min", default=3)
         same_suit = get_key(self.data, "contract", "runs_same_suit", default="forbidden")
+        bad_defaults: set[str] = set()  # a bad `round_defaults.wild` is reported once
         for index, entry in enumerate(self.rounds):
             number = index + 1
             if entry is None:
                 continue
+            raw = self.data["rounds"][index]
+            inherited = not (isinstance(raw, dict) and "wild" in raw)
             rejected = {("rounds", index), ("rounds", index, "cards"), ("round_defaults", "cards")}
             if "cards" not in entry and not rejected & self.pruned:
                 self.error(
@@ -124,8 +127,13 @@ class _Checker:
                         else "use 2-10, A, J, Q or K"
                     )
                     paths = self.round_path(index, "wild")
+                    if inherited and str(wild) in bad_defaults:
+                        continue
+                    if inherited:
+                        bad_defaults.add(str(wild))
+                    where = "`round_defaults`" if inherited else f"round {number}"
                     self.error(
-                        f"wild rank {wild!r} in round {number} does not exist: {hint}",
+                        f"wild rank {wild!r} in {where} does not exist: {hint}",
                         *((*p, position) for p in paths if p[-1] == "wild"),
                         *paths,
                     )
