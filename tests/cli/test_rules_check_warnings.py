@@ -70,3 +70,15 @@ def test_every_shipped_ruleset_checks_without_a_warning(capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert out.count(": ok (") == len(files)
+
+
+def test_a_bad_round_defaults_wild_is_reported_once(capsys, tmp_path: Path) -> None:
+    path = written(tmp_path, "round_defaults: {wild: [QQ]}\n",
+                   "rounds:\n  - {cards: 7}\n  - {cards: 7}\n  - {cards: 8, wild: [ZZ]}\n")
+    code, err = check(capsys, path)
+    assert code == 1
+    assert err.splitlines() == [
+        f"{path}:8:23: wild rank 'ZZ' in round 3 does not exist: use 2-10, A, J, Q or K",
+        f"{path}:9:25: wild rank 'QQ' in `round_defaults` does not exist: use 2-10, A, J, Q "
+        "or K",
+    ]

@@ -125,7 +125,7 @@ def _encode(value: Any) -> Any:
     if isinstance(value, Card):
         return {"card": str(value), "uid": value.uid}
     if isinstance(value, MeldSpec):
-        out = {
+        out: dict[str, Any] = {
             "cards": [_encode(c) for c in value.cards],
             "declare": [[uid, list(face)] for uid, face in value.declare],
         }
