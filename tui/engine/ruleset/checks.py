@@ -142,12 +142,12 @@ class _Checker:
             sets, runs = meld_count(written_sets), meld_count(written_runs)
             if not sets + runs:
                 continue
-            where = self.round_path(index, "contract")
+            contract_at = self.round_path(index, "contract")
             if not melding:
                 self.error(
                     f"round {number} has a contract ({Contract(sets, runs).describe()}) but "
                     "`going_out.melding_during_play` is false, so nothing can be laid down",
-                    *where,
+                    *contract_at,
                 )
                 continue
             sizes = _sizes(written_sets, set_min) + _sizes(written_runs, run_min)
@@ -162,13 +162,13 @@ class _Checker:
                     f"round {number}'s contract needs at least {needed} cards "
                     f"({' + '.join(map(str, sizes))}) but a hand holds at most "
                     f"{most} (the {cards} dealt plus one drawn{grows})",
-                    *where,
+                    *contract_at,
                 )
             if same_suit == "forbidden" and runs > SUIT_COUNT:
                 self.error(
                     f"round {number}'s contract has {runs} runs but `contract.runs_same_suit`"
                     f" is forbidden and there are only {SUIT_COUNT} suits",
-                    *where,
+                    *contract_at,
                 )
 
     def hand_limit(self, cards: int) -> tuple[int | None, str]:
