@@ -1,5 +1,6 @@
-"""Pictures of the app (SVG snapshots in tests/snapshots/): the table mid-round for both
-games, the end-of-deal summary and the new-game screen.  Fixed seeds, bots stepped by the
+"""Pictures of the app (SVG snapshots in tests/app/snapshots/): the end-of-deal summary and
+the new-game screen (the table itself, in every game, size and look, is in
+test_table_snapshots.py).  Fixed seeds, bots stepped by the
 test (not on a timer), so every run draws the same screen.
 
 Update after an intended change: pytest tests/app/test_app_snapshots.py --snapshot-update
@@ -17,8 +18,6 @@ from tui.app.app import RummyApp
 from tui.app.screens.summary import RoundSummaryScreen
 from tui.app.screens.table import TableScreen
 from tui.engine.actions import Discard, DrawStock, GoOut
-
-FLASH = 1.3  # seconds a bot's pane stays lit after it moved
 
 
 class _InSnapshotsFolder(SVGImageExtension):
@@ -40,54 +39,8 @@ def _player_is_tess(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tui.app.app._login_name", lambda: "Tess")
 
 
-async def _bots_until_my_turn(pilot, app) -> None:  # noqa: ANN001
-    table = table_screen(app).table
-    while table.bot_to_move() is not None:
-        table.step_bot()
-        await pilot.pause()
-    await pilot.pause(FLASH)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def _table_app(tmp_path, rules: str, players: int, seed: int) -> RummyApp:  # noqa: ANN001
     return RummyApp(make_env(tmp_path, rules, players=players, seed=seed, drive_bots=False))
-
-
-def test_three_thirteen_mid_round(snap_compare, tmp_path) -> None:  # noqa: ANN001
-    app = _table_app(tmp_path, "three_thirteen", 3, 4)
-
-    async def run_before(pilot) -> None:  # noqa: ANN001
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        await _bots_until_my_turn(pilot, app)
-        await pilot.press("s", "right", "space")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
-
-
-def test_contract_rummy_mid_round(snap_compare, tmp_path) -> None:  # noqa: ANN001
-    app = _table_app(tmp_path, "contract_rummy", 4, 9)
-
-    async def run_before(pilot) -> None:  # noqa: ANN001
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        await _bots_until_my_turn(pilot, app)
-        await pilot.press("s", "a", "a")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
-
-
-def test_liverpool_wide(snap_compare, tmp_path) -> None:  # noqa: ANN001
-    app = _table_app(tmp_path, "liverpool", 4, 13)
-
-    async def run_before(pilot) -> None:  # noqa: ANN001
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        await _bots_until_my_turn(pilot, app)
-
-    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
 
 
 def test_round_summary(snap_compare, tmp_path) -> None:  # noqa: ANN001

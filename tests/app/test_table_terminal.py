@@ -301,3 +301,32 @@ async def test_ascii_mode_draws_the_table_in_ascii_only(tmp_path, rules: str, si
         text = screen_text(app)
         assert "Tess" in text
         assert {ch for ch in text if not ch.isascii()} == set(), text
+
+
+async def test_ascii_mode_pickers_are_ascii_too(tmp_path) -> None:
+    from app_driver import screen_text
+    from table_rig import rig
+
+    from tui.app.environment import AppEnvironment
+    from tui.app.screens.pickers import PickScreen
+    from tui.app.settings import Settings, SettingsStore
+    from tui.engine.ruleset.loader import load_ruleset
+    from tui.service.interface import SeatSpec
+    from tui.service.table import Table
+
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")], 5)
+    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"], discard="QS 7C 5H", turn=HUMAN)
+    store = SettingsStore(tmp_path / "settings.json")
+    store.save(Settings(name="Tess", card_style="ascii"))
+    app = RummyApp(AppEnvironment(settings_store=store, table=table, seat=HUMAN,
+                                  drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "7C 5H" in text
+        assert {ch for ch in text if not ch.isascii()} == set(), text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from table_rig import card, cards, new_game, rig
+from table_rig import card, cards, goto_deal, new_game, rig
 
 from tui.engine.actions import (
     Discard,
@@ -164,16 +164,24 @@ def test_a_card_belongs_to_one_meld_only() -> None:
 
 
 def test_every_meld_needs_a_natural_card() -> None:
-    # Round 3: 5s wild.  Three wild 5s and nothing else are no meld (min_natural 1)...
+    # Round 4: 6s wild.  Three wild 6s standing for 2H 3H 4H are a meld of wilds only
+    # (min_natural 1), refused; the same three 6s standing for themselves are a set.
     game = new_game(TT, 2)
-    for _ in range(2):
-        game.round.phase = "round_over"
-        game.next_round()
-    rig(game, ["5C 5D 5H KC QD", "9D 9S 2C 3C 4C"], discard="AD", stock_top="JS", turn=0)
+    goto_deal(game, 4)
+    rig(game, ["6C 6D 6H 9H 9S 9D", "2C 3C 4C 5C 7C 8C"], discard="AD", stock_top="KC",
+        turn=0)
     game.apply(DrawStock(0))
-    all_wild = MeldSpec(cards(game, 0, "5C 5D 5H"))
-    with pytest.raises(IllegalAction):
-        game.apply(GoOut(0, (all_wild, MeldSpec(cards(game, 0, "KC QD JS"))), None))
+    wilds = cards(game, 0, "6C 6D 6H")
+    nines = MeldSpec(cards(game, 0, "9H 9S 9D"))
+    as_hearts = MeldSpec(wilds, tuple((c.uid, (rank, "H"))
+                                      for c, rank in zip(wilds, (2, 3, 4), strict=True)))
+    before = fingerprint(game)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(GoOut(0, (as_hearts, nines), card(game, 0, "KC")))
+    assert err.value.rule == "melds.min_natural"
+    assert fingerprint(game) == before
+    game.apply(GoOut(0, (MeldSpec(wilds), nines), card(game, 0, "KC")))
+    assert game.round.went_out == 0
 
 
 def test_wild_rank_card_may_stand_for_itself() -> None:

@@ -206,3 +206,20 @@ def test_liverpool_runs_of_one_suit_may_not_join_end_to_end() -> None:
     refused(game, LayDown(0, (MeldSpec(cards(game, 0, "2C 3C 4C 5C")),
                               MeldSpec(cards(game, 0, "6C 7C 8C 9C")))),
             "contract: 2 runs")
+
+
+def test_a_final_deal_all_at_once_with_a_discard() -> None:
+    text = ("extends: contract_rummy\nrounds:\n  - {cards: 12, contract: {runs: 3}, "
+            "all_at_once: true, going_out_discard: required}\nlay_off: {when: never}\n")
+    game = Game(load_ruleset_text(text, file="final.yaml"), ["P0", "P1", "P2"], 1)
+    rig(game, ["2H 3H 4H 5H 6S 7S 8S 9S JD QD KD AD",
+               "2D 3D 5S 8C 10H JC 4S AC 6D 3C 7C 9C", "5C 8D 10D JH QH AH 6H 8H 9D 10C QC 2S"],
+        discard="KS", stock_top="KC", turn=0)
+    game.apply(DrawStock(0))
+    [lay] = [a for a in game.legal_actions(0) if isinstance(a, LayDown)]
+    assert sum(len(m.cards) for m in lay.melds) == 12  # every card but the one to discard
+    game.apply(lay)
+    [last] = game.round.hands[0]
+    assert last.face == (13, "C")
+    game.apply(Discard(0, last))
+    assert game.round.went_out == 0

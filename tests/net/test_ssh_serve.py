@@ -124,7 +124,31 @@ def test_help_describes_identities_the_door_and_the_turn_timer(capsys):
     for words in ("first key to use a name owns it", "one-time rejoin code", "RUMMY_NAME",
                   "do not count against --max-sessions", "doubles per failure",
                   '"the server is full"', "--turn-timeout SECONDS", "--keepalive SECONDS",
-                  "--login-grace SECONDS", "only those keys get in"):
+                  "--login-grace SECONDS", "only those keys get in",
+                  "The host's word wins", "so the totals hold across workers"):
         assert words in text, words
     defaults = build_parser(["serve"]).parse_args(["serve"])
     assert (defaults.turn_timeout, defaults.keepalive, defaults.login_grace) == (90, 5, 15)
+
+
+def test_the_service_takes_key_names_from_the_authorized_keys_file_itself(tmp_path):  # noqa: ANN001
+    """The names database believes the file, not a worker: a key the host named owns
+    that name over an earlier claim; a certificate authority's line names nobody."""
+    import asyncssh
+
+    alice, ca = (asyncssh.generate_private_key("ssh-ed25519", comment=c)
+                 for c in ("alice@laptop", "carol@ca"))
+    keys = tmp_path / "friends_keys"
+    keys.write_text(alice.export_public_key().decode()
+                    + "cert-authority " + ca.export_public_key().decode())
+    path = tmp_path / "names.sqlite"
+    serve_command.name_book(path, None).admit("alice", "SHA256:early")  # first come
+    book = serve_command.name_book(path, keys)
+    fingerprint = alice.get_fingerprint("sha256")
+    assert book.admit("alice", fingerprint).key == fingerprint
+    assert book.owner("alice") == fingerprint
+    with pytest.raises(Exception, match="kept by the host"):
+        book.admit("alice", "SHA256:early")
+    assert book.admit("carol", "SHA256:early").key  # the CA line kept no name
+    with pytest.raises(ServeError, match="cannot read authorized keys"):
+        serve_command.name_book(path, tmp_path / "missing")

@@ -4,9 +4,11 @@ while an old session lingers takes the seat over and the old session is told."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from tui.service.identity import NameBook, same_code
+from tui.service.identity import NameBook, NameTaken, same_code
 from tui.service.lobby import Lobby, LobbyConfig, LobbyError
 
 CONFIG = LobbyConfig(bot_delay=0, grace=30, summary_pause=0, summary_timeout=5, seed=11)
@@ -128,3 +130,30 @@ async def test_the_lobby_cleans_a_name_whoever_sends_it():
     guest = lob.enter("eve\x1b]8;;https://x\x07" + "e" * 40)
     assert guest.name.isprintable() and len(guest.name) == 24
     lob.close()
+
+
+def test_a_key_the_host_named_takes_the_name_from_an_earlier_claimant(tmp_path, caplog):  # noqa: ANN001
+    path = tmp_path / "names.sqlite"
+    first = NameBook(path)
+    first.admit("alice", "SHA256:early")  # before the host named anyone
+    first.close()
+    book = NameBook(path, host_names={"SHA256:host": "Alice"})
+    caplog.set_level(logging.WARNING, logger="tui.service.identity")
+    assert book.admit("alice", "SHA256:host").key == "SHA256:host"
+    assert book.owner("ALICE") == "SHA256:host"
+    assert any("SHA256:early" in r.getMessage() and "lost it" in r.getMessage()
+               for r in caplog.records)
+    with pytest.raises(NameTaken, match="kept by the host"):
+        book.admit("alice", "SHA256:early")  # the earlier claimant lost it
+    book.close()
+    again = NameBook(path)  # kept after a restart, even without the file
+    assert again.owner("alice") == "SHA256:host"
+
+
+def test_a_name_the_host_gave_is_nobody_elses_even_while_unclaimed():
+    book = NameBook(host_names={"SHA256:host": "alice"})
+    for key in ("SHA256:other", ""):
+        with pytest.raises(NameTaken, match="kept by the host"):
+            book.admit("Alice", key)
+    assert book.owner("alice") is None
+    assert book.admit("bob", "SHA256:host").key == "SHA256:host"  # under another name: first come

@@ -30,6 +30,7 @@ from tui.net.server import (
     ServeError,
     Server,
     is_loopback,
+    load_authorized_keys,
     start_server,
 )
 from tui.net.session import AppFactory, SessionInfo, SessionRefused
@@ -38,6 +39,8 @@ from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from tui.service.identity import NameBook
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
 NAMES_FILE = "names.sqlite"
@@ -53,7 +56,8 @@ who is who:
   is their session: when they sit down their table shows a one-time rejoin code, the
   only way to take a dropped seat back from a new connection.  In --authorized-keys a
   key may be given its player's name: environment="RUMMY_NAME=alice" before the key,
-  or the key's comment (up to "@").
+  or the key's comment (up to "@").  The host's word wins: that key owns the name even
+  if another key used it first (which then loses it; logged), and nobody else may use it.
 
 letting only friends in:
   Keep the default --host 127.0.0.1 unless others must connect.  On a network, use
@@ -64,8 +68,11 @@ letting only friends in:
 the door:
   Connections still logging in do not count against --max-sessions; they get
   --login-grace seconds, and past 8 of them from one address (128 in all) the oldest
-  is closed.  Each wrong password is logged with the address and the user, answered
-  after a delay that doubles per failure from that address (1 s, 2 s, ... 16 s), and
+  is closed.  Each worker keeps its own door with its share of these caps (8 / workers
+  and 128 / workers, at least 1), so the totals hold across workers.  Each wrong
+  password is logged with the address and the user, answered after a delay that
+  doubles per failure from that address (1 s, 2 s, ... 16 s; counted over all
+  workers by the game service), and
   the third on one connection closes it.  Refusals say why: "the server is full"
   (--max-sessions) is not "table N is full" (its seats).
 
@@ -270,6 +277,17 @@ def _join_hint(server: Server | WorkerRoom) -> str:
     return f"ssh {port}YOUR-NAME@{host}"
 
 
+def name_book(path: Path, authorized_keys: Path | None) -> NameBook:
+    """The server's names database, told the names the host gave keys in
+    `authorized_keys`.  The service reads that file itself: a session worker's word that
+    a key was named is never needed, nor believed.  `ServeError` for an unusable file."""
+    from tui.service.identity import NameBook
+
+    host_names = (load_authorized_keys(authorized_keys).host_names()
+                  if authorized_keys is not None else {})
+    return NameBook(path, host_names)
+
+
 async def serve(
     app_factory: AppFactory | None = None,
     *,
@@ -299,9 +317,10 @@ async def serve(
     on_session_end = None
     if app_factory is None:
         from tui.paths import user_data_dir
-        from tui.service.identity import NameBook
 
-        lobby = Lobby(lobby_config, names=NameBook(names_path or user_data_dir() / NAMES_FILE))
+        lobby = Lobby(lobby_config,
+                      names=name_book(names_path or user_data_dir() / NAMES_FILE,
+                                      authorized_keys))
         apps = LobbyApps(lobby)
         app_factory, on_session_end = apps, apps.session_ended
     warning = exposure_warning(host)

@@ -29,6 +29,7 @@ class MeldSpec:
 
     cards: tuple[Card, ...]
     declare: tuple[tuple[int, Face], ...] = ()
+    kind: str = ""  # "set" or "run": how the meld was read when offered ("": either)
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,13 @@ def _encode(value: Any) -> Any:
     if isinstance(value, Card):
         return {"card": str(value), "uid": value.uid}
     if isinstance(value, MeldSpec):
-        return {
+        out: dict[str, Any] = {
             "cards": [_encode(c) for c in value.cards],
             "declare": [[uid, list(face)] for uid, face in value.declare],
         }
+        if value.kind:
+            out["kind"] = value.kind
+        return out
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value
@@ -158,6 +162,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
                         tuple(_decode_card(c) for c in m["cards"]),
                         tuple((int(uid), (int(face[0]), str(face[1]))) for uid, face in
                               m.get("declare", [])),
+                        str(m.get("kind", "")),
                     )
                     for m in raw
                 )

@@ -47,6 +47,13 @@ HINT_TIMEOUT = 30.0
 CHAT_HISTORY = 100
 
 
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class ServiceLink:
     """One worker's connection to the game service, shared by all its sessions."""
 
@@ -94,6 +101,30 @@ class ServiceLink:
         number = next(self._requests)
         self._waiting[number] = answered
         self.send({**message, "q": number})
+
+    async def login_failed(self, address: str, user: str, method: str,
+                           timeout: float = 5.0) -> float | None:
+        """Report a failed login at this worker's door: the seconds the service says to
+        wait (its count for `address` covers every worker), or None if it did not
+        answer (the door then counts on its own)."""
+        if self.closed.is_set():
+            return None
+        answer: asyncio.Future[dict[str, Any]] = self.loop.create_future()
+
+        def answered(reply: dict[str, Any]) -> None:
+            if not answer.done():
+                answer.set_result(reply)
+
+        self.request({"t": "failed", "address": address[:64], "user": user[:64],
+                      "method": method[:20]}, answered)
+        try:
+            reply = await asyncio.wait_for(answer, timeout)
+        except TimeoutError:
+            return None
+        delay = reply.get("delay")
+        if not reply.get("ok") or not isinstance(delay, int | float) or delay < 0:
+            return None
+        return float(delay)
 
     def open_session(self, sid: int, name: str, key: str = "",
                      turned_away: Callable[[str], None] = lambda why: None,
@@ -463,6 +494,9 @@ class RemoteTable:
         if self.seat < 0:
             return "You are watching: there is nothing for you to play."
         link = self.guest.link
+        if _on_loop_thread(link.loop):  # the answer could never arrive: say so, loudly
+            raise RuntimeError("RemoteTable.hint waits for the service: call it from a "
+                               "worker thread, never the event loop")
         answer: Future[str] = Future()
 
         def answered(reply: dict[str, Any]) -> None:

@@ -63,6 +63,12 @@ class WorkerSettings:
     idle_timeout: float | None = None
     keepalive: float = 5.0
     login_grace: float = 15.0
+    workers: int = 1
+    """How many workers share the door's caps (`door_limits`)."""
+
+    def door_limits(self) -> DoorLimits:
+        """This worker's share of the server's door caps (see `tui.net.door`)."""
+        return DoorLimits(login_grace=self.login_grace).shared_by(self.workers)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -123,7 +129,8 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
         max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
         on_session_end=apps.session_ended, reuse_port=True,
         keepalive_interval=settings.keepalive,
-        door_limits=DoorLimits(login_grace=settings.login_grace))
+        door_limits=settings.door_limits())
+    server.shared_failures = link.login_failed  # counted over every worker
     link.hello()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -259,7 +266,7 @@ class WorkerRoom:
         settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
                                   None if authorized_keys is None else str(authorized_keys),
                                   max_sessions, idle_timeout, keepalive,
-                                  (door_limits or DoorLimits()).login_grace)
+                                  (door_limits or DoorLimits()).login_grace, workers)
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())

@@ -31,7 +31,7 @@ class PickScreen(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield OptionList(*(Option(label, id=str(value)) for value, label in self.choices))
-            yield Label("↑↓ choose · Enter confirm · Esc cancel", classes="dialog-help")
+            yield Label("up/down choose, Enter confirm, Esc cancel", classes="dialog-help")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
@@ -63,7 +63,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Label(self.question, classes="dialog-title")
             yield Static(self.detail)  # wraps, where a Label would be cut off
             yield OptionList(Option(f"n  {self.no}", id="no"), Option(f"y  {self.yes}", id="yes"))
-            yield Label("y yes · n / Esc no", classes="dialog-help")
+            yield Label("y yes, n or Esc no", classes="dialog-help")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0

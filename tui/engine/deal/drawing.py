@@ -76,6 +76,8 @@ class Drawing(Melding):
         if not self._could_meld(card, hand):
             return False
         whole = self.round_rules.all_at_once
+        if whole and self._discard_rule() == "required":
+            return self._lay_down_for(seat, hand, card) is not None
         if whole and not self._could_meld_all(hand):
             return False
         lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,

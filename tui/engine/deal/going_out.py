@@ -29,8 +29,9 @@ class GoingOut(Drawing):
         if self.freed_jokers:
             return IllegalAction("the joker you took by a swap must be played this turn",
                                  "joker_swap: play the joker this turn")
-        if len(self.hands[seat]) == 1 and (self._discard_rule() == "forbidden"
-                                         or self.round_rules.all_at_once):
+        rule = self._discard_rule()
+        if len(self.hands[seat]) == 1 and (rule == "forbidden" or (
+                self.round_rules.all_at_once and rule != "required")):
             return IllegalAction("you may not go out by discarding in this round",
                                  "going_out.discard: forbidden")
         return None

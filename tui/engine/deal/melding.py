@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
-from ..meld_rules import MAX_RUN, MeldError, extend_meld, make_meld, swap_joker
+from ..meld_rules import MAX_RUN, MeldError, card_penalty, extend_meld, make_meld, swap_joker
 from ..solver import contract_melds_ok, find_contract
 from .turns import DealState, distinct_faces, same_card
 
@@ -114,8 +114,9 @@ class Melding(DealState):
         thrown_back = (len(rest) == 1 and draw.no_immediate_rediscard
                        and not draw.rediscard_to_go_out and len(self.taken) == 1
                        and rest[0].uid == self.taken[0].uid)
-        if len(rest) == 1 and (rule == "forbidden" or self.round_rules.all_at_once
-                               or thrown_back) and not playable(rest[0]):
+        kept = self.round_rules.all_at_once and rule != "required"
+        if len(rest) == 1 and (rule == "forbidden" or kept or thrown_back) and not playable(
+                rest[0]):
             return IllegalAction("that would leave you one card you may neither discard nor "
                                  "lay off", "draw.rediscard_to_go_out" if thrown_back
                                  else "going_out.discard: forbidden")
@@ -135,6 +136,8 @@ class Melding(DealState):
         melds the card `owed` (taken from deep in the pile) if there is one, else the best
         one after which that card can be laid off the same turn; None if neither."""
         whole = self.round_rules.all_at_once
+        if whole and self._discard_rule() == "required":
+            return self._whole_hand_but_one(seat, hand, owed)
         if whole and not self._could_meld_all(hand):
             return None
         lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
@@ -147,6 +150,27 @@ class Melding(DealState):
                                              None if owed is None else [owed]) is not None):
             return None
         return lay.melds
+
+    def _whole_hand_but_one(self, seat: int, hand: Sequence[Card],
+                            owed: Card | None) -> Sequence[Meld] | None:
+        """An all-at-once round going out with a discard: the best lay-down of every card
+        but one, the one kept to discard (never the card owed)."""
+        best = None
+        for keep in distinct_faces(hand):
+            if owed is not None and keep.uid == owed.uid:
+                continue
+            rest = [c for c in hand if c.uid != keep.uid]
+            if not self._could_meld_all(rest):
+                continue
+            lay = find_contract(rest, self.rules, self.rules_round, whole_hand=True,
+                                must_include=owed)
+            if lay is None or not self._contract_allowed(seat, lay.melds) or (
+                    self._strands_after_lay_down(seat, lay.melds, hand) is not None):
+                continue
+            value = card_penalty(keep, self.rules, self.rules_round)
+            if best is None or value > best[0]:  # throw the costliest card
+                best = (value, lay.melds)
+        return None if best is None else best[1]
 
     def _may_lay_off_after_lay_down(self) -> bool:
         return self.rules.lay_off.when == "after_contract"
@@ -257,7 +281,8 @@ class Melding(DealState):
                 used.add(card.uid)
             try:
                 melds.append(make_meld(spec.cards, self.rules, self.rules_round,
-                                       dict(spec.declare) or None, use=use))
+                                       dict(spec.declare) or None, kind=spec.kind or None,
+                                       use=use))
             except MeldError as exc:
                 raise IllegalAction(str(exc), exc.rule) from exc
         return melds
@@ -295,9 +320,12 @@ class Melding(DealState):
                 raise IllegalAction(reason, f"contract: {rnd.contract.describe()}")
         laid = sum(len(m.cards) for m in melds)
         remaining = len(self.hands[seat]) - laid
-        if rnd.all_at_once and remaining:
+        keep = 1 if self._discard_rule() == "required" else 0
+        if rnd.all_at_once and remaining != keep:
             raise IllegalAction("in this deal the contract must be laid down with the whole "
-                                "hand at once, leaving no card", "round: all at once")
+                                "hand at once, leaving " + (
+                                    "one card to discard" if keep else "no card"),
+                                "round: all at once")
         self._check_leaves_discard(remaining)
         stranded = self._strands_after_lay_down(seat, melds)
         if stranded is not None:

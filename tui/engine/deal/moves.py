@@ -25,6 +25,7 @@ from ..meld import Meld
 from ..meld_rules import extend_meld
 from ..solver import going_out
 from .going_out import GoingOut
+from .trust import trusted
 from .turns import distinct_faces
 
 
@@ -100,7 +101,12 @@ class Deal(GoingOut):
         return self._strands_after_lay_off(seat, meld, new, [card]) is not None
 
     def apply(self, action: Action) -> None:
-        """Carry out `action`, or raise `IllegalAction` and change nothing."""
+        """Carry out `action`, or raise `IllegalAction` and change nothing.
+
+        Nothing in the action is trusted: every field is type-checked and every card is
+        looked up by uid in the player's hand, its claimed face compared, before any rule
+        is checked; the handlers then work with the deal's own cards."""
+        action = trusted(action, self)
         if self.phase == "game_over":
             raise IllegalAction("the game is over", "end")
         if self.phase == "round_over":
@@ -130,5 +136,6 @@ Deal._handlers = {name[len("_do_"):]: method for klass in reversed(Deal.__mro__)
 
 def _specs(melds: Sequence[Meld]) -> tuple[MeldSpec, ...]:
     """Melds as an action names them: the cards, and what each wild stands for."""
-    return tuple(MeldSpec(m.cards, tuple((card.uid, face) for card, face in m.wild_cards()))
+    return tuple(MeldSpec(m.cards, tuple((card.uid, face) for card, face in m.wild_cards()),
+                          m.kind)
                  for m in melds)

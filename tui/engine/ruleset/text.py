@@ -170,7 +170,8 @@ def _rounds(r: Ruleset) -> str:
         lines.append(
             _para(
                 "All at once: the contract may only be laid down by melding the whole hand "
-                "in one turn, going out."
+                "in one turn, going out (where that round goes out with a discard, every "
+                "card but the one discarded)."
             )
         )
     if r.end.point_limit is not None:
@@ -275,6 +276,17 @@ def _contracts(r: Ruleset) -> str | None:
                 "least that many cards"
                 + (" (exactly, see above)" if r.contract.exact_size else "")
                 + ", whatever the size of other melds.",
+            )
+        )
+    if any(rnd.contract.set_ranks for rnd in r.rounds):
+        lines.append(
+            _item(
+                "-",
+                "Where a contract names a set's rank (\"a set of 2 As\"), that set must be of "
+                "that rank"
+                + ("" if r.contract.sets_same_rank else ", and the contract's other sets of "
+                   "another rank")
+                + ".",
             )
         )
     gap = r.contract.same_suit_gap
