@@ -166,3 +166,13 @@ def test_odd_arguments_get_a_message_not_a_traceback(capsys, args: list[str], co
     RecordStore().count()  # the records file exists
     got, out, err = rummy(capsys, *args)
     assert got == code and says in err, err
+
+
+def test_a_game_that_does_not_end_is_reported_not_a_traceback(
+        capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tui.bots.arena as arena
+
+    monkeypatch.setattr(arena, "MAX_ACTIONS", 5)
+    code, out, err = rummy(capsys, "simulate", "--rules", "three_thirteen", "--bots",
+                           "random,random", "--games", "1")
+    assert code == 1 and "did not end" in err and "Traceback" not in err

@@ -70,3 +70,27 @@ def test_every_shipped_ruleset_checks_without_a_warning(capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert out.count(": ok (") == len(files)
+
+
+def test_a_bad_round_defaults_wild_is_reported_once(capsys, tmp_path: Path) -> None:
+    path = written(tmp_path, "round_defaults: {wild: [QQ]}\n",
+                   "rounds:\n  - {cards: 7}\n  - {cards: 7}\n  - {cards: 8, wild: [ZZ]}\n")
+    code, err = check(capsys, path)
+    assert code == 1
+    assert err.splitlines() == [
+        f"{path}:8:23: wild rank 'ZZ' in round 3 does not exist: use 2-10, A, J, Q or K",
+        f"{path}:9:25: wild rank 'QQ' in `round_defaults` does not exist: use 2-10, A, J, Q "
+        "or K",
+    ]
+
+
+def test_a_contract_that_cannot_hold_the_hand_without_laying_off_is_warned(capsys,
+                                                                          tmp_path: Path) -> None:
+    # two sets of at most four cards, a hand of nine plus the draw, no laying off: the
+    # contract can never take all but a discard
+    path = written(tmp_path, "lay_off: {when: never}\nmelds: {set: {max: 4}}\n",
+                   "rounds:\n  - {cards: 9, contract: {sets: 2}}\n")
+    code, err = check(capsys, path)
+    assert code == 0
+    [warning] = err.splitlines()
+    assert warning.startswith(f"{path}:6:5: warning: round 1 can never be gone out on")

@@ -376,6 +376,25 @@ def test_a_contract_with_a_pair_is_laid_down() -> None:
         g2.apply(LayDown(0, (MeldSpec((card(g2, 0, "AC"), card(g2, 0, "AD")), ()),)))
 
 
+def test_a_contract_with_a_pair_of_aces_is_laid_down() -> None:
+    text = "rounds:\n  - {cards: 10, contract: {sets: [{size: 2, rank: A}], runs: [4]}}\n"
+    hand = "AC AD KC KD 5H 6H 7H 8H QS 2D"
+    g = game("liverpool", text)
+    rig(g, [hand, *LIVERPOOL_HANDS[1:]], discard="10D", stock_top="4S", turn=0)
+    g.apply(DrawStock(0))
+    while g.phase == "buy":
+        g.apply(PassBuy(g.actor))
+    run = MeldSpec(tuple(card(g, 0, c) for c in ("5H", "6H", "7H", "8H")), ())
+    kings = LayDown(0, (MeldSpec((card(g, 0, "KC"), card(g, 0, "KD")), ()), run))
+    before = g.view(0)
+    with pytest.raises(IllegalAction, match="2 As"):
+        g.apply(kings)
+    assert g.view(0) == before
+    lay = next(a for a in g.legal_actions(0) if isinstance(a, LayDown))
+    g.apply(lay)
+    assert next(m for m in g.round.table if m.kind == "set").rank == 1
+
+
 # --- the bots under the knobs --------------------------------------------------------------
 
 HOUSE_GAMES = {
@@ -389,6 +408,9 @@ HOUSE_GAMES = {
                          " wild_ratio_on_lay_off: false}\n",
     "sizes_per_meld": "extends: liverpool\nrounds:\n  - {cards: 10, contract: {sets: [2], "
                       "runs: [4]}}\n  - {cards: 11, contract: {sets: [3, 4]}}\n",
+    "pair_of_aces": "extends: liverpool\nrounds:\n  - {cards: 10, contract: {sets: [{size: 2, "
+                    "rank: A}, 3]}}\n  - {cards: 10, contract: {sets: [{size: 3, rank: K}], "
+                    "runs: 1}}\n",
     "limit_and_collect": "extends: three_thirteen\ngoing_out: {deadwood_limit: 3, "
                          "final_turns_from_stock: true}\nscoring: {out_player_collects: true}\n"
                          "stock: {rebuild: turn_over, max_rebuilds: null}\n",

@@ -8,8 +8,10 @@ import pytest
 from solver_hands import cards
 
 from tui.engine.meld_rules import MeldError, extend_meld, make_meld
+from tui.engine.ruleset.dump import standalone_yaml
 from tui.engine.ruleset.errors import RulesetError
 from tui.engine.ruleset.loader import load_ruleset_text
+from tui.engine.ruleset.text import describe_rules
 from tui.engine.solver.api import best_arrangement, contract_melds_ok, find_contract
 
 THREE_THIRTEEN = "extends: three_thirteen\n"
@@ -155,6 +157,40 @@ def test_sizes_per_meld_in_a_contract() -> None:
     assert short.kind == "run"
 
 
+def test_a_contract_set_of_a_fixed_rank() -> None:
+    """`sets: [{size: 2, rank: A}, 3]`: a pair that must be aces, and a set of 3 of another
+    rank; the solver lays it down only with the aces, the check refuses other pairs."""
+    text = "rounds:\n  - {cards: 10, contract: {sets: [{size: 2, rank: A}, 3]}}\n"
+    aces = rules(LIVERPOOL, text)
+    any_pair = rules(LIVERPOOL, "rounds:\n  - {cards: 10, contract: {sets: [2, 3]}}\n")
+    assert aces.round(1).contract.describe() == "1 set of 3 + 1 set of 2 As"
+    queens_hand = cards("QC QD KC KD KH 5S 7S 9S")
+    assert find_contract(queens_hand, any_pair, 1) is not None
+    assert find_contract(queens_hand, aces, 1) is None
+    lay = find_contract(cards("AC AD KC KD KH 5S 7S QS"), aces, 1)
+    assert lay is not None and sorted(m.rank for m in lay.melds) == [1, 13]
+    lay = find_contract(cards("AC JK KC KD KH QS"), aces, 1)  # the joker makes up the pair
+    assert lay is not None and {m.rank for m in lay.melds} == {1, 13}
+    kings = make_meld(cards("KC KD KH"), aces, 1)
+    pair_of = {name: make_meld(cards(f"{name}C {name}D"), aces, 1, use="contract")
+               for name in ("A", "Q")}
+    assert contract_melds_ok([pair_of["A"], kings], aces, 1) is None
+    assert contract_melds_ok([pair_of["Q"], kings], any_pair, 1) is None
+    assert "2 As" in contract_melds_ok([pair_of["Q"], kings], aces, 1)
+    three_aces = make_meld(cards("AC AD AH"), aces, 1)  # the pair may be longer, but the
+    assert "2 As" in contract_melds_ok([pair_of["Q"], three_aces], aces, 1)  # 3 not aces
+    # all wild: with min_natural 0 two jokers are the pair of aces
+    wild = rules(LIVERPOOL, text + "melds: {min_natural: 0}\n")
+    lay = find_contract(cards("JK JK KC KD KH 5S"), wild, 1)
+    assert lay is not None and sorted(m.rank for m in lay.melds) == [1, 13]
+    assert contract_melds_ok(lay.melds, wild, 1) is None
+    # written out standalone and read back, the same rules; and the rules text says it
+    again = load_ruleset_text(standalone_yaml(aces))
+    assert again.round(1).contract == aces.round(1).contract
+    assert "1 set of 2 As" in describe_rules(aces)
+    assert "must be of that rank" in " ".join(describe_rules(aces).split())
+
+
 # --- rules check ---------------------------------------------------------------------------
 
 
@@ -178,6 +214,9 @@ def test_the_card_count_check_knows_hands_grow_with_buys() -> None:
         ("rounds:\n  - {cards: 10, contract: {sets: [5]}}\nmelds: {set: {max: 4}}\n",
          "a set of 5 cards"),
         ("going_out: {deadwood_limit: 5}\n", "melding_during_play: false"),
+        ("rounds:\n  - {cards: 10, contract: {sets: [{size: 2, rank: JK}]}}\n", "no rank"),
+        ("rounds:\n  - {cards: 10, contract: {sets: [{size: 2, rank: A}, {size: 3, rank: 1}]}}"
+         "\n", "two sets of rank 1"),
     ],
 )
 def test_rules_check_refuses_knobs_that_cannot_work(text: str, words: str) -> None:

@@ -77,7 +77,7 @@ SECTIONS: dict[str, type] = {
 
 
 # fields a key's list form fills: `cards: [{players, cards}]`, `sets: [3, 4]`, `runs: [4]`
-WRITTEN_INSIDE = {"cards_by_players", "set_sizes", "run_sizes"}
+WRITTEN_INSIDE = {"cards_by_players", "set_sizes", "run_sizes", "set_ranks"}
 
 
 @pytest.mark.parametrize("section", sorted(SECTIONS))

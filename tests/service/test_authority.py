@@ -276,3 +276,25 @@ async def test_views_carry_the_turn_countdown_of_the_person_to_move(service, tmp
     await until(lambda: one.views[1].get("left") is not None)
     assert 0 < one.views[1]["left"] <= FAST.turn_timeout
     assert 0 < two.views[1]["left"] <= FAST.turn_timeout
+
+
+async def test_failed_logins_at_every_workers_door_double_one_wait(service, tmp_path):  # noqa: ANN001
+    """The kernel spreads one address's guesses over the workers: the service counts them
+    all, so the wait doubles as if one door had seen them; a real worker's link asks it."""
+    from tui.net.remote import ServiceLink
+
+    path = tmp_path / "service.sock"
+    one = await ScriptedWorker.connect(path, 1)
+    two = await ScriptedWorker.connect(path, 2)
+    link = await ServiceLink.connect(path, 3)
+    link.hello()
+    guess = {"t": "failed", "address": "10.0.0.9", "user": "eve", "method": "password"}
+    waits = [(await one.reply(one.ask(guess)))["delay"],
+             (await two.reply(two.ask(guess)))["delay"],
+             await link.login_failed("10.0.0.9", "eve", "password")]
+    assert waits == [1, 2, 4]
+    assert await link.login_failed("10.0.0.10", "bob", "password") == 1  # its own count
+    refused = await one.reply(one.ask({**guess, "address": 7}))
+    assert not refused["ok"] and service.login_failures.count("10.0.0.9") == 3
+    await link.close()
+    assert await link.login_failed("10.0.0.9", "eve", "password") is None  # door counts

@@ -71,7 +71,8 @@ the door:
   is closed.  Each worker keeps its own door with its share of these caps (8 / workers
   and 128 / workers, at least 1), so the totals hold across workers.  Each wrong
   password is logged with the address and the user, answered after a delay that
-  doubles per failure from that address (1 s, 2 s, ... 16 s; counted per worker), and
+  doubles per failure from that address (1 s, 2 s, ... 16 s; counted over all
+  workers by the game service), and
   the third on one connection closes it.  Refusals say why: "the server is full"
   (--max-sessions) is not "table N is full" (its seats).
 

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tui.bots import LEVELS
-    from tui.bots.arena import run_match
+    from tui.bots.arena import StuckGame, run_match
     from tui.engine.ruleset import RulesetError, load_ruleset
 
     levels = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -47,7 +47,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"rummy simulate: {rules.name} is for {rules.players_min}–{rules.players_max} "
               f"players, not {players}", file=sys.stderr)
         return 2
-    result = run_match(rules, levels, args.games, args.seed)
+    try:
+        result = run_match(rules, levels, args.games, args.seed)
+    except StuckGame as exc:
+        print(f"rummy simulate: a game did not end ({exc}); this is a bug, please report "
+              "it with the ruleset and seed", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

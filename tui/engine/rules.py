@@ -43,12 +43,15 @@ class Contract:
     """The meld pattern a player must lay down first.  Zero and zero means no contract.
 
     `set_sizes` / `run_sizes`, when given (one entry per set / run), are each meld's
-    smallest size in this contract instead of `melds.set.min` / `melds.run.min`."""
+    smallest size in this contract instead of `melds.set.min` / `melds.run.min`.
+    `set_ranks`, when given (one entry per set, in the order of `set_sizes`), is the rank
+    each set must be of ("a pair of aces"), None for a set of any rank."""
 
     sets: int = 0
     runs: int = 0
     set_sizes: tuple[int, ...] = ()
     run_sizes: tuple[int, ...] = ()
+    set_ranks: tuple[int | None, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -60,11 +63,24 @@ class Contract:
         count = self.sets if kind == "set" else self.runs
         return tuple(sorted(given, reverse=True)) if given else (default,) * count
 
+    def set_slots(self, default: int) -> tuple[tuple[int, int | None], ...]:
+        """(smallest size, rank or None) of each set of the contract, largest first (sets
+        of a fixed rank before those of any rank of the same size)."""
+        sizes = self.set_sizes or (default,) * self.sets
+        ranks = self.set_ranks or (None,) * len(sizes)
+        return tuple(sorted(zip(sizes, ranks, strict=True),
+                            key=lambda slot: (-slot[0], slot[1] is None, slot[1] or 0)))
+
     def describe(self) -> str:
         parts = []
-        for kind, count, given in (("set", self.sets, self.set_sizes),
+        if self.set_ranks:
+            for size, rank in self.set_slots(0):
+                of = f" {RANK_NAMES[rank]}s" if rank is not None else ""
+                parts.append(f"1 set of {size}{of}")  # 1 set of 2 As
+        for kind, count, given in (("set", 0 if self.set_ranks else self.sets,
+                                    self.set_sizes),
                                    ("run", self.runs, self.run_sizes)):
-            if given:
+            if given and count:
                 for size in sorted(set(given), reverse=True):
                     k = given.count(size)
                     parts.append(f"{k} {kind}{'s' if k > 1 else ''} of {size}")

@@ -15,11 +15,9 @@ Pure bookkeeping with an injectable clock: the server asks, the door answers.
 Each session worker of `rummy serve` keeps its own door (the kernel hands it a share of
 the connections), so a worker's caps are the server's divided by the number of workers
 (`DoorLimits.shared_by`): the totals per address and in all hold however many workers
-there are (at least one connection in progress per worker and address).  The failed-login
-delays are counted per worker too: from one address at most `pending_per_address`
-connections are in progress across all workers, each waiting its worker's delay, so the
-steady rate of guesses is the one-process rate; only the first, short delays are had once
-per worker.
+there are (at least one connection in progress per worker and address).  Failed logins
+are counted by the game service for all workers at once (`tui.service.login_failures`);
+a worker falls back on its own count only if the service does not answer.
 """
 
 from __future__ import annotations
@@ -30,11 +28,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
+from tui.service import login_failures
+from tui.service.login_failures import LoginFailures
+
 log = logging.getLogger(__name__)
-
-MAX_ADDRESSES = 4096
-"""Addresses whose failed logins are remembered at once (the quietest are forgotten)."""
-
 
 @dataclass(frozen=True)
 class DoorLimits:
@@ -44,9 +41,9 @@ class DoorLimits:
     pending_per_address: int = 8
     pending_total: int = 128
     failures_per_connection: int = 3
-    first_delay: float = 1.0
-    max_delay: float = 16.0
-    failure_memory: float = 15 * 60.0
+    first_delay: float = login_failures.FIRST_DELAY
+    max_delay: float = login_failures.MAX_DELAY
+    failure_memory: float = login_failures.MEMORY
 
     def shared_by(self, workers: int) -> DoorLimits:
         """The limits of one of `workers` doors that together keep these caps."""
@@ -60,9 +57,9 @@ class Door:
     def __init__(self, limits: DoorLimits | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits or DoorLimits()
-        self._clock = clock
         self._pending: OrderedDict[Hashable, str] = OrderedDict()  # oldest first
-        self._failures: dict[str, tuple[int, float]] = {}  # address -> (count, last at)
+        self._failures = LoginFailures(self.limits.first_delay, self.limits.max_delay,
+                                       self.limits.failure_memory, clock)
 
     @property
     def pending(self) -> int:
@@ -93,21 +90,9 @@ class Door:
         self._pending.pop(connection, None)
 
     def failure_count(self, address: str) -> int:
-        count, last = self._failures.get(address, (0, 0.0))
-        if count and self._clock() - last > self.limits.failure_memory:
-            del self._failures[address]
-            return 0
-        return count
+        return self._failures.count(address)
 
     def failed(self, address: str, user: str, method: str) -> float:
         """A login from `address` as `user` failed: log it; the seconds to wait before
         answering (doubling with each recent failure from that address)."""
-        count = self.failure_count(address) + 1
-        self._failures.pop(address, None)
-        self._failures[address] = (count, self._clock())  # newest last
-        while len(self._failures) > MAX_ADDRESSES:  # forget the longest-quiet address
-            del self._failures[next(iter(self._failures))]
-        delay = min(self.limits.max_delay, self.limits.first_delay * 2 ** (count - 1))
-        log.warning("door: failed %s login from %s as %r (%s from this address; "
-                    "answering in %gs)", method, address, user, count, delay)
-        return delay
+        return self._failures.failed(address, user, method)

@@ -102,6 +102,30 @@ class ServiceLink:
         self._waiting[number] = answered
         self.send({**message, "q": number})
 
+    async def login_failed(self, address: str, user: str, method: str,
+                           timeout: float = 5.0) -> float | None:
+        """Report a failed login at this worker's door: the seconds the service says to
+        wait (its count for `address` covers every worker), or None if it did not
+        answer (the door then counts on its own)."""
+        if self.closed.is_set():
+            return None
+        answer: asyncio.Future[dict[str, Any]] = self.loop.create_future()
+
+        def answered(reply: dict[str, Any]) -> None:
+            if not answer.done():
+                answer.set_result(reply)
+
+        self.request({"t": "failed", "address": address[:64], "user": user[:64],
+                      "method": method[:20]}, answered)
+        try:
+            reply = await asyncio.wait_for(answer, timeout)
+        except TimeoutError:
+            return None
+        delay = reply.get("delay")
+        if not reply.get("ok") or not isinstance(delay, int | float) or delay < 0:
+            return None
+        return float(delay)
+
     def open_session(self, sid: int, name: str, key: str = "",
                      turned_away: Callable[[str], None] = lambda why: None,
                      replaced: Callable[[], None] = lambda: None) -> RemoteGuest:

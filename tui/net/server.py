@@ -116,6 +116,9 @@ class Server:
         self.door = door or Door()
         self.sleep = sleep
         """How the door waits before answering a failed login (tests record instead)."""
+        self.shared_failures: Callable[[str, str, str], Awaitable[float | None]] | None = None
+        """Where failed logins are counted over several workers (the game service); its
+        answer None (or no such place) leaves the count to this server's own door."""
         """SHA256 fingerprint players' ssh shows on first connection."""
         self.host = ""
         self.port = 0
@@ -124,6 +127,14 @@ class Server:
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._ids = itertools.count(1)
         self._closing = False
+
+    async def login_failed(self, address: str, user: str, method: str) -> float:
+        """A login failed: logged, and the seconds to wait before answering it."""
+        if self.shared_failures is not None:
+            delay = await self.shared_failures(address, user, method)
+            if delay is not None:
+                return delay
+        return self.door.failed(address, user, method)
 
     @property
     def sessions(self) -> list[SessionInfo]:
@@ -423,7 +434,8 @@ class _PlayerConnection(asyncssh.SSHServer):
             self.key, self.given_name = "", None
             return True
         self._failures += 1
-        await self._server.sleep(self._server.door.failed(self._address, username, "password"))
+        await self._server.sleep(await self._server.login_failed(self._address, username,
+                                                                 "password"))
         if self._failures >= self._server.door.limits.failures_per_connection \
                 and self._conn is not None:
             self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,

@@ -130,6 +130,7 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
         on_session_end=apps.session_ended, reuse_port=True,
         keepalive_interval=settings.keepalive,
         door_limits=settings.door_limits())
+    server.shared_failures = link.login_failed  # counted over every worker
     link.hello()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -7,8 +7,10 @@ malformed or forged message is refused with a reason and changes nothing.  A wor
 ever receives its own sessions' seat views.  When a worker's connection ends (the worker
 exited or crashed), its sessions leave the lobby as if their players had dropped: their
 seats are kept for the grace period and taken back when the players reconnect, through
-any worker.  Slow work a request brings (a player's own ruleset checked, a hint) runs in
-a thread, so one request never holds up the others.
+any worker.  Failed logins at every worker's door are counted here, so the wait they
+earn doubles per address however the kernel spreads the guesses.  Slow work a request
+brings (a player's own ruleset checked, a hint) runs in a thread, so one request never
+holds up the others.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from tui.engine.actions import IllegalAction
 from tui.service.chat import ChatError, ChatMessage
 from tui.service.lobby import Guest, Lobby, LobbyError
+from tui.service.login_failures import LoginFailures
 from tui.service.shared_table import SeatHandle
 from tui.service.wire import (
     WireError,
@@ -263,6 +266,10 @@ class WorkerLink:
             return
         if self.worker is None:
             raise LobbyError("say hello first")
+        if kind == "failed":  # counted here, over every worker's door
+            self.reply(request, delay=self.service.login_failures.failed(
+                request["address"], request["user"], request["method"]))
+            return
         sid = request["s"]
         if kind == "enter":
             self._enter(request)
@@ -373,9 +380,12 @@ def _players_rules(key: str, text: str) -> Any:
 class GameService:
     """The authority: a `Lobby` served to workers on a local socket."""
 
-    def __init__(self, lobby: Lobby, max_sessions: int | None = None) -> None:
+    def __init__(self, lobby: Lobby, max_sessions: int | None = None,
+                 login_failures: LoginFailures | None = None) -> None:
         self.lobby = lobby
         self.max_sessions = max_sessions
+        self.login_failures = login_failures or LoginFailures()
+        """Failed logins at every worker's door, by address (the waits they earn)."""
         self.links: list[WorkerLink] = []
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task[None]] = set()

@@ -5,8 +5,10 @@ between machines, see docs/service-protocol.md).  Every object has a type `t`.
 
 Workers → service (requests, each checked as untrusted input by `check_request`):
 `hello`, `enter`, `exit`, `create`, `join`, `watch`, `start`, `leave`, `act`, `ready`,
-`hint`, `say`.  Every request but `hello` names a session `s` the worker opened with
-`enter`; those that are answered carry a request number `q`.
+`hint`, `say`, and `failed` (a login failed at the worker's door: the reply says how long
+to wait before answering it, counted over every worker).  Every request but `hello` and
+`failed` names a session `s` the worker opened with `enter`; those that are answered
+carry a request number `q`.
 
 Service → workers: `reply` (to a numbered request), `lobby` (the list of tables),
 `place` (where one session sits, its rejoin code, the seat waiting for it), `rules` (a
@@ -40,7 +42,9 @@ MAX_CARDS = 216
 MAX_MELDS = 32
 
 REQUESTS = ("hello", "enter", "exit", "create", "join", "watch", "start", "leave", "act",
-            "ready", "hint", "say")
+            "ready", "hint", "say", "failed")
+SESSIONLESS = ("hello", "failed")
+"""Requests about the worker itself, not one of its sessions (no `s`)."""
 UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced")
 
 
@@ -108,6 +112,8 @@ _REQUEST_FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "ready": {},
     "hint": {"q": lambda v: _int(v, "q", 0)},
     "say": {"q": lambda v: _int(v, "q", 0), "text": lambda v: _str(v, "text", MAX_TEXT)},
+    "failed": {"q": lambda v: _int(v, "q", 0), "address": lambda v: _str(v, "address", 64),
+               "user": lambda v: _str(v, "user", 64), "method": lambda v: _str(v, "method", 20)},
 }
 
 
@@ -118,12 +124,12 @@ def check_request(message: Mapping[str, Any]) -> dict[str, Any]:
     spec = _REQUEST_FIELDS.get(kind) if isinstance(kind, str) else None
     if spec is None:
         raise WireError(f"not a request: {str(kind)[:40]!r}")
-    wanted = set(spec) | ({"t"} if kind == "hello" else {"t", "s"})
+    wanted = set(spec) | ({"t"} if kind in SESSIONLESS else {"t", "s"})
     extra = set(message) - wanted
     if extra:
         raise WireError(f"{kind}: unexpected field(s) {', '.join(sorted(extra))[:80]}")
     out: dict[str, Any] = {"t": kind}
-    if kind != "hello":
+    if kind not in SESSIONLESS:
         out["s"] = _int(message.get("s"), "s (session)", 0)
     for name, check in spec.items():
         if name not in message:

@@ -67,13 +67,19 @@ def _pick(section: dict[str, Any], *names: str) -> dict[str, Any]:
 
 
 def _contract(section: dict[str, Any]) -> Contract:
-    """`sets` / `runs` as a count, or as a list of sizes (one per meld)."""
+    """`sets` / `runs` as a count, or as a list of sizes (one per meld); a set's entry may
+    be `{size: N, rank: R}` for a set that must be of rank R."""
     counts: dict[str, Any] = {}
     for key in ("sets", "runs"):
         value = section.get(key, 0)
         if isinstance(value, list):
             counts[key] = len(value)
-            counts[f"{key[:-1]}_sizes"] = tuple(value)
+            counts[f"{key[:-1]}_sizes"] = tuple(
+                entry["size"] if isinstance(entry, dict) else entry for entry in value)
+            ranks = tuple(rank_of(entry["rank"]) if isinstance(entry, dict) else None
+                          for entry in value)
+            if key == "sets" and any(rank is not None for rank in ranks):
+                counts["set_ranks"] = ranks
         else:
             counts[key] = value
     return Contract(**counts)

@@ -34,15 +34,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _count(value: Any) -> int:
+def meld_count(value: Any) -> int:
     """A contract's `sets` / `runs`: a count, or a list of sizes (one per meld)."""
     return len(value) if isinstance(value, list) else value if isinstance(value, int) else 0
 
 
+def _size(entry: Any) -> Any:
+    """A contract meld's size as written: a number, or a set's `{size: N, rank: R}`."""
+    return entry.get("size") if isinstance(entry, dict) else entry
+
+
 def _sizes(value: Any, default: int) -> list[int]:
     if isinstance(value, list):
-        return [size for size in value if isinstance(size, int)]
-    return [default] * _count(value)
+        return [size for size in map(_size, value) if isinstance(size, int)]
+    return [default] * meld_count(value)
 
 
 class _Checker:
@@ -101,10 +106,13 @@ class _Checker:
         set_min = get_key(self.data, "melds", "set", "min", default=3)
         run_min = get_key(self.data, "melds", "run", "min", default=3)
         same_suit = get_key(self.data, "contract", "runs_same_suit", default="forbidden")
+        bad_defaults: set[str] = set()  # a bad `round_defaults.wild` is reported once
         for index, entry in enumerate(self.rounds):
             number = index + 1
             if entry is None:
                 continue
+            raw = self.data["rounds"][index]
+            inherited = not (isinstance(raw, dict) and "wild" in raw)
             rejected = {("rounds", index), ("rounds", index, "cards"), ("round_defaults", "cards")}
             if "cards" not in entry and not rejected & self.pruned:
                 self.error(
@@ -119,22 +127,27 @@ class _Checker:
                         else "use 2-10, A, J, Q or K"
                     )
                     paths = self.round_path(index, "wild")
+                    if inherited and str(wild) in bad_defaults:
+                        continue
+                    if inherited:
+                        bad_defaults.add(str(wild))
+                    where = "`round_defaults`" if inherited else f"round {number}"
                     self.error(
-                        f"wild rank {wild!r} in round {number} does not exist: {hint}",
+                        f"wild rank {wild!r} in {where} does not exist: {hint}",
                         *((*p, position) for p in paths if p[-1] == "wild"),
                         *paths,
                     )
             written_sets = get_key(entry, "contract", "sets", default=0)
             written_runs = get_key(entry, "contract", "runs", default=0)
-            sets, runs = _count(written_sets), _count(written_runs)
+            sets, runs = meld_count(written_sets), meld_count(written_runs)
             if not sets + runs:
                 continue
-            where = self.round_path(index, "contract")
+            contract_at = self.round_path(index, "contract")
             if not melding:
                 self.error(
                     f"round {number} has a contract ({Contract(sets, runs).describe()}) but "
                     "`going_out.melding_during_play` is false, so nothing can be laid down",
-                    *where,
+                    *contract_at,
                 )
                 continue
             sizes = _sizes(written_sets, set_min) + _sizes(written_runs, run_min)
@@ -149,13 +162,13 @@ class _Checker:
                     f"round {number}'s contract needs at least {needed} cards "
                     f"({' + '.join(map(str, sizes))}) but a hand holds at most "
                     f"{most} (the {cards} dealt plus one drawn{grows})",
-                    *where,
+                    *contract_at,
                 )
             if same_suit == "forbidden" and runs > SUIT_COUNT:
                 self.error(
                     f"round {number}'s contract has {runs} runs but `contract.runs_same_suit`"
                     f" is forbidden and there are only {SUIT_COUNT} suits",
-                    *where,
+                    *contract_at,
                 )
 
     def hand_limit(self, cards: int) -> tuple[int | None, str]:
@@ -220,13 +233,44 @@ class _Checker:
                 sizes = get_key(entry, "contract", key)
                 if not isinstance(sizes, list) or most is None:
                     continue
-                for size in sizes:
+                for size in map(_size, sizes):
                     if isinstance(size, int) and size > most:
                         self.error(
                             f"round {index + 1}'s contract asks for a {key[:-1]} of {size} "
                             f"cards, but a {key[:-1]} has at most {most}",
                             *self.round_path(index, "contract"),
                         )
+
+    def contract_ranks(self) -> None:
+        """A contract set's `rank` names a rank, and (with `contract.sets_same_rank` false)
+        no two sets of one contract must be of the same rank."""
+        same_rank = get_key(self.data, "contract", "sets_same_rank", default=False)
+        for index, entry in enumerate(self.rounds):
+            sets = get_key(entry or {}, "contract", "sets")
+            if not isinstance(sets, list):
+                continue
+            seen: set[int] = set()
+            for position, item in enumerate(sets):
+                if not isinstance(item, dict) or "rank" not in item:
+                    continue
+                where = [(*p, "sets", position, "rank")
+                         for p in self.round_path(index, "contract") if p[-1] == "contract"]
+                where += list(self.round_path(index, "contract"))
+                rank = rank_of(item["rank"])
+                if rank is None:
+                    self.error(
+                        f"round {index + 1}'s contract asks for a set of rank "
+                        f"{item['rank']!r}, which is no rank: use 2-10, A, J, Q or K",
+                        *where,
+                    )
+                elif rank in seen and not same_rank:
+                    self.error(
+                        f"round {index + 1}'s contract asks for two sets of rank "
+                        f"{item['rank']!r}, but `contract.sets_same_rank` is false",
+                        *where,
+                    )
+                else:
+                    seen.add(rank)
 
     def deal_by_players(self) -> None:
         """A round dealing by player count fits the deck at every count it deals to."""
@@ -395,6 +439,7 @@ def semantic_errors(
     checker.play_options()
     checker.run_bounds()
     checker.contract_sizes()
+    checker.contract_ranks()
     checker.deal_by_players()
     checker.going_out_limits()
     return checker.errors

@@ -37,8 +37,12 @@ def _round_out(rnd: Round) -> dict[str, Any]:
         out["wild"] = [_rank_out(rank) for rank in rnd.wild]
     if rnd.contract.required:
         c = rnd.contract
+        sets: Any = list(c.set_sizes) if c.set_sizes else c.sets
+        if c.set_ranks:
+            sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
+                    for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
         out["contract"] = {
-            "sets": list(c.set_sizes) if c.set_sizes else c.sets,
+            "sets": sets,
             "runs": list(c.run_sizes) if c.run_sizes else c.runs,
         }
     if rnd.all_at_once:

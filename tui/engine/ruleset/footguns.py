@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import get_key
+from .checks import MAX_RUN, get_key, meld_count
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
 
 SUIT_COUNT = 4
 DEFAULT_MAX_ROUNDS = 100
+
 
 
 def footgun_warnings(doc: LocatedDoc) -> list[LocatedError]:
@@ -87,7 +88,32 @@ class _Footguns:
                       f"of distinct suits holds at most {SUIT_COUNT} cards",
                       ("melds", "set", "max"))
         self.all_at_once_discards()
+        self.never_out()
         return self.found
+
+    def never_out(self) -> None:
+        """A contract round with no laying off: going out means laying the whole hand (but
+        a discard) down in the contract, which its melds may be too small to hold."""
+        if get_key(self.data, "lay_off", "when", default="never") != "never":
+            return
+        overall = get_key(self.data, "going_out", "discard", default="optional")
+        set_max = get_key(self.data, "melds", "set", "max", default=None)
+        run_max = get_key(self.data, "melds", "run", "max", default=None) or MAX_RUN
+        for index, entry in enumerate(self.rounds):
+            contract = self.round_key(entry, "contract")
+            cards = self.round_key(entry, "cards")
+            if not isinstance(contract, dict) or not isinstance(cards, int):
+                continue
+            sets, runs = (meld_count(contract.get(k)) for k in ("sets", "runs"))
+            if not sets + runs or (sets and set_max is None):
+                continue
+            rule = self.round_key(entry, "going_out_discard") or overall
+            need = cards + (1 if rule == "forbidden" else 0)  # after the draw, less a discard
+            room = (sets * set_max if sets else 0) + runs * min(run_max, MAX_RUN)
+            if room < need:
+                self.warn(f"round {index + 1} can never be gone out on: with no laying off "
+                          f"the contract must hold {need} cards, and its melds hold at most "
+                          f"{room} (set `lay_off.when`)", ("rounds", index))
 
     def all_at_once_discards(self) -> None:
         overall = get_key(self.data, "going_out", "discard", default="optional")

@@ -85,18 +85,44 @@ DISCARD_VALUES = {
 
 
 def _contract_melds(kind: str) -> dict[str, Any]:
+    size = {"type": "integer", "minimum": 1, "description": f"Fewest cards in this {kind}."}
+    items: dict[str, Any] = size
+    of_rank = ""
+    examples: list[Any] = [2, [3, 4]]
+    if kind == "set":
+        items = {
+            "type": ["integer", "object"],
+            "minimum": 1,
+            "description": f"Fewest cards in this {kind}, or `{{size: N, rank: R}}`.",
+            "properties": {
+                "size": size,
+                "rank": {
+                    "type": ["integer", "string"],
+                    "description": "The rank this set must be of. " + RANK_DESCRIPTION,
+                },
+            },
+            "required": ["size", "rank"],
+            "additionalProperties": False,
+        }
+        of_rank = (
+            "; an entry may also be `{size: N, rank: R}`: a set of at least N cards that "
+            "must be of rank R (`[{size: 2, rank: A}, 3]`: a pair of aces and a set of 3 "
+            "of any other rank; with `contract.sets_same_rank` false the other sets may "
+            "not be of that rank either)"
+        )
+        examples.append([{"size": 2, "rank": "A"}, 3])
     return {
         "type": ["integer", "array"],
         "minimum": 0,
-        "items": {"type": "integer", "minimum": 1, "description": f"Fewest cards in this {kind}."},
+        "items": items,
         "description": (
             f"Number of {kind}s in the contract, each of at least `melds.{kind}.min` cards; "
             f"or a list of sizes, one per {kind}: the fewest cards of each {kind} in this "
             f"contract (such as [3, 4]: a {kind} of 3 and a {kind} of 4; a size below "
-            f"`melds.{kind}.min` is allowed in the contract only)."
+            f"`melds.{kind}.min` is allowed in the contract only){of_rank}."
         ),
         "default": 0,
-        "examples": [2, [3, 4]],
+        "examples": examples,
     }
 
 

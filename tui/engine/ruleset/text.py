@@ -278,6 +278,17 @@ def _contracts(r: Ruleset) -> str | None:
                 + ", whatever the size of other melds.",
             )
         )
+    if any(rnd.contract.set_ranks for rnd in r.rounds):
+        lines.append(
+            _item(
+                "-",
+                "Where a contract names a set's rank (\"a set of 2 As\"), that set must be of "
+                "that rank"
+                + ("" if r.contract.sets_same_rank else ", and the contract's other sets of "
+                   "another rank")
+                + ".",
+            )
+        )
     gap = r.contract.same_suit_gap
     apart = (
         "they are separate melds (they may overlap or touch)"

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..cards import HIGH_ACE, SUITS, Card
+from ..cards import HIGH_ACE, RANK_NAMES, SUITS, Card
 from ..meld import Meld
 from ..meld_rules import (
     MeldError,
@@ -48,6 +48,39 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
             for size in contract.sizes(kind, default)]
 
 
+def set_slots(rules: Ruleset, round_no: int) -> list[tuple[int, int, int | None]]:
+    """(fewest, most cards, rank or None) of each set of the round's contract, largest
+    first: like `slot_sizes`, with the rank a set must be of where the contract names one."""
+    p = meld_params(rules, round_no)
+    contract = rules.round(round_no).contract
+    return [(size, size if rules.contract.exact_size else p.set_max, rank)
+            for size, rank in contract.set_slots(p.set_min)]
+
+
+def _sets_fill_slots(sets: Sequence[Meld], slots: Sequence[tuple[int, int, int | None]]
+                     ) -> bool:
+    """Whether each set can be matched to its own slot (size within the slot's bounds,
+    rank the slot's if it names one): a small bipartite matching."""
+    def fits(meld: Meld, slot: tuple[int, int, int | None]) -> bool:
+        least, most, rank = slot
+        return least <= len(meld.cards) <= most and rank in (None, meld.rank)
+
+    holder: list[int | None] = [None] * len(slots)  # the set filling each slot
+
+    def place(i: int, seen: set[int]) -> bool:
+        for j, slot in enumerate(slots):
+            if j in seen or not fits(sets[i], slot):
+                continue
+            seen.add(j)
+            other = holder[j]
+            if other is None or place(other, seen):
+                holder[j] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(sets)))
+
+
 _SLOT_PARAMS: dict[tuple[str, int, int], tuple[MeldParams, MeldParams]] = {}
 
 
@@ -62,8 +95,15 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
     if len(sets) != contract.sets or len(runs) != contract.runs:
         return (f"the contract is {contract.describe()}; these melds are "
                 f"{_describe_counts(len(sets), len(runs))}")
-    for kind, group in (("set", sets), ("run", runs)):
+    if contract.set_ranks:
+        if not _sets_fill_slots(sets, set_slots(rules, round_no)):
+            got = ", ".join(f"{len(m.cards)} {RANK_NAMES[m.rank]}s" for m in sets)
+            return (f"the contract is {contract.describe()}; these sets are {got} "
+                    "(a set of a named rank must be of that rank)")
+    for kind, group in (("set", [] if contract.set_ranks else sets), ("run", runs)):
         slots = slot_sizes(rules, round_no, kind)
+        if not group:
+            continue
         lengths = sorted((len(m.cards) for m in group), reverse=True)
         # the longest meld takes the largest size, and so on down
         if any(not least <= length <= most
@@ -201,13 +241,14 @@ class _Search:
 
     # -- candidate cores ----------------------------------------------------------------
 
-    def set_cores(self, least: int, most: int) -> list[Core]:
+    def set_cores(self, least: int, most: int, fixed: int | None = None) -> list[Core]:
+        """Set cores of `least` to `most` cards; of rank `fixed` only, if given."""
         p = self.p
         out: list[Core] = []
         by_rank: dict[int, list[int]] = {}
         for f in self.core_faces:
             by_rank.setdefault(self.faces[f][0], []).append(f)
-        for rank in range(1, 14):
+        for rank in range(1, 14) if fixed is None else (fixed,):
             fs = by_rank.get(rank)
             if not fs:
                 continue
@@ -225,7 +266,7 @@ class _Search:
                 value = sum(self.value[f] for f in combo)
                 out.append(("set", tuple(combo), (), t, need, cap, value, rank, least, most))
         if self.allwild_ok and least <= min(most, self.total_wilds):
-            out.append(("set", (), (), 0, least, most, 0, None, least, most))
+            out.append(("set", (), (), 0, least, most, 0, fixed, least, most))
         return out
 
     def run_cores(self, least: int, most: int) -> list[Core]:
@@ -275,11 +316,16 @@ class _Search:
             return None
         # one stage per distinct meld size of the contract, runs first
         picks = []
-        for kind, make in (("run", self.run_cores), ("set", self.set_cores)):
-            slots = slot_sizes(self.rules, self.round_no, kind)
-            for size in sorted(set(slots), reverse=True):
-                cores = sorted(make(*size), key=lambda c: -c[6])
-                picks.append((kind, cores, slots.count(size)))
+        stages: list[tuple[str, Any, list[Any]]] = [
+            ("run", self.run_cores, slot_sizes(self.rules, self.round_no, "run")),
+            ("set", self.set_cores, set_slots(self.rules, self.round_no))]
+        for kind, make, slots in stages:
+            # (run slots are (fewest, most); set slots add a rank, which may be None)
+            for slot in sorted(set(slots), key=lambda s: (s[0], s[1], s[-1] or 0
+                                                           if len(s) > 2 else 0),
+                               reverse=True):
+                cores = sorted(make(*slot), key=lambda c: -c[6])
+                picks.append((kind, cores, slots.count(slot)))
         wild_values = sorted((v for f, v in enumerate(self.value) if self.wild[f]
                               for _ in range(self.count[f])), reverse=True)
         self.best_value = self.total_value - 1 if self.whole_hand else -1
@@ -536,8 +582,8 @@ class _Search:
                 rank = next(r for r in range(13, 0, -1) if r not in used_ranks)
                 used_ranks.add(rank)
             fixed = [(rank, c.suit) for c in naturals]
-            fixed += [None if core[7] is not None else (rank, "") for _ in wilds]
-            if p.distinct_suits and core[7] is None:
+            fixed += [None if naturals else (rank, "") for _ in wilds]
+            if p.distinct_suits and not naturals:  # all wild: of the rank given or free
                 fixed = [(rank, s) for s, _ in zip(SUITS, wilds, strict=False)]
         else:
             suit = core[7]
