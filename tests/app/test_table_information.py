@@ -113,7 +113,7 @@ async def test_penalty_now_is_what_the_rules_would_score() -> None:
         assert "penalty now 74" in title, title  # 7+7+7+7 + 9+9+9 + 4+5+10
 
 
-async def test_notes_never_pile_up_and_go_with_the_next_move(tmp_path) -> None:
+async def test_notes_never_pile_up(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -129,6 +129,3 @@ async def test_notes_never_pile_up_and_go_with_the_next_move(tmp_path) -> None:
         await pilot.pause()
         notes = list(app._notifications)
         assert len(notes) == 1 and "swap" in notes[0].message.lower(), notes
-        await pilot.press("s")
-        await pilot.pause()
-        assert list(app._notifications) == []

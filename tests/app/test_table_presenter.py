@@ -3,11 +3,13 @@ only the panes it concerns (the screen redraws exactly those)."""
 
 from __future__ import annotations
 
-from table_rig import goto_deal, new_game
+from table_rig import goto_deal, new_game, rig
 
 from tui.app.table_presenter import SeatContext, opponent_seats, present
 from tui.bots import make_bot
+from tui.engine.actions import DrawStock
 from tui.engine.game import Game
+from tui.engine.ruleset.loader import load_ruleset_text
 
 
 def bot_move(game: Game) -> None:
@@ -67,3 +69,24 @@ def test_a_spectator_has_every_seat_across_the_table() -> None:
     contents = present(game.view(-1), SeatContext(seat=-1))
     assert [o.seat for o in contents.opponents] == [0, 1, 2]
     assert {h.label for h in contents.hints} >= {"Scores", "Help", "Leave"}
+
+
+def test_a_first_to_ask_buy_is_offered_to_every_seat_asked_at_once() -> None:
+    """The table screen prompts each seat still asked (b buy · n pass) when the priority is
+    first_to_ask, and only the nearest one under `nearest`."""
+    hands = ["7C 7D 7H 9C 9D 9S 2H 4S 6D QC", "3C 3D 5H 8S JD KH 2C 4D 6S QS",
+             "AC 5D 8H 10S JC KS 2D 4H 6C QH"]
+    offered = {}
+    for priority in ("nearest", "first_to_ask"):
+        rules = load_ruleset_text(f"extends: liverpool\nbuying: {{priority: {priority}}}\n")
+        game = Game(rules, ["P0", "P1", "P2"], 1)
+        rig(game, hands, discard="10D", turn=0)
+        game.apply(DrawStock(0))
+        for seat in (1, 2):
+            shown = present(game.view(seat), SeatContext(seat=seat))
+            keys = {h.action for h in shown.hints}
+            offered[priority, seat] = ({"buy", "pass_buy"} <= keys,
+                                       "May I? Buy" in shown.prompt.plain)
+    assert offered["nearest", 1] == offered["first_to_ask", 1] == (True, True)
+    assert offered["first_to_ask", 2] == (True, True)
+    assert offered["nearest", 2] == (False, False)

@@ -259,3 +259,11 @@ def test_installed_layout_finds_bundled_rulesets(tmp_path: Path) -> None:
         check=True,
     ).stdout.splitlines()
     assert out == [str(site / "tui" / "rulesets"), "Liverpool"]
+
+
+def test_a_checkout_reads_its_own_bundled_rulesets() -> None:
+    """From a source checkout the bundled files are the checkout's own, not those of
+    whichever copy of the package happens to be installed."""
+    from tui.engine.ruleset.loader import bundled_rulesets_dir
+
+    assert bundled_rulesets_dir() == REPO / "rulesets"

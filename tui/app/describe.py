@@ -61,7 +61,7 @@ def prompt(view: SeatView, style: CardStyle) -> str:
         return "The game is over — press Enter for the standings."
     if view.phase == "buy":
         offer = style.label(view.buy_offer) if view.buy_offer else top_text
-        if view.seat == view.turn:
+        if view.asked_to_buy:
             extra = view.rules.buying.penalty_cards
             return (f"May I? Buy {offer} (and {extra} penalty card"
                     f"{'s' if extra != 1 else ''} from the stock): b buy · n pass")

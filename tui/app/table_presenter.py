@@ -217,7 +217,8 @@ def prompt_text(view: SeatView, ctx: SeatContext) -> Text:
     """The hint while it is fresh, else what is happening and what the player can do."""
     if ctx.hint:
         return Text(f"Hint: {ctx.hint}", Style(bold=True, italic=True))
-    return Text(ctx.style.text(prompt(view, ctx.style)), Style(bold=view.my_turn))
+    return Text(ctx.style.text(prompt(view, ctx.style)),
+                Style(bold=view.my_turn or view.asked_to_buy))
 
 
 def hand_title(view: SeatView, ctx: SeatContext) -> Text:
@@ -265,7 +266,7 @@ def key_hints(view: SeatView, ctx: SeatContext) -> list[Hint]:
     rules = view.rules
     if view.phase in ("round_over", "game_over"):
         hints.append(Hint(enter, "Summary", "continue"))
-    elif mine and view.phase == "buy":
+    elif view.asked_to_buy:  # the seat being asked, or (first_to_ask) every seat asked
         hints += [Hint("b", "Buy", "buy"), Hint("n", "Pass", "pass_buy")]
     elif mine and view.phase == "draw":
         hints.append(Hint("s", "Stock", "draw_stock", intents.can(view, DrawStock)))

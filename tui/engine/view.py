@@ -151,6 +151,12 @@ class SeatView:
         return self.seat == self.turn and self.phase in ("draw", "play", "buy")
 
     @property
+    def asked_to_buy(self) -> bool:
+        """Whether this seat may answer the buy offer now: the seat being asked, or, with
+        `buying.priority: first_to_ask`, any seat still being asked (all at once)."""
+        return self.phase == "buy" and any(a.kind == "buy" for a in self.legal)
+
+    @property
     def top_discard(self) -> Card | None:
         return self.discard[-1] if self.discard else None
 

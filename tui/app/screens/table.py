@@ -526,8 +526,6 @@ class TableScreen(Screen[None]):
                         title="Something went wrong", severity="error", timeout=10)
             return False
         self._fresh_from = len(self.table.view(self.seat).log)
-        self.app.clear_notifications()  # what they said is about the move before this one
-        self._last_note = ("", "", 0.0)
         if not isinstance(action, DrawStock | TakeDiscard):
             self.hand.new.clear()
             self._redraw_hand()

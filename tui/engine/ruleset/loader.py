@@ -72,7 +72,7 @@ class RulesetInfo:
 
 def bundled_rulesets_dir() -> Path:
     """The folder of bundled ruleset files (source checkout first, then installed data)."""
-    checkout = Path(__file__).resolve().parents[2] / "rulesets"
+    checkout = Path(__file__).resolve().parents[3] / "rulesets"
     if any(checkout.glob("*.yaml")):
         return checkout
     try:
