@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from tui.engine.game import Game
 
-from .base import SeatLike, SeatRecord, as_utc, record_uid, seat_records
+from .base import SeatLike, SeatRecord
+from .record import take_game
 
 
 @dataclass(frozen=True)
@@ -34,20 +35,11 @@ class AbandonedGame:
                   abandoned_at: datetime | float | str | None = None) -> AbandonedGame:
         """The record of a game still in play (`ValueError` for one that has ended: that is
         a finished game, `GameRecord`)."""
-        from tui.engine.ruleset.dump import standalone_yaml
-
         if game.phase == "game_over":
             raise ValueError("a finished game is recorded as finished, not abandoned")
-        specs = seat_records(seats)
-        if len(specs) != game.players:
-            raise ValueError(f"{len(specs)} seats given for a game of {game.players}")
-        start = as_utc(started_at)
-        end = as_utc(abandoned_at if abandoned_at is not None else datetime.now(UTC))
-        text = standalone_yaml(game.rules)
-        actions = tuple(a.to_json() for a in game.history)
-        return cls(uid=record_uid(text, specs, game.seed, actions, start),
-                   ruleset_key=game.rules.key, ruleset_name=game.rules.name,
-                   ruleset_text=text, seats=specs, seed=game.seed,
+        taken = take_game(game, seats, started_at, abandoned_at)
+        return cls(uid=taken.uid, ruleset_key=game.rules.key, ruleset_name=game.rules.name,
+                   ruleset_text=taken.ruleset_text, seats=taken.seats, seed=game.seed,
                    scores=tuple(tuple(points) for points in game.scores),
-                   deal=game.round.number, started_at=start, abandoned_at=max(start, end),
-                   actions=actions)
+                   deal=game.round.number, started_at=taken.started_at,
+                   abandoned_at=taken.ended_at, actions=taken.actions)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from tui.engine.game import Game
 from tui.engine.save import FORMAT as GAME_FORMAT
@@ -27,6 +27,35 @@ __all__ = ["GameRecord", "RecordError", "SeatRecord", "as_utc", "seat_records"]
 
 EXPORT_FORMAT = "rummy-tui-record"
 EXPORT_VERSION = 1
+
+
+class Taken(NamedTuple):
+    """What every record of a game keeps, whether it ended or was given up."""
+
+    uid: str
+    seats: tuple[SeatRecord, ...]
+    ruleset_text: str
+    actions: tuple[dict[str, Any], ...]
+    started_at: datetime
+    ended_at: datetime
+
+
+def take_game(game: Game, seats: Sequence[SeatLike | tuple[str, str | None]],
+              started_at: datetime | float | str,
+              ended_at: datetime | float | str | None) -> Taken:
+    """The seats, standalone rules and moves of `game`, timed and identified
+    (`ValueError` if the seats do not fit the game); `ended_at` None means now."""
+    from tui.engine.ruleset import standalone_yaml
+
+    specs = seat_records(seats)
+    if len(specs) != game.players:
+        raise ValueError(f"{len(specs)} seats given for a game of {game.players}")
+    start = as_utc(started_at)
+    end = as_utc(ended_at if ended_at is not None else datetime.now(UTC))
+    text = standalone_yaml(game.rules)
+    actions = tuple(a.to_json() for a in game.history)
+    return Taken(record_uid(text, specs, game.seed, actions, start), specs, text, actions,
+                 start, max(start, end))
 
 
 @dataclass(frozen=True)
@@ -73,29 +102,21 @@ class GameRecord:
                   started_at: datetime | float | str,
                   finished_at: datetime | float | str | None = None) -> GameRecord:
         """The record of a game that has ended (`ValueError` for one still in play)."""
-        from tui.engine.ruleset import standalone_yaml
-
         if game.phase != "game_over":
             raise ValueError("only a finished game can be recorded")
-        specs = seat_records(seats)
-        if len(specs) != game.players:
-            raise ValueError(f"{len(specs)} seats given for a game of {game.players}")
-        start = as_utc(started_at)
-        end = as_utc(finished_at if finished_at is not None else datetime.now(UTC))
-        text = standalone_yaml(game.rules)
-        actions = tuple(a.to_json() for a in game.history)
+        taken = take_game(game, seats, started_at, finished_at)
         return cls(
-            uid=record_uid(text, specs, game.seed, actions, start),
+            uid=taken.uid,
             ruleset_key=game.rules.key,
             ruleset_name=game.rules.name,
-            ruleset_text=text,
-            seats=specs,
+            ruleset_text=taken.ruleset_text,
+            seats=taken.seats,
             seed=game.seed,
             scores=tuple(tuple(points) for points in game.scores),
             winners=tuple(game.winners),
-            started_at=start,
-            finished_at=max(start, end),
-            actions=actions,
+            started_at=taken.started_at,
+            finished_at=taken.ended_at,
+            actions=taken.actions,
             fingerprint=fingerprint(game),
         )
 
