@@ -331,3 +331,22 @@ def test_yaml_colours_cover_a_whole_ruleset() -> None:
             assert 0 <= start < end <= len(line)
         if line.strip() and not line.lstrip().startswith("#"):
             assert found, line
+
+
+async def test_a_check_that_finishes_after_the_editor_is_left_is_dropped(
+        tmp_path: Path, home: Path) -> None:
+    """The check of typed text runs in a thread and its answer is handed to the loop; when
+    that answer arrives after the player left the editor, it is dropped (it once looked
+    for the editor's error list there and crashed the app)."""
+    from tui.app.screens.rules_editor import safe_check
+
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        await type_text(pilot, "x")  # a check is due
+        typed = editor.text
+        late = safe_check(typed, editor.path, editor.user_dir, editor.confine)
+        await pilot.press("escape", "escape", "escape")  # leave without saving
+        await wait_until(pilot, lambda: not editor.is_attached and not editor.children)
+        editor._checked(typed, late)  # the late answer: nothing to show, no crash
+        assert isinstance(app.screen, RulesScreen)

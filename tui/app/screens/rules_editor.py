@@ -141,6 +141,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
             self.app.call_from_thread(self._checked, text, result)
 
     def _checked(self, text: str, result: LiveCheck) -> None:
+        if not self.is_attached:
+            return  # the editor was left while its check ran
         if text != self.text or self._timer is None:
             return  # typed again meanwhile (its own check is on the way), or checked now
         self._timer = None
