@@ -13,7 +13,7 @@ from tui.app.environment import AppEnvironment
 from tui.app.screens.table import TableScreen
 from tui.app.widgets.melds import meld_text
 from tui.app.widgets.piles import DiscardPile
-from tui.engine.cards import parse_cards
+from tui.engine.cards import parse_card, parse_cards
 from tui.engine.meld_rules import make_meld
 from tui.engine.ruleset.loader import load_ruleset
 from tui.service.table import SeatSpec, Table
@@ -35,6 +35,15 @@ def test_a_joker_on_the_table_shows_what_it_stands_for() -> None:
     assert meld_text(run, CardStyle(), 60).plain == "5♥ 6♥ JK★7♥"
     assert meld_text(group, CardStyle(), 60).plain == "7♥ 7♠ JK★7"
     assert meld_text(run, CardStyle(ascii=True), 60).plain == "5H 6H JK*7H"
+
+
+def test_a_joker_standing_for_a_high_ace_reads_as_the_ace() -> None:
+    """Q-K-JK in a game where aces are high: the joker is the ace above the king (run place
+    14), which once crashed the table screen."""
+    rules = load_ruleset("contract_rummy")
+    queen, king, joker = (parse_card(token, uid) for uid, token in enumerate(["QH", "KH", "JK"]))
+    run = make_meld([queen, king, joker], rules, 1, {joker.uid: (14, "H")})
+    assert meld_text(run, CardStyle(), 60).plain == "Q♥ K♥ JK★A♥"
 
 
 async def test_log_pile_and_hand_use_one_notation(tmp_path) -> None:

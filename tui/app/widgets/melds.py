@@ -10,7 +10,7 @@ from textual import events
 from textual.geometry import Size
 from textual.widget import Widget
 
-from tui.engine.cards import RANK_NAMES, SUITS, Card
+from tui.engine.cards import ACE, HIGH_ACE, RANK_NAMES, SUITS, Card
 from tui.engine.meld import Meld
 
 from ..cardart import CardStyle, chip
@@ -36,7 +36,8 @@ def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
 def stand_in(meld: Meld, face: tuple[int, str], style: CardStyle) -> str:
     """What a wild card in `meld` stands for: the very card in a run (`7♣`), the rank in a
     set (`7`), where the suit is not the point."""
-    rank, suit = face
+    place, suit = face
+    rank = ACE if place == HIGH_ACE else place  # a run's place above the king is the ace
     if meld.kind == "set" or suit not in SUITS:
         return RANK_NAMES.get(rank, "?")
     return style.label(Card(rank, suit))
