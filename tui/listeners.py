@@ -30,7 +30,11 @@ class Listeners(Generic[P]):
         and the same callback subscribed twice is two subscriptions)."""
         token = next(self._tokens)
         self._callbacks[token] = callback
-        return lambda: self._callbacks.pop(token, None) and None
+
+        def unsubscribe() -> None:
+            self._callbacks.pop(token, None)
+
+        return unsubscribe
 
     def notify(self, *args: P.args, **kwargs: P.kwargs) -> None:
         for callback in list(self._callbacks.values()):
