@@ -120,3 +120,43 @@ async def test_a_finished_game_offers_no_undo(tmp_path) -> None:  # noqa: ANN001
         assert "undo" not in {hint.action for hint in screen.query_one(KeyBar).hints}
         assert not any("Undo" in command.title for command in table_commands(screen))
         assert screen.check_action("undo", ()) is False  # the key does nothing either
+
+
+def _policy_moves(table: Table, moves: int | None = None) -> int:
+    """Play `table` (the person taking the first legal move) for `moves` actions, or to the
+    end of the game; returns how many actions were played."""
+    played = 0
+    while table.game.phase != "game_over" and (moves is None or played < moves):
+        if table.game.phase == "round_over":
+            table.next_round()
+            continue
+        if table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            table.act(HUMAN, table.view(HUMAN).legal[0])
+        played += 1
+    return played
+
+
+async def test_the_record_of_a_game_finished_at_the_table_is_announced(tmp_path) -> None:  # noqa: ANN001
+    """The record is written after the last move, away from the loop; the player is told
+    its number when it is done."""
+    def fresh(record: bool) -> Table:
+        return Table(load_ruleset("three_thirteen"),
+                     [SeatSpec("Ann"), SeatSpec("Bo", "random")], seed=3, record=record)
+
+    total = _policy_moves(fresh(record=False))  # a rehearsal, to count the moves
+    table = fresh(record=True)
+    _policy_moves(table, total - 1)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, player_name="Ann",
+                                  drive_bots=False))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table_screen(app)
+        await wait_until(pilot, lambda: screen._view is not None)
+        _policy_moves(table, 1)  # the last move, made on the app's loop
+        assert table.game.phase == "game_over" and table.record_outcome is None
+        await wait_until(pilot, lambda: any(n.title == "Records" for n in app._notifications))
+        [note] = [n for n in app._notifications if n.title == "Records"]
+        assert table.record_outcome is not None
+        assert f"#{table.record_outcome.record_id}" in str(note.message)

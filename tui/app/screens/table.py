@@ -127,6 +127,7 @@ class TableScreen(Screen[None]):
         self._deal_seen = -1
         self._log_seen = self._fresh_from = 0
         self._summary_for: tuple[int, str] | None = None
+        self._record_told = False
         self._bot_busy = False
         self._refresh_pending = False
         self._last_note: tuple[str, str, float] = ("", "", 0.0)
@@ -459,12 +460,12 @@ class TableScreen(Screen[None]):
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
             return
+        if view.phase == "game_over" and not self._record_told:
+            self._announce_record()  # (the record is written a moment after the end)
         key = (view.deal, view.phase)
         if self._summary_for == key:
             return
         self._summary_for = key
-        if view.phase == "game_over":
-            self._announce_record()
         self.set_timer(0.6 if self.session.drive_bots else 0.01, self.action_continue)
 
     def _announce_record(self) -> None:
@@ -472,6 +473,7 @@ class TableScreen(Screen[None]):
         outcome = self.table.record_outcome
         if outcome is None:
             return
+        self._record_told = True
         if outcome.message:
             self.notify(outcome.message, title="Records", severity="warning", timeout=8)
         elif outcome.record_id is not None:
