@@ -132,3 +132,22 @@ async def test_a_hostile_file_name_reaches_no_screen_of_the_create_table_dialog(
                 await pilot.press("right")
     finally:
         lobby.close()
+
+
+async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Path) -> None:
+    """The variant's file names its base by that file's name: in the editor it reads as
+    YAML escapes, not as the sequences themselves."""
+    env = make_env(tmp_path, None)
+    env.rulesets_dir = hostile_file_names(tmp_path)
+    app = RummyApp(env)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
+        await pilot.pause()
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        await pilot.pause()
+        assert controls_on_screen(app) == []
+        assert app.screen.result.ok, app.screen.result.errors  # the variant loads
