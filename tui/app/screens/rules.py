@@ -105,7 +105,7 @@ class RulesScreen(Screen[PlayRules | None]):
                 quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
             path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
         except (NewRulesetError, RulesetError, QuotaError) as exc:
-            self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
+            self.notify(printable(self._env.shown(str(exc))), title="Cannot make a variant",
                         severity="error", markup=False)
             return
         self._open_editor(path)
