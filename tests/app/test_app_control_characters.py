@@ -132,3 +132,46 @@ async def test_a_hostile_file_name_reaches_no_screen_of_the_create_table_dialog(
                 await pilot.press("right")
     finally:
         lobby.close()
+
+
+async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Path) -> None:
+    """The variant's file names its base by that file's name: in the editor it reads as
+    YAML escapes, not as the sequences themselves."""
+    env = make_env(tmp_path, None)
+    env.rulesets_dir = hostile_file_names(tmp_path)
+    app = RummyApp(env)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
+        await pilot.pause()
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        await pilot.pause()
+        assert controls_on_screen(app) == []
+        assert app.screen.result.ok, app.screen.result.errors  # the variant loads
+
+
+async def test_the_rules_editor_draws_a_files_control_characters_as_marks(
+        tmp_path: Path) -> None:
+    """The editor shows the file as it is (no escapes that would move its columns), but
+    each control character as a mark: the text edited is still the file's."""
+    env = make_env(tmp_path, None)
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    raw = "extends: three_thirteen\nname: x\x1b[2J\x9b31m\n# \x1b]0;pwned\x07\n"
+    (folder / "raw.yaml").write_text(raw)
+    env.rulesets_dir = folder
+    app = RummyApp(env)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        app.screen.query_one("#rules-choice", Select).value = "raw"
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        await pilot.pause()
+        assert controls_on_screen(app) == []
+        assert "name: x\ufffd[2J\ufffd31m" in shown(app)
+        assert app.screen.editor.text == raw

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
 from tui.terminal_text import printable
@@ -16,6 +16,7 @@ from tui.terminal_text import printable
 from ..host import host
 from ..plain_text import plain_text
 from ..results import PlayRules
+from ..widgets.footer import Footer
 
 
 class RulesScreen(Screen[PlayRules | None]):
@@ -104,7 +105,7 @@ class RulesScreen(Screen[PlayRules | None]):
                 quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
             path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
         except (NewRulesetError, RulesetError, QuotaError) as exc:
-            self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
+            self.notify(printable(self._env.shown(str(exc))), title="Cannot make a variant",
                         severity="error", markup=False)
             return
         self._open_editor(path)
