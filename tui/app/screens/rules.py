@@ -8,12 +8,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
+from tui.terminal_text import printable
 
 from ..host import host
+from ..plain_text import plain_text
 from ..results import PlayRules
+from ..widgets.footer import Footer
 
 
 class RulesScreen(Screen[PlayRules | None]):
@@ -45,8 +48,9 @@ class RulesScreen(Screen[PlayRules | None]):
                 if not i.shadowed and (i.error is None or not i.bundled)]
 
     def _label(self, info) -> Text:  # noqa: ANN001
-        """A ruleset's name is data (from a file): plain text, never markup."""
-        return Text(("★ " if not info.bundled else "") + info.name + (
+        """A ruleset's name is data (from a file, or the file's name when it does not
+        load): plain text, never markup, control characters escaped."""
+        return plain_text(("★ " if not info.bundled else "") + info.name + (
             " (has mistakes)" if info.error else ""))
 
     def compose(self) -> ComposeResult:
@@ -101,7 +105,7 @@ class RulesScreen(Screen[PlayRules | None]):
                 quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
             path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
         except (NewRulesetError, RulesetError, QuotaError) as exc:
-            self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
+            self.notify(printable(self._env.shown(str(exc))), title="Cannot make a variant",
                         severity="error", markup=False)
             return
         self._open_editor(path)
@@ -121,7 +125,7 @@ class RulesScreen(Screen[PlayRules | None]):
         try:
             editor = RulesEditorScreen(path, self.user_dir, self.confine)
         except (OSError, UnicodeDecodeError) as exc:
-            self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
+            self.notify(printable(self._env.shown(f"{path}: {exc}")), title="Cannot open the file",
                         severity="error", markup=False)
             return
         self.app.push_screen(editor, self._edited)
