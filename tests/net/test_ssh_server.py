@@ -124,7 +124,7 @@ async def test_two_players_each_see_only_their_own_app(server, capfd):
     assert "PRINTED-BY-alice" in captured.out and "PRINTED-BY-bob" in captured.out
 
 
-async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_the_apps(server):
+async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_apps_and_lines(server):
     stdout_before = sys.stdout
     alice = await join(server, "alice")
     bob = await join(server, "bob")
@@ -132,6 +132,8 @@ async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_the_apps(s
         player.send("+\x1b[A\x1b[<0;3;1M\x1b[<0;3;1m")
         await player.wait_for("count=1")
     apps = [weakref.ref(info.app) for info in server.sessions]
+    drawn = [weakref.ref(widget._styles_cache) for info in server.sessions
+             for widget in info.app.screen.walk_children(with_self=True)]
     await alice.close()  # the first to start ends first: the out-of-order case
     await wait_sessions(server, 1)
     await bob.close()
@@ -140,6 +142,7 @@ async def test_sessions_ending_in_any_order_leave_sys_stdout_and_free_the_apps(s
     for _ in range(3):
         gc.collect()
     assert [ref() for ref in apps] == [None, None]
+    assert [ref for ref in drawn if ref() is not None] == []  # nor what they drew (#6665)
 
 
 async def test_an_abrupt_disconnect_does_not_disturb_the_other_player(server):

@@ -25,6 +25,7 @@ from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
+from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
@@ -89,6 +90,7 @@ class RummyApp(App[None]):
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, lambda _screen: release_closed_widgets())
         self._apply_theme()
         if self.env.lobby is not None:
             from .screens.lobby import LobbyScreen

@@ -8,13 +8,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
 
 from ..host import host
 from ..plain_text import plain_text
 from ..results import PlayRules
+from ..widgets.footer import Footer
 
 
 class RulesScreen(Screen[PlayRules | None]):

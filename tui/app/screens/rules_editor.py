@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, OptionList, Static, TextArea
+from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -30,6 +30,7 @@ from tui.terminal_text import printable
 
 from ..host import host
 from ..results import PlayRules
+from ..widgets.footer import Footer
 from ..widgets.yaml_editor import YamlEditor
 
 log = logging.getLogger(__name__)
