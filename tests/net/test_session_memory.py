@@ -10,7 +10,10 @@ closed widgets' rendered lines in a process-wide cache (Textual #6665).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from app_driver import make_env, wait_until
 from screen_cycles import (
     LOBBY_SCREENS,
     MENU_SCREENS,
@@ -21,9 +24,11 @@ from screen_cycles import (
     ssh_player_app,
 )
 from textual._styles_cache import StylesCache
+from textual.screen import Screen
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
+from tui.app.screens.table import TableScreen
 from tui.service.lobby import Lobby, LobbyConfig
 
 # Objects a screen opened and closed may leave behind, at most (Textual's bounded caches
@@ -35,9 +40,12 @@ def _lobby() -> Lobby:
     return Lobby(LobbyConfig(bot_delay=0.01, grace=30, summary_pause=0, seed=3))
 
 
-async def _assert_flat(app: RummyApp, keys: tuple[str, ...], rounds: int) -> None:
+async def _assert_flat(app: RummyApp, keys: tuple[str, ...], rounds: int,
+                       ready: type[Screen[object]] | None = None) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        if ready is not None:
+            await wait_until(pilot, lambda: isinstance(app.screen, ready))
         StylesCache.get_inner_outer.cache_clear()  # a known start, whatever ran before
         await cycle(pilot, keys, 1)  # warm-up: imports, stylesheets, first-use caches
         widgets_before = live_widgets()
@@ -69,3 +77,9 @@ async def test_every_lobby_screen_leaves_nothing_behind() -> None:
 @pytest.mark.slow
 async def test_every_menu_screen_leaves_nothing_behind() -> None:
     await _assert_flat(RummyApp(AppEnvironment(player_name="tess")), MENU_SCREENS, rounds=3)
+
+
+@pytest.mark.slow
+async def test_help_over_the_table_leaves_nothing_behind(tmp_path: Path) -> None:
+    app = RummyApp(make_env(tmp_path, players=2))
+    await _assert_flat(app, ("question_mark",), rounds=4, ready=TableScreen)
