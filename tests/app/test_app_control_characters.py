@@ -175,3 +175,25 @@ async def test_the_rules_editor_draws_a_files_control_characters_as_marks(
         assert controls_on_screen(app) == []
         assert "name: x\ufffd[2J\ufffd31m" in shown(app)
         assert app.screen.editor.text == raw
+
+
+async def test_a_notice_naming_a_hostile_file_is_shown_as_text(tmp_path: Path) -> None:
+    """Notices carry file names ("Saved NAME.", "cannot save NAME: ..."): every one is
+    escaped where the app posts it, whichever screen asked."""
+    env = make_env(tmp_path, None)
+    env.rulesets_dir = hostile_file_names(tmp_path)
+    app = RummyApp(env)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: any("Saved" in str(n.message)
+                                            for n in app._notifications))
+        await pilot.pause(0.2)
+        [saved] = [str(n.message) for n in app._notifications if "Saved" in str(n.message)]
+        assert saved == "Saved goodevil\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m.yaml."
+        assert controls_on_screen(app) == []  # the notice as drawn

@@ -11,7 +11,6 @@ from textual.screen import Screen
 from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
-from tui.terminal_text import printable
 
 from ..host import host
 from ..plain_text import plain_text
@@ -105,7 +104,7 @@ class RulesScreen(Screen[PlayRules | None]):
                 quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
             path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
         except (NewRulesetError, RulesetError, QuotaError) as exc:
-            self.notify(printable(self._env.shown(str(exc))), title="Cannot make a variant",
+            self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
                         severity="error", markup=False)
             return
         self._open_editor(path)
@@ -125,7 +124,7 @@ class RulesScreen(Screen[PlayRules | None]):
         try:
             editor = RulesEditorScreen(path, self.user_dir, self.confine)
         except (OSError, UnicodeDecodeError) as exc:
-            self.notify(printable(self._env.shown(f"{path}: {exc}")), title="Cannot open the file",
+            self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
                         severity="error", markup=False)
             return
         self.app.push_screen(editor, self._edited)

@@ -259,7 +259,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self.saved_text = text
         self.was_saved = True
         self._show_status()
-        self.notify(printable(f"Saved {self.path.name}."), markup=False)
+        self.notify(f"Saved {self.path.name}.", markup=False)
         return True
 
     # ------------------------------------------------------------------ playing
