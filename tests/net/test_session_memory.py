@@ -23,6 +23,7 @@ from screen_cycles import (
     live_widgets,
     ssh_player_app,
 )
+from ssh_room import arrive, open_room
 from textual._styles_cache import StylesCache
 from textual.screen import Screen
 
@@ -83,3 +84,30 @@ async def test_every_menu_screen_leaves_nothing_behind() -> None:
 async def test_help_over_the_table_leaves_nothing_behind(tmp_path: Path) -> None:
     app = RummyApp(make_env(tmp_path, players=2))
     await _assert_flat(app, ("question_mark",), rounds=4, ready=TableScreen)
+
+
+@pytest.mark.slow
+async def test_screens_opened_over_ssh_leave_the_server_nothing_more() -> None:
+    """The same, end to end: a real SSH player at the card room opens and closes each of
+    the lobby's screens by keys; the server's widgets come back to what they were."""
+    room = await open_room()
+    try:
+        alice = await arrive(room.port, "alice", size=SIZE)
+        screens = (("o", "Your name"), ("r", "Rules of"), ("c", "New table"))
+
+        async def open_and_close_over_ssh() -> None:
+            for key, shows in screens:
+                alice.send(key)
+                await alice.wait_for(shows)
+                alice.send("\x1b")
+                await alice.wait_until(lambda gone=shows: "you are alice" in alice.text
+                                       and gone not in alice.text)
+
+        await open_and_close_over_ssh()  # warm-up
+        before = live_widgets()
+        for _ in range(3):
+            await open_and_close_over_ssh()
+        assert not live_widgets() - before
+        await alice.close()
+    finally:
+        await room.close()
