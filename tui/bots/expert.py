@@ -44,8 +44,8 @@ from .opponents import OpponentModel, World
 from .playout import Deal
 from .tactics import Decision, evaluator_for, options, play_mode
 
-DEFAULT_BUDGET = 0.2  # CPU seconds per decision
-Z = 2.0  # standard errors an option must win by
+DEFAULT_BUDGET = 0.3  # CPU seconds per decision
+Z = 1.0  # standard errors an option must win by
 MIN_GAIN = 0.5  # ... and points
 MIN_DEALS = 6  # imagined deals before the policy move may be left
 DROP_Z = 1.5  # an option this many s.e. worse than the policy move is dropped
@@ -53,6 +53,7 @@ CANDIDATES = 4  # discards measured besides the policy move
 NEAR = 15  # ... among those leaving at most this many points more than the best one
 DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
 CONTRACT_HORIZON = 1  # turns a seat, contract games
+DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this many cards
 
 
 @dataclass
@@ -116,6 +117,9 @@ class ExpertBot(HardBot):
             return policy  # going out, laying down, laying off: no doubt about those
         if isinstance(act, TakeDiscard) and act.depth > 0:
             return policy
+        if play_mode(view) == "declare" and (act.kind != "discard"
+                                             or len(view.hand) - 1 < DECLARE_MIN_HAND):
+            return policy  # measured: searching these did worse than hard (see above)
         ev = evaluator_for(view)
         opts = self._options(view, ev, act)
         if len(opts) < 2:
@@ -161,11 +165,12 @@ class ExpertBot(HardBot):
         know = read_knowledge(view)
         self.last_knowledge = know
         self.last_worlds = []
-        model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1)
+        declare = play_mode(view) == "declare"
+        model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1,
+                              ev if declare else None)
         rng = random.Random(self._seed)
         players = len(view.players)
-        horizon = players * (DECLARE_HORIZON if play_mode(view) == "declare"
-                             else CONTRACT_HORIZON)
+        horizon = players * (DECLARE_HORIZON if declare else CONTRACT_HORIZON)
         down = [p.contract_down for p in view.players]
         out_seat = next((p.seat for p in view.players if p.went_out), -1)
         report = SearchReport(options=opts)
