@@ -217,12 +217,18 @@ def test_expert_keeps_to_its_step_budget_and_decides_the_same_way_twice() -> Non
 
 
 def test_with_no_budget_left_expert_plays_the_policy_move() -> None:
+    """No search at all: hard's judgement (whose feeding charge reads the opponent model,
+    so discards may differ from hard's; draws do not)."""
     game = new_game("three_thirteen", 2, seed=8)
     goto_deal(game, 10)
     for _ in range(12):
         view = game.view(game.actor)
-        action = expert(1, steps=0).choose(view)
-        assert action == HardBot(1).choose(view)  # hard with its own fixed work
+        bot = expert(1, steps=0)
+        action = bot.choose(view)
+        assert bot.last.deals == 0
+        assert action == expert(1, steps=0).choose(view)
+        if view.phase == "draw":
+            assert action == HardBot(1).choose(view)  # hard with its own fixed work
         game.apply(action)
         if game.phase not in ("draw", "play"):
             break
