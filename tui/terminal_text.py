@@ -4,7 +4,8 @@ A ruleset's name, a record's player names, a file path: anything that came from 
 may hold an escape sequence that would clear the screen, retitle the window or worse the
 moment it reaches a terminal.  `printable` shows every control character as a visible
 escape instead (``ESC`` becomes the four characters ``\\x1b``); the text stays readable and
-nothing in it can drive the terminal.  `SafeOutput` does this to everything a command
+nothing in it can drive the terminal (`masked` puts one mark in each one's place instead,
+for text edited where it is shown).  `SafeOutput` does this to everything a command
 writes, and replaces characters the terminal's encoding cannot show (``PYTHONIOENCODING=
 ascii``) instead of failing on them.
 """
@@ -29,6 +30,14 @@ def printable(text: str, keep: str = "") -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch in keep or _safe(ch) else _escaped(ch) for ch in text)
+
+
+def masked(text: str, mark: str = "\ufffd", keep: str = "\t") -> str:
+    """`text` with every unsafe character replaced by `mark`, one for one: for text that
+    is edited where it is shown (the rules editor), whose columns must not move."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch in keep or _safe(ch) else mark for ch in text)
 
 
 def _safe(ch: str) -> bool:

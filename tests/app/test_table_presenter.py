@@ -64,8 +64,8 @@ def test_a_repeating_schedule_is_named_by_its_deal() -> None:
 
 def test_a_spectator_has_every_seat_across_the_table() -> None:
     game = new_game("three_thirteen", players=3, seed=1)
-    assert opponent_seats(game.view(-1), -1) == [0, 1, 2]
-    assert opponent_seats(game.view(1), 1) == [2, 0]
+    assert opponent_seats(3, -1) == [0, 1, 2]
+    assert opponent_seats(3, 1) == [2, 0]
     contents = present(game.view(-1), SeatContext(seat=-1))
     assert [o.seat for o in contents.opponents] == [0, 1, 2]
     assert {h.label for h in contents.hints} >= {"Scores", "Help", "Leave"}

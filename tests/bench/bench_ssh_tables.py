@@ -14,7 +14,10 @@ For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remai
   95th percentile and max over all tables and actions - and the same per single screen;
   then one table plays alone while every other player sits (what a move feels like);
 - server CPU time per action (service and workers together, and the workers' share),
-  and the server's CPU use while everyone sits idle.
+  and the server's CPU use while everyone sits idle;
+- the players' side CPU time per action (this process: SSH decryption and the terminal
+  emulators), which competes with the server for the same cores, and the bytes a screen
+  receives per move.
 
 Players sit down through the lobby service (the child seats the connected guests), then
 play only by keys.  The players' terminals (asyncssh clients with terminal emulators) run
@@ -270,9 +273,13 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
 
     every: list[float] = []
     single: list[float] = []
+    received = sum(len(c.output) for c in clients.values())
+    clients_cpu = time.process_time()
     moving = time.perf_counter()
     await asyncio.gather(*(_play_table(clients, t, actions, every, single) for t in tables))
     moving = time.perf_counter() - moving
+    clients_cpu = time.process_time() - clients_cpu
+    received = sum(len(c.output) for c in clients.values()) - received
     _, cpu_after, _, _ = await _stats(server)
     workers_cpu = server.workers_cpu - workers_before
     # One table plays while all the others sit and watch: what a move feels like.
@@ -294,6 +301,8 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "cpu_ms_per_action": (cpu_after - cpu_before) / len(every) * 1000,
         "workers_cpu_ms_per_action": workers_cpu / len(every) * 1000,
         "moves_per_s": len(every) / moving,
+        "clients_cpu_ms_per_action": clients_cpu / len(every) * 1000,
+        "kib_per_screen_move": received / len(single) / 1024,
         "idle_cpu_pct": (cpu_before - idle_from) / IDLE_SECONDS * 100,
         "solo_p50_ms": statistics.median(solo) * 1000,
     }
@@ -322,7 +331,8 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'KiB/session':>12} "
                   f"{'all-screens p50 ms':>19} {'p95 ms':>7} {'max ms':>7} "
                   f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21} "
-                  f"{'of it workers':>13} {'moves/s':>8} "
+                  f"{'of it workers':>13} {'clients CPU ms/action':>21} "
+                  f"{'KiB/screen/move':>15} {'moves/s':>8} "
                   f"{'idle CPU %':>10} {'one table alone p50 ms':>22}")
             for count in sizes:
                 row = rows[count] = await bench_size(server, count, actions, table_size)
@@ -330,7 +340,9 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
                       f"{row['kib_per_session']:>12.0f} {row['every_p50_ms']:>19.1f} "
                       f"{row['every_p95_ms']:>7.1f} {row['every_max_ms']:>7.1f} "
                       f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f} "
-                      f"{row['workers_cpu_ms_per_action']:>13.1f} {row['moves_per_s']:>8.2f} "
+                      f"{row['workers_cpu_ms_per_action']:>13.1f} "
+                      f"{row['clients_cpu_ms_per_action']:>21.1f} "
+                      f"{row['kib_per_screen_move']:>15.1f} {row['moves_per_s']:>8.2f} "
                       f"{row['idle_cpu_pct']:>10.1f} {row['solo_p50_ms']:>22.1f}",
                       flush=True)
             rss, _, _, _ = await _wait_empty(server)

@@ -18,7 +18,7 @@ from tui.cli import main
 from tui.records import RecordStore
 from tui.records.record import GameRecord
 from tui.records.store import DB_NAME
-from tui.terminal_text import printable
+from tui.terminal_text import masked, printable
 
 REPO = Path(__file__).resolve().parents[2]
 TITLE = "\x1b]0;pwned\x07"  # retitles the window
@@ -53,6 +53,11 @@ def test_printable_escapes_controls_and_keeps_the_rest() -> None:
     assert printable("x\x9by\u202ez") == "x\\x9by\\u202ez"
     assert printable("two\nlines", keep="\n") == "two\nlines"
     assert printable("Kő ♠ 10♦ — ok") == "Kő ♠ 10♦ — ok"
+
+
+def test_masked_puts_one_mark_in_each_unsafe_characters_place() -> None:
+    assert masked("a\x1b[2Jb\x9b\u202e\tc") == "a\ufffd[2Jb\ufffd\ufffd\tc"
+    assert masked("Kő ♠ 10♦ — ok") == "Kő ♠ 10♦ — ok"
 
 
 def test_rules_list_show_and_check_print_no_control_character(capsys, home: Path) -> None:

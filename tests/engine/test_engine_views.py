@@ -90,3 +90,29 @@ def test_the_view_answers_what_a_card_scores_and_what_may_go() -> None:
     after = game.view(view.seat)
     assert {c.uid for c in after.discardable} == {c.uid for c in after.hand}
     assert after.going_out_discard == rules.going_out.discard
+
+
+def test_a_listing_of_an_older_state_never_serves_the_next_one(monkeypatch) -> None:  # noqa: ANN001
+    """A front end lists a seat's moves in a worker while its own thread may play the next
+    action: a listing that began before the action ends after it, and must not be cached as
+    the listing of the new state."""
+    from tui.engine.actions import DrawStock
+    from tui.engine.deal.moves import Deal
+
+    game = Game(load_ruleset("three_thirteen"), ["a", "b"], 3)
+    seat = game.actor
+    deal = game.round
+    real = Deal._draw_options
+
+    def drawn_while_listing(self: Deal, who: int) -> list:  # noqa: ANN401
+        options = real(self, who)
+        monkeypatch.setattr(Deal, "_draw_options", real)
+        game.apply(DrawStock(who))  # the other thread plays meanwhile
+        return options
+
+    monkeypatch.setattr(Deal, "_draw_options", drawn_while_listing)
+    stale = deal.legal(seat)
+    assert {a.kind for a in stale} >= {"draw_stock"}
+    assert game.phase == "play"
+    assert "draw_stock" not in {a.kind for a in game.view(seat).legal}
+    assert any(a.kind == "discard" for a in game.view(seat).legal)

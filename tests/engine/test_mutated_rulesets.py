@@ -3,7 +3,8 @@
 Each example takes a bundled ruleset written out in full, changes one value (a number
 pushed to an edge, a float, a boolean, text, null), and loads it.  A refusal must say
 where (FILE:LINE:COL, or the file for file-wide limits); a ruleset that loads must play a
-whole game between bots, ending within the move bound `rules check` promises.  The fault
+whole game between bots, ending within the move bound `rules check` promises (one that
+promises none, with unlimited stock rebuilds, plays `UNBOUNDED_MOVES` moves).  The fault
 campaign found 25 of 55 such number edges accepted and then crashing or never ending.
 """
 
@@ -20,9 +21,16 @@ from hypothesis import strategies as st
 from tui.bots import make_bot
 from tui.engine.game import Game
 from tui.engine.ruleset import RulesetError, load_ruleset, load_ruleset_text, standalone_yaml
-from tui.engine.ruleset.limits import MAX_GAME_MOVES
+from tui.engine.ruleset.limits import MAX_GAME_MOVES, worst_case_moves
+from tui.engine.ruleset.schema import MAX_CONTRACT_MELDS
 
 BUNDLED = ("three_thirteen", "contract_rummy", "liverpool", "three_thirteen_jokers")
+# `stock.max_rebuilds: null` is a rule of its own (docs/rules.md): the stock is rebuilt as
+# often as it runs out, so a round ends only when someone goes out, and random bots may
+# never do (Liverpool's last deal, Contract Rummy's first: still playing after 30,000
+# moves).  Such a game promises no end; it is played this many moves, every one legal and
+# the cards conserved, instead of the 200,000 (half a minute each) a bounded game may take.
+UNBOUNDED_MOVES = 2_000
 
 
 @cache
@@ -77,14 +85,16 @@ def check(key: str, text: str) -> None:
     players = max(rules.players_min, min(3, rules.players_max))
     game = Game(rules, [f"P{i}" for i in range(players)], 1)
     bots = [make_bot("random", i) for i in range(players)]
-    for _ in range(MAX_GAME_MOVES):
+    bounded = worst_case_moves(yaml.safe_load(text), len(rules.rounds)) is not None
+    for _ in range(MAX_GAME_MOVES if bounded else UNBOUNDED_MOVES):
         if game.phase == "game_over":
             break
         if game.phase == "round_over":
             game.next_round()
             continue
         game.apply(bots[game.actor].choose(game.view(game.actor)))
-    assert game.phase == "game_over", "the game did not end within the promised moves"
+    if bounded:
+        assert game.phase == "game_over", "the game did not end within the promised moves"
     game.check_conservation()
 
 
@@ -124,3 +134,32 @@ def test_the_edges_the_fault_campaign_found_are_refused(key: str, change: tuple)
     with pytest.raises(RulesetError) as caught:
         load_ruleset_text(yaml.safe_dump(data, sort_keys=False), file="<edge>", key=key)
     assert all(e.line > 0 for e in caught.value.errors), str(caught.value)
+
+
+@pytest.mark.parametrize(("kind", "count"), [
+    ("sets", 2**63), ("runs", 10**6), ("sets", [3] * 500)])
+def test_a_contract_of_more_melds_than_a_hand_holds_is_refused_at_the_count(
+        kind: str, count: object) -> None:
+    """The checks multiplied a contract's count out into a list of meld sizes: `sets:
+    2147483648` asked for 16 GB (the slow soak's worker was killed for it), `2**63` raised
+    OverflowError.  The schema bounds the count, and the refusal points at it."""
+    data = yaml.safe_load(full_text("contract_rummy"))
+    data["rounds"][0]["contract"][kind] = count
+    text = yaml.safe_dump(data, sort_keys=False)
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset_text(text, file="<huge>", key="contract_rummy")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.strip().startswith(kind))
+    line += isinstance(count, list)  # a block list is located at its first entry
+    assert [(e.line, e.message) for e in caught.value.errors] == [
+        (line, f"`rounds[1].contract.{kind}` " + (
+            f"must be at most {MAX_CONTRACT_MELDS}, not {count}" if isinstance(count, int)
+            else f"has more than {MAX_CONTRACT_MELDS} entries"))], str(caught.value)
+
+
+def test_unlimited_rebuilds_promise_no_end_and_the_game_plays_on_legally() -> None:
+    """The slow soak drew `max_rebuilds: null` for Liverpool and waited 200,000 moves for
+    an end the rule does not promise (random bots never go out of the last deal)."""
+    data = yaml.safe_load(full_text("liverpool"))
+    data["stock"]["max_rebuilds"] = None
+    assert worst_case_moves(data, len(data["rounds"])) is None
+    check("liverpool", yaml.safe_dump(data, sort_keys=False))

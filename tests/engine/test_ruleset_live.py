@@ -118,6 +118,21 @@ def test_new_variant_of_a_players_own_ruleset_extends_it_by_key(tmp_path: Path) 
     assert load_ruleset(second, user_dir=folder).end.winner == "highest"
 
 
+@pytest.mark.parametrize("base_key", ["odd: name #1", "evil\x1b]0;pwned\x07\x1b[2J\x9b31m"])
+def test_a_variant_of_a_file_with_any_name_extends_it_in_valid_yaml(
+        tmp_path: Path, base_key: str) -> None:
+    """The base's key (its file name) went into the new file as written: `extends: odd:
+    name #1` is not the YAML meant, and control characters are not YAML at all."""
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    (folder / f"{base_key}.yaml").write_text("extends: three_thirteen\nname: Odd\n")
+    path = new_ruleset_file(free_name(base_key, folder), folder, base_key, title="Mine")
+    text = path.read_text()
+    assert all(ch.isprintable() or ch == "\n" for ch in text)
+    made = load_ruleset(path, user_dir=folder)
+    assert made.name == "Mine" and made.rounds == load_ruleset("three_thirteen").rounds
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [("bad name", "not a usable name"), ("liverpool", "bundled ruleset")],

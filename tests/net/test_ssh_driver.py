@@ -101,7 +101,7 @@ async def test_a_lone_escape_is_delivered_after_the_escape_delay(rig):
     driver.start_application_mode()
     terminal.data_received(b"\x1b")
     assert app.keys() == []  # could still be the start of a sequence
-    await asyncio.sleep(0.25)
+    await until(lambda: app.keys() != [])  # the escape delay's timer, however late it runs
     assert app.keys() == ["escape"]
 
 
@@ -109,10 +109,11 @@ async def test_an_escape_sequence_split_across_packets_is_one_key(rig):
     app, _channel, terminal, driver = rig
     driver.start_application_mode()
     terminal.data_received(b"\x1b")
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0)  # the rest comes in a later packet, well within the escape delay
     terminal.data_received(b"[B")
-    await asyncio.sleep(0.25)
     assert app.keys() == ["down"]
+    # and no lone Esc follows: the escape delay's timer is gone with the finished sequence
+    assert driver._tick_handle is None
 
 
 async def test_kitty_keyboard_protocol_keys_are_understood(rig):

@@ -133,3 +133,16 @@ def test_undo_never_reaches_back_into_a_scored_deal(tmp_path: Path, reload: bool
     assert table.can_undo(0)
     table.undo(0)
     assert table.view(0).deal == 2 and table.view(0).phase == "draw"
+
+
+def test_no_undo_once_the_game_is_over() -> None:
+    """The game is scored and recorded: even the last turn of its last deal stays."""
+    table = bots_table(seed=4)
+    while table.game.phase != "game_over":
+        if table.game.phase == "round_over":
+            table.next_round()
+        else:
+            _play_out_deal(table)
+    assert not table.can_undo(0)
+    with pytest.raises(IllegalAction):
+        table.undo(0)

@@ -16,6 +16,8 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from tui.terminal_text import printable
+
 from .cardart import CardStyle
 from .colours import app_colours
 from .environment import AppEnvironment
@@ -23,6 +25,7 @@ from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
+from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
@@ -50,9 +53,11 @@ class RummyApp(App[None]):
                timeout: float | None = None, markup: bool = False) -> None:
         """Every notification is plain text: they carry names, rule names, file names and
         error messages, which are data and must never be read as markup (a name holding
-        `[/]` would crash the app, `[@click=...]` would plant an action).  `markup` is
-        accepted for Textual's callers and ignored."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        `[/]` would crash the app, `[@click=...]` would plant an action) nor reach the
+        terminal as control characters (escaped here, once for every screen).  `markup`
+        is accepted for Textual's callers and ignored."""
+        super().notify(printable(message, keep="\n"), title=printable(title),
+                       severity=severity, timeout=timeout, markup=False)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P): Textual's own commands (theme, keys, quit), the
@@ -85,6 +90,7 @@ class RummyApp(App[None]):
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, lambda _screen: release_closed_widgets())
         self._apply_theme()
         if self.env.lobby is not None:
             from .screens.lobby import LobbyScreen

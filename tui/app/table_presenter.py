@@ -130,7 +130,8 @@ def present(view: SeatView, ctx: SeatContext) -> TableContents:
     start = len(view.log) - len(deal_log)
     return TableContents(
         bar=bar_text(view, ctx),
-        opponents=tuple(opponent(view, seat, ctx) for seat in opponent_seats(view, ctx.seat)),
+        opponents=tuple(opponent(view, seat, ctx)
+                        for seat in opponent_seats(len(view.players), ctx.seat)),
         stock=StockContent(view.stock_count, my_turn and intents.can(view, DrawStock)),
         pile=PileContent(tuple(view.discard), view.discard_count,
                          view.rules.draw.discard == "deep",
@@ -150,10 +151,9 @@ def present(view: SeatView, ctx: SeatContext) -> TableContents:
     )
 
 
-def opponent_seats(view: SeatView, seat: int) -> list[int]:
-    """The seats across the table, in playing order from `seat`'s left (all of them for a
-    spectator)."""
-    count = len(view.players)
+def opponent_seats(count: int, seat: int) -> list[int]:
+    """The seats across a table of `count` seats, in playing order from `seat`'s left (all
+    of them for a spectator)."""
     if seat < 0:
         return list(range(count))
     return [(seat + i) % count for i in range(1, count)]

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 
+from tui.app.textual_caches import release_closed_widgets
 from tui.net.isolation import acquire_streams, prepare_app, release_streams
 from tui.net.terminal import RemoteTerminal
 from tui.service.names import clean_name
@@ -214,6 +215,7 @@ class Session:
             status, crashed = 1, True
         finally:
             release_streams()
+            release_closed_widgets()  # what the app's last screens drew (Textual #6665)
             self._finish(status, crashed)
 
     def _log_crash(self, error: BaseException | None) -> None:

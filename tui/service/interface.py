@@ -61,11 +61,17 @@ class TableService(Protocol):
 
     @property
     def record_outcome(self) -> RecordOutcome | None:
-        """Where the finished game went in the records (None before the end, or never)."""
+        """Where the finished game went in the records (None before the end, or never).
+        The record is written away from the loop, so this is set a moment after the last
+        move, and the listeners are told then."""
         ...
 
     def view(self, seat: int) -> SeatView:
-        """What `seat` may see now (a service limited to one seat gives only its own)."""
+        """What `seat` may see now (a service limited to one seat gives only its own).
+
+        It lists the seat's legal moves, which may search for a go-out: a front end that
+        renders calls it from a worker thread.  The table only changes on its own loop and
+        tells its listeners each time, so a view read while it changed is known stale."""
         ...
 
     def act(self, seat: int, action: Action) -> None:

@@ -8,10 +8,12 @@ the SSH lobby) decides the pace at which they move by calling `step_bot`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from tui.engine.save import SaveError, game_from_json, game_to_json, read_save_j
 from tui.engine.view import SeatView
 from tui.listeners import Listeners
 from tui.records import RecordOutcome, record_abandoned_game, record_finished_game
+from tui.records.recorder import default_store
 from tui.service.interface import SeatSpec, no_subscription
 
 HINT_LEVEL = "expert"
@@ -35,6 +38,10 @@ HINT_SECONDS = 1.0
 EARLIEST_START = 946_684_800.0  # 2000-01-01: no game was saved before that
 CLOCK_SLACK = 86_400.0  # a clock a day fast still loads
 
+# Finished games are written to the records here, one at a time, away from any event loop.
+# Its thread is not a daemon: a write queued when the program ends is finished first.
+_RECORD_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
+
 
 class Table:
     def __init__(self, rules: Ruleset, seats: list[SeatSpec], seed: int | None = None,
@@ -44,6 +51,7 @@ class Table:
         self.started_at = time.time() if started_at is None else started_at
         self.record = record  # keep finished games in the records database
         self.record_outcome: RecordOutcome | None = None
+        self._recording: Future[RecordOutcome] | None = None
         self.seed = random.randrange(2**31) if seed is None else seed
         self.game = game or Game(rules, [s.name for s in seats], self.seed)
         self.seed = self.game.seed
@@ -78,10 +86,56 @@ class Table:
         if action.seat != seat:
             raise IllegalAction("you can only play for your own seat", "seats")
         self.game.apply(action)
-        if self.game.phase == "game_over" and self.record and self.record_outcome is None:
-            # Recorded once by the table, however many front ends watch it.
-            self.record_outcome = record_finished_game(self, self.seats, self.started_at)
+        if self.game.phase == "game_over":
+            self._record_finished()
         self._changed()
+
+    def _record_finished(self) -> None:
+        """Put the finished game in the records, once, however many front ends watch it.
+
+        The write waits on the disk, so on an event loop (the app's, the game service's)
+        it is done in the records thread and its outcome handed back to that loop, where
+        `record_outcome` is set and the listeners are told; with no loop running it is
+        done at once.  A finished game never changes again (nothing can be played, and
+        undo stops at the end), so the thread reads it safely."""
+        if not self.record or self._recording is not None:
+            return
+        game, seats, store = self.game, list(self.seats), default_store()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        self._recording = _RECORD_WRITER.submit(record_finished_game, game, seats,
+                                                self.started_at, store=store)
+        if loop is None:
+            self._recorded(self._recording, notify=False)
+            return
+
+        def hand_back(done: Future[RecordOutcome]) -> None:
+            try:
+                loop.call_soon_threadsafe(self._recorded, done)
+            except RuntimeError:  # the loop has closed: nobody is left to tell
+                self._recorded(done, notify=False)
+
+        self._recording.add_done_callback(hand_back)
+
+    def _recorded(self, done: Future[RecordOutcome], notify: bool = True) -> None:
+        try:
+            self.record_outcome = done.result()
+        except Exception as exc:  # noqa: BLE001 - a game is never lost to its bookkeeping
+            self.record_outcome = RecordOutcome(None, f"This game was not recorded: {exc}")
+        if notify:
+            self._changed()
+
+    def wait_recorded(self, timeout: float | None = None) -> RecordOutcome | None:
+        """Wait for the finished game's record to be written (None: nothing to record, or
+        not written within `timeout`); for a front end that is about to end."""
+        if self._recording is None:
+            return None
+        try:
+            return self._recording.result(timeout)
+        except TimeoutError:
+            return None
 
     def abandon(self) -> RecordOutcome | None:
         """The player gives the game up unfinished: it goes into the records as abandoned
@@ -142,9 +196,10 @@ class Table:
     # ---------------------------------------------------------------- undo
 
     def can_undo(self, seat: int) -> bool:
-        """Only against bots alone, and only once the seat has done something in this
-        deal: a scored deal, whose hands everyone has seen, is never taken back."""
-        if any(s != seat for s in self.humans()):
+        """Only against bots alone, only before the game is over (it is scored and
+        recorded), and only once the seat has done something in this deal: a scored deal,
+        whose hands everyone has seen, is never taken back."""
+        if self.game.phase == "game_over" or any(s != seat for s in self.humans()):
             return False
         return self._turn_start(seat) is not None
 

@@ -24,13 +24,14 @@ from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.engine.cards import Card
@@ -17,6 +17,7 @@ from ..cardart import CardStyle, big_card
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+from ..widgets.footer import Footer
 
 TITLE = "R U M M Y"
 FAN = (Card(1, "S"), Card(13, "H"), Card(12, "C"), Card(11, "D"))

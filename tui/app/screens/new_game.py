@@ -9,11 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from tui.service.names import clean_name
 
 from ..host import host
+from ..plain_text import plain_text
+from ..widgets.footer import Footer
 
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 MAX_SHOWN_PLAYERS = 8
@@ -51,7 +53,8 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Rules", classes="field")
                 yield Select(
-                    [(Text(("★ " if not i.bundled else "") + i.name), i.key) for i in self.infos],
+                    [(plain_text(("★ " if not i.bundled else "") + i.name), i.key)
+                     for i in self.infos],
                     value=self.infos[0].key if self.infos else Select.BLANK,
                     allow_blank=False, compact=True, id="ruleset")
             yield Static(id="ruleset-about")
@@ -72,7 +75,8 @@ class NewGameScreen(Screen[None]):
                 yield Label("Seed", classes="field")
                 yield Input(placeholder="random", compact=True, id="seed", type="integer")
             if self.broken:
-                yield Static(Text("\n".join(f"{i.key}: {i.error}" for i in self.broken)),
+                # listed by file name: the author's text, like the file's contents
+                yield Static(plain_text("\n".join(f"{i.key}: {i.error}" for i in self.broken)),
                              id="broken-rulesets")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", compact=True, id="start")

@@ -20,7 +20,7 @@ from textual.coordinate import Coordinate
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from tui.records.record import RecordError
 from tui.records.report import describe_result, game_row, result_bars
@@ -28,6 +28,7 @@ from tui.records.stats import Line, Result, Stats, summarize
 from tui.records.store import GameSummary, RecordStore, RecordsUnavailable
 
 from ..colours import app_colours
+from ..widgets.footer import Footer
 
 
 class ResultsChart(Widget):

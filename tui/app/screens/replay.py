@@ -13,13 +13,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.engine.cards import JOKER_RANK, Card
 from tui.records.record import GameRecord
 from tui.records.replay import Frame, Replay
 
 from ..cardart import CardStyle, chip, chips
+from ..widgets.footer import Footer
 
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "*": 4}
 DIM = Style(dim=True)

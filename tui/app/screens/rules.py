@@ -8,12 +8,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
 
 from ..host import host
+from ..plain_text import plain_text
 from ..results import PlayRules
+from ..widgets.footer import Footer
 
 
 class RulesScreen(Screen[PlayRules | None]):
@@ -45,8 +47,9 @@ class RulesScreen(Screen[PlayRules | None]):
                 if not i.shadowed and (i.error is None or not i.bundled)]
 
     def _label(self, info) -> Text:  # noqa: ANN001
-        """A ruleset's name is data (from a file): plain text, never markup."""
-        return Text(("★ " if not info.bundled else "") + info.name + (
+        """A ruleset's name is data (from a file, or the file's name when it does not
+        load): plain text, never markup, control characters escaped."""
+        return plain_text(("★ " if not info.bundled else "") + info.name + (
             " (has mistakes)" if info.error else ""))
 
     def compose(self) -> ComposeResult:

@@ -19,29 +19,32 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, OptionList, Static, TextArea
+from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
 from tui.service.rules_quota import QuotaError
+from tui.terminal_text import printable
 
 from ..host import host
 from ..results import PlayRules
+from ..widgets.footer import Footer
 from ..widgets.yaml_editor import YamlEditor
 
 log = logging.getLogger(__name__)
 
 def error_label(error: LocatedError, here: str) -> str:
     """How a mistake is listed: `line 5, col 3: …`, naming the file only if it is another
-    one (a ruleset this one extends)."""
+    one (a ruleset this one extends); control characters (the file's, or quoted from it)
+    escaped."""
     where = ""
     if error.file != here:
         where = f"{Path(error.file).name}: "
     if error.line > 0:
         where += f"line {error.line}, col {error.column}: "
-    return where + error.message
+    return printable(where + error.message)
 
 
 def safe_check(text: str, path: Path, user_dir: Path | None, confine: bool = False) -> LiveCheck:
@@ -97,9 +100,11 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def on_mount(self) -> None:
         # A remote player's folder is somewhere on the server: its path is not theirs to see.
+        # The file's name is its author's text: its control characters are escaped.
         where = "  in your rules folder" if self.confine else f"  in {self.path.parent}"
-        title = Content.assemble(("Editing ", "bold"), (self.path.name, "bold $accent"),
-                                 (where, "dim"))
+        title = Content.assemble(("Editing ", "bold"),
+                                 (printable(self.path.name), "bold $accent"),
+                                 (printable(where), "dim"))
         self.query_one("#editor-title", Static).update(title)
         self._show(self.result)
         self.editor.focus()

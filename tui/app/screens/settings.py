@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from tui.engine.cards import Card
 
@@ -15,6 +15,7 @@ from ..cardart import CardStyle, chips
 from ..colours import app_colours
 from ..host import host
 from ..settings import BOT_SPEEDS, Settings
+from ..widgets.footer import Footer
 
 SAMPLE = (Card(1, "S", 1), Card(10, "H", 2), Card(7, "D", 3), Card(12, "C", 4), Card(0, "*", 5))
 

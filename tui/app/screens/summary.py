@@ -16,13 +16,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, chips
 from ..describe import deal_label, name_of
 from ..widgets.chart import TotalsChart
+from ..widgets.footer import Footer
 from ..widgets.scoresheet import ScoreSheet, running_totals
 
 if TYPE_CHECKING:

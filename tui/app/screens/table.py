@@ -8,11 +8,15 @@ each widget shows comes from `table_presenter.present`, and only the widgets who
 changed are drawn again (a draw or a discard lays nothing out again).  Bots are stepped on
 a timer at the player's chosen speed: a bot thinks in a worker thread, so a slow one never
 freezes the screen, and its move is made here, on the UI thread, like every change to the
-game.  The autosave's text is taken after each change and written by a worker.
+game.  The autosave's text is taken after each change and written by a worker.  The
+seat's view is read in a worker too (listing its legal moves may search for a go-out, which
+never runs on the loop that draws): each change the table reports starts a new reading, and
+a reading that began before the latest change is dropped when it arrives.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -114,13 +118,16 @@ class TableScreen(Screen[None]):
         self.table = session.table
         self.seat = session.seat
         self.hand = HandModel()
-        self.view_now: SeatView = self.table.view(self.seat)
+        self._view: SeatView | None = None  # none until the first reading arrives
+        self._can_undo = False  # read with the view (finding the deal's start may replay)
+        self._changes = itertools.count(1)
+        self._generation = 0  # the table's latest change: a view read before it is stale
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
         self._deal_seen = -1
-        self._log_seen = len(self.view_now.log)
-        self._fresh_from = self._log_seen
+        self._log_seen = self._fresh_from = 0
         self._summary_for: tuple[int, str] | None = None
+        self._record_told = False
         self._bot_busy = False
         self._refresh_pending = False
         self._last_note: tuple[str, str, float] = ("", "", 0.0)
@@ -137,10 +144,22 @@ class TableScreen(Screen[None]):
         self._shown_style: CardStyle | None = None
         self._hand_shown: tuple[object, ...] = ()
 
+    @property
+    def view_now(self) -> SeatView:
+        """The view the screen shows (the latest reading applied).  Keys wait for the
+        first one (`check_action`); nothing reads it before."""
+        if self._view is None:
+            raise LookupError("the table's first view has not arrived yet")
+        return self._view
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A window too small to show the table plays nothing blind: only leaving, help
-        and quitting still work."""
-        if self.has_class("-too-small") and action not in ("leave", "help", "quit"):
+        """A window too small to show the table plays nothing blind, and neither does a
+        table whose first view has not arrived: only leaving, help and quitting still
+        work.  A finished game (scored and recorded) offers no undo."""
+        blind = self._view is None or self.has_class("-too-small")
+        if blind and action not in ("leave", "help", "quit"):
+            return False
+        if action == "undo" and self.view_now.phase == "game_over":
             return False
         return True
 
@@ -162,7 +181,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="roundbar")
         with Horizontal(id="opponents"):
-            for seat in opponent_seats(self.view_now, self.seat):
+            for seat in opponent_seats(len(self.table.seats), self.seat):
                 yield OpponentPane(seat)
         with Horizontal(id="middle"):
             with Horizontal(id="centre"):
@@ -237,6 +256,7 @@ class TableScreen(Screen[None]):
     def _on_table_change(self) -> None:
         # May be called from a bot worker thread or another session: post, never touch UI.
         # Changes that arrive faster than the screen redraws are drawn once.
+        self._generation = next(self._changes)  # (atomic: any view being read is stale)
         if not self._refresh_pending:
             self._refresh_pending = True
             self.post_message(TableChanged())
@@ -264,9 +284,35 @@ class TableScreen(Screen[None]):
                          four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
-        """Read this seat's view, bring the hand model up to date and redraw what changed."""
-        view = self.table.view(self.seat)
-        self.view_now = view
+        """Read this seat's view in a worker; `_show_view` applies it when it arrives."""
+        self._read_view(self._generation)
+
+    @work(thread=True, group="view")
+    def _read_view(self, generation: int) -> None:
+        """(Not exclusive: a stale reading is dropped on arrival, by its generation.)"""
+        try:
+            view, can_undo = self.table.view(self.seat), self.table.can_undo(self.seat)
+        except Exception as exc:  # noqa: BLE001 - judged on the UI thread: stale, or a bug
+            self.app.call_from_thread(self._view_failed, exc, generation)
+            return
+        self.app.call_from_thread(self._show_view, view, can_undo, generation)
+
+    def _view_failed(self, exc: Exception, generation: int) -> None:
+        """A reading the table changed under may fail half-way: dropped, a newer one is on
+        its way.  Any other failure is a bug, and fails as one."""
+        if generation == self._generation and self.is_attached:
+            raise exc
+
+    def _show_view(self, view: SeatView, can_undo: bool, generation: int) -> None:
+        """Bring the hand model up to date with a view just read and redraw what changed,
+        unless the table changed while it was read (its own reading follows) or the
+        screen was left meanwhile."""
+        if generation != self._generation or not self.is_attached:
+            return
+        if self._view is None:  # the first view: what was logged before is not news
+            self._log_seen = self._fresh_from = len(view.log)
+            self.refresh_bindings()
+        self._view, self._can_undo = view, can_undo
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
@@ -297,7 +343,7 @@ class TableScreen(Screen[None]):
             seat=self.seat, style=self.card_style(), width=self.size.width,
             levels=tuple(spec.bot or "person" for spec in self.table.seats),
             narrow=self.has_class("-narrow"), chat=self.session.chat is not None,
-            can_undo=self.table.can_undo(self.seat), penalty=self._penalty,
+            can_undo=self._can_undo, penalty=self._penalty,
             rejoin_code=self.session.rejoin_code or "", selected=bool(self.hand.selected),
             groups=len(self.hand.groups), sort_mode=self.hand.sort_mode or "",
             targets=frozenset(self._targets(view)), fresh_from=self._fresh_from, hint=hint,
@@ -307,7 +353,9 @@ class TableScreen(Screen[None]):
     def _draw(self) -> None:
         """Hand each widget the part of the table's contents that changed since the last
         time (everything after a resize or a change of card style)."""
-        view = self.view_now
+        view = self._view
+        if view is None:
+            return  # nothing to show until the first view arrives
         ctx = self._seat_context(view)
         now = present(view, ctx)
         old = self._shown if self._shown_style == ctx.style else None
@@ -412,12 +460,12 @@ class TableScreen(Screen[None]):
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
             return
+        if view.phase == "game_over" and not self._record_told:
+            self._announce_record()  # (the record is written a moment after the end)
         key = (view.deal, view.phase)
         if self._summary_for == key:
             return
         self._summary_for = key
-        if view.phase == "game_over":
-            self._announce_record()
         self.set_timer(0.6 if self.session.drive_bots else 0.01, self.action_continue)
 
     def _announce_record(self) -> None:
@@ -425,6 +473,7 @@ class TableScreen(Screen[None]):
         outcome = self.table.record_outcome
         if outcome is None:
             return
+        self._record_told = True
         if outcome.message:
             self.notify(outcome.message, title="Records", severity="warning", timeout=8)
         elif outcome.record_id is not None:
@@ -506,9 +555,10 @@ class TableScreen(Screen[None]):
         if self._bot_busy:
             self.notify("Wait a moment: a computer player is moving.", title="Not yet")
             return False
-        view = self.table.view(self.seat)
+        if self._view is None:
+            return False
         try:
-            action = build(view)
+            action = build(self._view)
         except intents.NeedChoice as exc:
             self.notify(self.card_words()(str(exc)), title="Choose first")
             return False
@@ -525,7 +575,6 @@ class TableScreen(Screen[None]):
                         "The game was not changed; please report this.",
                         title="Something went wrong", severity="error", timeout=10)
             return False
-        self._fresh_from = len(self.table.view(self.seat).log)
         if not isinstance(action, DrawStock | TakeDiscard):
             self.hand.new.clear()
             self._redraw_hand()
@@ -782,7 +831,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_continue(self) -> None:
-        view = self.table.view(self.seat)
+        view = self.view_now
         if view.phase == "round_over":
             from .summary import RoundSummaryScreen
 
@@ -818,7 +867,9 @@ class TableScreen(Screen[None]):
 
     @on(DiscardClicked)
     def _discard_clicked(self, message: DiscardClicked) -> None:
-        view = self.view_now
+        if self._view is None:
+            return
+        view = self._view
         if view.phase == "play" and view.my_turn:
             self.action_discard()
         else:

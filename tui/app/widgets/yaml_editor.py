@@ -10,6 +10,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import TextArea
 
+from tui.terminal_text import masked
+
 from ..yaml_tokens import KINDS, Span, line_spans
 
 
@@ -75,6 +77,9 @@ class YamlEditor(TextArea):
 
     def get_line(self, line_index: int) -> Text:
         line = super().get_line(line_index)
+        # The file is its author's text: a control character in it is drawn as a mark in
+        # its place (columns stay put), never sent to the terminal.
+        line.plain = masked(line.plain)
         spans = self._current_spans()
         if line_index < len(spans):
             for start, end, kind in spans[line_index]:

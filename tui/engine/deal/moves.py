@@ -37,10 +37,15 @@ class Deal(GoingOut):
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         """Every action `seat` may take now (one representative per distinct choice),
-        worked out once per state and shared by every view of it."""
+        worked out once per state and shared by every view of it.
+
+        A front end lists them in a worker thread while its own thread may apply the next
+        action: the listing goes into the cache it started from, which `apply` replaces
+        (never clears), so a listing of an older state is never taken for the new one."""
         if seat != self.actor and not self.asked_to_buy(seat):
             return ()
-        hit = self._legal_cache.get(seat)
+        cache = self._legal_cache
+        hit = cache.get(seat)
         if hit is None:
             if self.phase == "buy":
                 options: list[Action] = [Buy(seat), PassBuy(seat)]
@@ -48,7 +53,7 @@ class Deal(GoingOut):
                 options = self._draw_options(seat)
             else:
                 options = self._play_options(seat)
-            hit = self._legal_cache[seat] = tuple(options)
+            hit = cache[seat] = tuple(options)
         return hit
 
     def _play_options(self, seat: int) -> list[Action]:
@@ -127,7 +132,7 @@ class Deal(GoingOut):
         if self.phase != "buy" and action.kind in ("buy", "pass_buy"):
             raise IllegalAction("no discard is being offered for buying now", "buying")
         handler(self, action)
-        self._legal_cache.clear()
+        self._legal_cache = {}
 
 
 Deal._handlers = {name[len("_do_"):]: method for klass in reversed(Deal.__mro__)

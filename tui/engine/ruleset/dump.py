@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from ...terminal_text import printable
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import Round, Ruleset
 from .build import DEFAULT_VALUES, VALUE_KEYS
@@ -213,13 +214,16 @@ def starter_yaml(name: str, base: Ruleset | None = None, base_ref: str = "") -> 
         "`rummy rules schema`."
     )
     if base is not None:
+        # `base_ref` is a file's name, anything its author chose: quoted and escaped as
+        # YAML, and shown in the comment with its control characters as visible escapes
         lines += _comment(
-            f"It starts from `{base_ref}` ({base.name}): only the keys written here change "
-            "the game.  Every other key is shown commented out with the value it has now; "
+            f"It starts from `{printable(base_ref)}` ({base.name}): only the keys written "
+            "here change the game.  Every other key is shown commented out with the value it "
+            "has now; "
             "uncomment a key and change its value.  Lists (rounds, decks) replace the whole "
             "inherited list; mappings change only the keys you write."
         )
-        lines += ["", f"extends: {base_ref}", "", f"name: {_flow(name)}"]
+        lines += ["", f"extends: {_flow(base_ref)}", "", f"name: {_flow(name)}"]
         description = f"{base.name} with house rules."
         lines += [f"description: {_flow(description)}"]
         data = ruleset_data(base)

@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from .errors import LocatedError
+from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -70,6 +71,10 @@ MAX_DECKS = 16
 MAX_JOKERS = 64
 MAX_GAME_ROUNDS = 1000
 MAX_REBUILDS = 100
+# Melds of one kind in a contract: every meld takes a card at least, so no hand of the
+# `limits.MAX_HAND` cards dealt holds more (the checks then weigh the cards a contract needs
+# against the hand; a count with no bound was once multiplied out into 16 GB of sizes).
+MAX_CONTRACT_MELDS = MAX_HAND
 
 VALUE_LABELS: dict[str, str] = (
     {"A": "an ace"}
@@ -114,7 +119,9 @@ def _contract_melds(kind: str) -> dict[str, Any]:
     return {
         "type": ["integer", "array"],
         "minimum": 0,
+        "maximum": MAX_CONTRACT_MELDS,
         "items": items,
+        "maxItems": MAX_CONTRACT_MELDS,
         "description": (
             f"Number of {kind}s in the contract, each of at least `melds.{kind}.min` cards; "
             f"or a list of sizes, one per {kind}: the fewest cards of each {kind} in this "
@@ -832,6 +839,8 @@ def _messages(error: ValidationError, doc: LocatedDoc) -> list[LocatedError]:
         return [at.error(f"{where} must be more than {error.validator_value}, not {instance}")]
     if kind == "minItems":
         return [at.error(f"{where} needs at least {error.validator_value} entry")]
+    if kind == "maxItems":
+        return [at.error(f"{where} has more than {error.validator_value} entries")]
     if kind == "minLength":
         return [at.error(f"{where} must not be empty")]
     return [at.error(f"{where}: {error.message}")]

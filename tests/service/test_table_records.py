@@ -1,0 +1,112 @@
+"""The finished game goes into the records away from the loop that plays it (the app's,
+the game service's), once, and is not lost when the program ends right after."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from tui.engine.ruleset.loader import load_ruleset
+from tui.records import RecordStore
+from tui.service.interface import SeatSpec
+from tui.service.table import Table
+
+
+def bots_only(seed: int = 5) -> Table:
+    return Table(load_ruleset("three_thirteen"),
+                 [SeatSpec("Bot A", "random"), SeatSpec("Bot B", "random")], seed)
+
+
+def play_to_the_end(table: Table) -> None:
+    while table.game.phase != "game_over":
+        if table.game.phase == "round_over":
+            table.next_round()
+        else:
+            table.step_bot()
+
+
+async def test_the_record_is_written_off_the_loop_and_handed_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    written_on: list[int] = []
+    real_add = RecordStore.add
+
+    def add(self: RecordStore, record: object) -> int:
+        written_on.append(threading.get_ident())
+        return real_add(self, record)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RecordStore, "add", add)
+    table = bots_only()
+    recorded = asyncio.Event()
+    told_on: list[int] = []
+
+    def changed() -> None:
+        if table.record_outcome is not None:
+            told_on.append(threading.get_ident())
+            recorded.set()
+
+    table.subscribe(changed)
+    play_to_the_end(table)
+    assert table.record_outcome is None  # the last move did not wait for the disk
+    await asyncio.wait_for(recorded.wait(), 30)
+    loop_thread = threading.get_ident()
+    assert len(written_on) == 1 and written_on[0] != loop_thread
+    assert told_on == [loop_thread]  # the outcome came back to the loop
+    assert table.record_outcome.record_id is not None
+    assert table.wait_recorded() == table.record_outcome
+    table._changed()  # more changes after the end record nothing new
+    assert RecordStore().count() == 1
+
+
+def test_without_a_loop_the_record_is_written_at_once() -> None:
+    table = bots_only()
+    play_to_the_end(table)
+    assert table.record_outcome is not None and table.record_outcome.record_id is not None
+    assert RecordStore().count() == 1
+
+
+def test_a_record_still_being_written_when_the_program_ends_is_kept(home: Path) -> None:
+    """The program ends right after the last move; the write, made to wait until then,
+    is finished before the process exits."""
+    child = textwrap.dedent("""
+        import asyncio, threading
+        from tui.records import RecordStore
+        from tui.engine.ruleset.loader import load_ruleset
+        from tui.service.interface import SeatSpec
+        from tui.service.table import Table
+
+        real_add = RecordStore.add
+        over = threading.Event()
+
+        def add_after_the_end(self, record):
+            if threading.current_thread() is not threading.main_thread():
+                over.wait()  # written only once the program has done its last thing
+            return real_add(self, record)
+
+        RecordStore.add = add_after_the_end
+
+        async def main():
+            table = Table(load_ruleset("three_thirteen"),
+                          [SeatSpec("A", "random"), SeatSpec("B", "random")], 5)
+            while table.game.phase != "game_over":
+                if table.game.phase == "round_over":
+                    table.next_round()
+                else:
+                    table.step_bot()
+            print("pending" if table.record_outcome is None else "written")
+
+        asyncio.run(main())
+        over.set()
+    """)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          cwd=root, env={**os.environ, "RUMMY_HOME": str(home)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "pending"
+    assert RecordStore().count() == 1
