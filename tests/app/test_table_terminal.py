@@ -41,6 +41,7 @@ async def test_the_key_bar_is_one_line_at_80_columns_with_every_move_of_the_turn
             if table.bot_to_move() is not None:
                 table.step_bot()
             else:
+                await wait_until(pilot, lambda: screen.caught_up)
                 await pilot.pause()
                 bar = screen.query_one(KeyBar)
                 assert bar.region.height == 1 and bar.region.bottom == 24

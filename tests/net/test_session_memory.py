@@ -10,7 +10,10 @@ closed widgets' rendered lines in a process-wide cache (Textual #6665).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from app_driver import make_env, wait_until
 from screen_cycles import (
     LOBBY_SCREENS,
     MENU_SCREENS,
@@ -20,10 +23,13 @@ from screen_cycles import (
     live_widgets,
     ssh_player_app,
 )
+from ssh_room import arrive, open_room
 from textual._styles_cache import StylesCache
+from textual.screen import Screen
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
+from tui.app.screens.table import TableScreen
 from tui.service.lobby import Lobby, LobbyConfig
 
 # Objects a screen opened and closed may leave behind, at most (Textual's bounded caches
@@ -35,9 +41,12 @@ def _lobby() -> Lobby:
     return Lobby(LobbyConfig(bot_delay=0.01, grace=30, summary_pause=0, seed=3))
 
 
-async def _assert_flat(app: RummyApp, keys: tuple[str, ...], rounds: int) -> None:
+async def _assert_flat(app: RummyApp, keys: tuple[str, ...], rounds: int,
+                       ready: type[Screen[object]] | None = None) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        if ready is not None:
+            await wait_until(pilot, lambda: isinstance(app.screen, ready))
         StylesCache.get_inner_outer.cache_clear()  # a known start, whatever ran before
         await cycle(pilot, keys, 1)  # warm-up: imports, stylesheets, first-use caches
         widgets_before = live_widgets()
@@ -69,3 +78,36 @@ async def test_every_lobby_screen_leaves_nothing_behind() -> None:
 @pytest.mark.slow
 async def test_every_menu_screen_leaves_nothing_behind() -> None:
     await _assert_flat(RummyApp(AppEnvironment(player_name="tess")), MENU_SCREENS, rounds=3)
+
+
+@pytest.mark.slow
+async def test_help_over_the_table_leaves_nothing_behind(tmp_path: Path) -> None:
+    app = RummyApp(make_env(tmp_path, players=2))
+    await _assert_flat(app, ("question_mark",), rounds=4, ready=TableScreen)
+
+
+@pytest.mark.slow
+async def test_screens_opened_over_ssh_leave_the_server_nothing_more() -> None:
+    """The same, end to end: a real SSH player at the card room opens and closes each of
+    the lobby's screens by keys; the server's widgets come back to what they were."""
+    room = await open_room()
+    try:
+        alice = await arrive(room.port, "alice", size=SIZE)
+        screens = (("o", "Your name"), ("r", "Rules of"), ("c", "New table"))
+
+        async def open_and_close_over_ssh() -> None:
+            for key, shows in screens:
+                alice.send(key)
+                await alice.wait_for(shows)
+                alice.send("\x1b")
+                await alice.wait_until(lambda gone=shows: "you are alice" in alice.text
+                                       and gone not in alice.text)
+
+        await open_and_close_over_ssh()  # warm-up
+        before = live_widgets()
+        for _ in range(3):
+            await open_and_close_over_ssh()
+        assert not live_widgets() - before
+        await alice.close()
+    finally:
+        await room.close()

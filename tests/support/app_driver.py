@@ -57,8 +57,16 @@ async def move_cursor_to(pilot, app: RummyApp, uid: int) -> None:  # noqa: ANN00
     raise AssertionError(f"card {uid} not in the hand")
 
 
+async def caught_up(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """Wait until the table screen shows the table's latest change (it reads the seat's
+    view in a worker, a moment after each change)."""
+    screen = table_screen(app)
+    await wait_until(pilot, lambda: screen.caught_up)
+
+
 async def take_my_turn(pilot, app: RummyApp) -> None:  # noqa: ANN001
     """One decision by keys: buy/pass, draw, go out, lay down, lay off or discard."""
+    await caught_up(pilot, app)
     v = view(app)
     if v.phase == "buy":
         await pilot.press("n")
@@ -78,6 +86,7 @@ async def take_my_turn(pilot, app: RummyApp) -> None:  # noqa: ANN001
         before = len(v.log)
         await pilot.press("d")
         if len(view(app).log) == before:  # that card may not go: try the next one
+            await caught_up(pilot, app)
             await pilot.press("right", "d")
     await pilot.pause()
 

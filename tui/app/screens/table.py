@@ -122,6 +122,7 @@ class TableScreen(Screen[None]):
         self._can_undo = False  # read with the view (finding the deal's start may replay)
         self._changes = itertools.count(1)
         self._generation = 0  # the table's latest change: a view read before it is stale
+        self._shown_generation = -1  # the change the view on show was read after
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
         self._deal_seen = -1
@@ -151,6 +152,11 @@ class TableScreen(Screen[None]):
         if self._view is None:
             raise LookupError("the table's first view has not arrived yet")
         return self._view
+
+    @property
+    def caught_up(self) -> bool:
+        """The view on show was read after the table's latest change (none is on its way)."""
+        return self._shown_generation == self._generation
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A window too small to show the table plays nothing blind, and neither does a
@@ -313,6 +319,7 @@ class TableScreen(Screen[None]):
             self._log_seen = self._fresh_from = len(view.log)
             self.refresh_bindings()
         self._view, self._can_undo = view, can_undo
+        self._shown_generation = generation
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
