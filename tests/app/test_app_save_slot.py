@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_driver import make_env, table_screen, view, wait_until
+from app_driver import at_table, make_env, table_screen, view, wait_until
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
@@ -22,7 +22,7 @@ async def saved_game(tmp_path: Path) -> Path:
     env = make_env(tmp_path, "three_thirteen", players=2, seed=5)
     app = RummyApp(env)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
         await pilot.press("s")
         await pilot.pause()
@@ -101,7 +101,7 @@ async def test_leaving_the_table_saves_the_last_move_at_once(tmp_path: Path) -> 
         table = table_screen(app).table
         while table.bot_to_move() is not None:
             table.step_bot()
-        await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "draw")
         await pilot.press("s")
         await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))

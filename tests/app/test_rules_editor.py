@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import make_env, table_screen, wait_until
+from app_driver import at_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.rules import RulesScreen
 from tui.app.screens.rules_editor import RulesEditorScreen, error_label
-from tui.app.screens.table import TableScreen
 from tui.app.settings import SettingsStore
 from tui.app.widgets.yaml_editor import YamlEditor
 from tui.app.yaml_tokens import line_spans
@@ -148,7 +147,7 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
 
         # play this: a game starts at once with these rules
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         rules = table_screen(app).table.rules
         assert rules.name == "My Three Thirteen" and rules.melds.run.min == 4
 
@@ -171,7 +170,7 @@ async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: 
                                          "name: Big Liverpool\nbuying: {penalty_cards: 2}"))
         await settle(pilot, editor)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.rules.buying.penalty_cards == 2
         assert "penalty_cards: 2" in editor.path.read_text(encoding="utf-8")
 

@@ -673,17 +673,54 @@ class TableScreen(Screen[None]):
         extra = self.hand.selected_cards()
         if extra:
             groups.append(extra)
-        if self.play(lambda v: intents.lay_down(v, groups, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.lay_down(v, groups, self.arranger()),
+                            self._melded)
 
     def action_go_out(self) -> None:
         groups = self.hand.group_cards()
         hand = self.hand.hand
         cursor = self._single_card()
-        if self.play(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger()),
+                            self._melded)
+
+    def _melded(self) -> None:
+        self.hand.clear_groups()
+        self.hand.clear_selection()
+
+    def play_searching(self, build: Callable[[SeatView], Action],
+                       then: Callable[[], None]) -> None:
+        """`play` for a move whose building may search the hand for melds (going out, or
+        laying down with nothing grouped): the search runs in a worker, and the move is
+        made here when it is found, unless the table changed meanwhile; `then` follows a
+        move made."""
+        if self._view is not None:
+            self._search_move(build, self._view, self._generation, then)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_move(self, build: Callable[[SeatView], Action], view: SeatView,
+                     generation: int, then: Callable[[], None]) -> None:
+        try:
+            found: Action | intents.NeedChoice = build(view)
+        except intents.NeedChoice as exc:
+            found = exc
+        self.app.call_from_thread(self._searched, found, generation, then)
+
+    def _searched(self, found: Action | intents.NeedChoice, generation: int,
+                  then: Callable[[], None]) -> None:
+        if not self.is_attached:
+            return
+        if generation != self._generation:
+            self.notify("The table changed while your hand was searched: press again.",
+                        title="Not played", timeout=4)
+            return
+
+        def built(view: SeatView) -> Action:
+            if isinstance(found, intents.NeedChoice):
+                raise found
+            return found
+
+        if self.play(built):
+            then()
 
     def action_lay_off(self, meld_id: int | None = None) -> None:
         cards = self.hand.selected_cards() or (
@@ -790,15 +827,26 @@ class TableScreen(Screen[None]):
         current = self.hand.sort_mode
         mode = SORT_MODES[(SORT_MODES.index(current) + 1) % len(SORT_MODES)] \
             if current in SORT_MODES else SORT_MODES[0]
-        if mode == "melds":
-            arrangement = self._arrange(self.hand.hand, self.view_now)
-            if arrangement is None:
-                mode = "suit"
-            else:
-                self.hand.sort("melds", melds=intents.melds_of(arrangement))
-                self._redraw_hand()
-                return
+        if mode == "melds":  # the hand's best melds are searched in a worker
+            self._search_melds(tuple(self.hand.hand), self.view_now)
+            return
         self.hand.sort(mode, self._rank_keys())
+        self._redraw_hand()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_melds(self, hand: tuple[Card, ...], view: SeatView) -> None:
+        arrangement = self._arrange(hand, view)
+        self.app.call_from_thread(self._sort_by_melds, hand, arrangement)
+
+    def _sort_by_melds(self, hand: tuple[Card, ...], arrangement: Any) -> None:
+        """Sort by the melds found, if the hand is still the one searched (by suit when
+        no meld was found)."""
+        if not self.is_attached or {c.uid for c in hand} != {c.uid for c in self.hand.hand}:
+            return
+        if arrangement is None:
+            self.hand.sort("suit", self._rank_keys())
+        else:
+            self.hand.sort("melds", melds=intents.melds_of(arrangement))
         self._redraw_hand()
 
     # ------------------------------------------------------------------ other keys
