@@ -80,6 +80,7 @@ NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
+SAVE_EVERY = 1.0  # seconds: the autosave is at most this far behind the table
 
 
 class TableScreen(Screen[None]):
@@ -137,6 +138,7 @@ class TableScreen(Screen[None]):
         self._save_warned = False
         self._save_lock = threading.Lock()
         self._save_number = self._saved_number = 0
+        self._save_timer: Timer | None = None  # a save on its way (`SAVE_EVERY`)
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
@@ -224,6 +226,8 @@ class TableScreen(Screen[None]):
             self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
+        if self._save_timer is not None:  # a change not saved yet: saved now, here
+            self._save_now(in_worker=False)
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
             if stop is not None:
                 stop()
@@ -428,35 +432,62 @@ class TableScreen(Screen[None]):
                 if {c.face for c in a.cards} <= selected}
 
     def _autosave(self, view: SeatView) -> None:
-        """Save after every change: the game's text is taken here, on the UI thread, so it
-        is one consistent state; writing it (atomically, with a sync to disk) is a
-        worker's job.  Writes are numbered and an older one never replaces a newer."""
-        path = self.session.save_path
-        if path is None:
+        """Save after a change: at once when a deal ends, else within `SAVE_EVERY`
+        seconds, every change in between saved together (bots at full speed change the
+        table every few milliseconds; taking the game's text is about a millisecond and
+        writing it as much again).  Leaving the table saves at once what is pending."""
+        if self.session.save_path is None:
             return
+        if view.phase in ("round_over", "game_over"):
+            self._save_now()
+        elif self._save_timer is None:
+            self._save_timer = self.set_timer(SAVE_EVERY, self._save_now)
+
+    def _save_now(self, in_worker: bool = True) -> None:
+        """The game's text is taken here, on the UI thread, so it is one consistent state;
+        writing it (atomically, with a sync to disk) is a worker's job.  Writes are
+        numbered and an older one never replaces a newer."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = None
+        path = self.session.save_path
+        if path is None or self._view is None:
+            return
+        over = self._view.phase == "game_over"
         try:
-            text = None if view.phase == "game_over" else self.table.save_text()
+            text = None if over else self.table.save_text()
         except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
             self._save_failed(path, exc)
             return
-        if view.phase != "game_over" and text is None:
+        if not over and text is None:
             return  # a table that is not saved
         self._save_number += 1
-        self._write_save(path, text, self._save_number)
+        if in_worker:
+            self._write_save(path, text, self._save_number)
+        elif (failure := self._write_numbered(path, text, self._save_number)) is not None:
+            self._save_failed(path, failure)
 
     @work(thread=True, group="save")
     def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        failure = self._write_numbered(path, text, number)
+        if failure is not None:
+            self.app.call_from_thread(self._save_failed, path, failure)
+
+    def _write_numbered(self, path: Path, text: str | None, number: int) -> Exception | None:
+        """Write save `number` (None: remove the save) unless a newer one is written;
+        returns what went wrong, if anything."""
         with self._save_lock:
             if number < self._saved_number:
-                return  # a newer save is already written
+                return None  # a newer save is already written
+            self._saved_number = number
             try:
                 if text is None:
                     path.unlink(missing_ok=True)
                 else:
                     write_atomic(path, text)
             except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
-                self.app.call_from_thread(self._save_failed, path, exc)
-            self._saved_number = number
+                return exc
+        return None
 
     def _save_failed(self, path: Path, exc: Exception) -> None:
         if not self._save_warned:
