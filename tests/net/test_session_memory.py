@@ -1,7 +1,8 @@
 """Memory per SSH session stays flat however many screens the player opens (#13, #17).
 
-The app an SSH player gets is run headless; after a warm-up, its screens are opened and
-closed over and over.  Nothing of them may stay: no widget or widget styles cache beyond
+The app an SSH player gets is run headless (and, in the slow tier, played by a real SSH
+client, as is the local app); after a warm-up, its screens are opened and closed over and
+over.  Nothing of them may stay: no widget or widget styles cache beyond
 what was alive after the warm-up, and only a handful of objects per screen opened and
 closed (Textual's own bounded caches settling).  Before the fixes each screen opened and
 closed over the lobby kept ~3,600 objects: the lobby footer's old keys (Textual #6666) and
