@@ -28,6 +28,9 @@ class OpponentPane(Vertical):
         super().__init__(id=f"seat-{seat}", classes="opponent")
         self.seat = seat
         self._info_lines = -1
+        self._shown: OpponentContent | None = None
+        self._shown_style: CardStyle | None = None
+        self._width = -1
         self._flash_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -35,21 +38,29 @@ class OpponentPane(Vertical):
         yield MeldList()
 
     def show(self, content: OpponentContent, card_style: CardStyle) -> None:
-        """Show what the presenter worked out for this seat; the pane is laid out again
-        only when its number of lines changes (a meld laid down, "went out")."""
-        self.border_title = content.title
-        room = self.size.width - 4
-        cut = card_style.ascii and 0 < room < len(content.subtitle)
-        # cut here, or Textual would add a `…` the ASCII card style has not got
-        self.border_subtitle = content.subtitle[:room] if cut else content.subtitle
-        self.set_class(content.turn, "-turn")
-        self.set_class(content.went_out, "-out")
-        self.set_class(content.down, "-down")
-        info = self.query_one(".info", Static)
-        lines = content.info.plain.count("\n")
-        info.update(content.info, layout=lines != self._info_lines)
-        self._info_lines = lines
-        self.query_one(MeldList).show(content.melds, card_style, set(content.targets))
+        """Show what the presenter worked out for this seat, touching only what changed
+        since the last time: a draw redraws the line of cards held, not the melds.  The
+        pane is laid out again only when its number of lines changes (a meld laid down,
+        "went out")."""
+        old = self._shown if self._shown_style == card_style else None
+        self._shown, self._shown_style = content, card_style
+        if old is None or content.title != old.title:
+            self.border_title = content.title
+        if old is None or content.subtitle != old.subtitle or self.size.width != self._width:
+            self._width = self.size.width
+            room = self.size.width - 4
+            cut = card_style.ascii and 0 < room < len(content.subtitle)
+            # cut here, or Textual would add a `…` the ASCII card style has not got
+            self.border_subtitle = content.subtitle[:room] if cut else content.subtitle
+        if old is None or content.turn != old.turn:
+            self.set_class(content.turn, "-turn")  # the border only: one widget restyled
+        if old is None or content.info != old.info:
+            lines = content.info.plain.count("\n")
+            self.query_one(".info", Static).update(content.info,
+                                                   layout=lines != self._info_lines)
+            self._info_lines = lines
+        if old is None or (content.melds, content.targets) != (old.melds, old.targets):
+            self.query_one(MeldList).show(content.melds, card_style, set(content.targets))
 
     def flash(self) -> None:
         """Light the pane up briefly after this seat acted; moves in quick succession
