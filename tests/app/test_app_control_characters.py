@@ -147,7 +147,8 @@ async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Pa
         app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
         await pilot.pause()
         await pilot.press("v")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen)
+                         and not app.screen.checking)
         await pilot.pause()
         assert controls_on_screen(app) == []
         assert app.screen.result.ok, app.screen.result.errors  # the variant loads

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from app_driver import make_env, view, wait_until
+from app_driver import at_table, make_env, view, wait_until
 from textual.widgets import Input, Select, Static
 
 from tui.app.app import RummyApp
@@ -32,7 +32,7 @@ async def test_new_game_from_the_menu_by_keys(tmp_path) -> None:
         screen.query_one("#opp-name-0", Input).value = "Zed"
         screen.query_one("#seed", Input).value = "99"
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         v = view(app)
         assert [p.name for p in v.players] == ["Tess", "Zed"]
         assert v.rules.key == "three_thirteen"

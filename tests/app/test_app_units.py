@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.console import Console
+from rich.style import Style
 
 from tui.app import intents
 from tui.app.cardart import Canvas, CardStyle, chip, fan_step, fan_width, paint_small
@@ -193,6 +195,20 @@ def test_small_card_in_ascii_uses_no_box_drawing() -> None:
     text = "\n".join(line.plain for line in canvas.lines())
     assert text == "+*--+\n|10D|\n+---+"
     assert text.isascii()
+
+
+def test_canvas_lines_keep_every_cells_style_with_one_span_a_run() -> None:
+    canvas = Canvas(8, 1)
+    red, blue = Style(color="red"), Style(color="blue")
+    canvas.put(0, 0, "aa", red)
+    canvas.put(2, 0, "a", Style(color="red"))  # an equal style, not the same object
+    canvas.put(3, 0, "bb", blue)
+    canvas.put(5, 0, "c", red)
+    (line,) = canvas.lines()
+    assert line.plain == "aaabbc  "
+    styles = [line.get_style_at_offset(Console(), i) for i in range(6)]
+    assert styles == [red] * 3 + [blue] * 2 + [red]
+    assert [(s.start, s.end) for s in line.spans] == [(0, 3), (3, 5), (5, 6)]
 
 
 @given(st.integers(0, 40), st.integers(5, 200))

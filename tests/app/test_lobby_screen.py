@@ -47,8 +47,9 @@ async def choose(pilot, row, value) -> None:  # noqa: ANN001
 
 
 async def open_create(pilot, app: RummyApp) -> CreateTableScreen:  # noqa: ANN001
+    """Open the create-table dialog and wait for its rules to be read (in a worker)."""
     await pilot.press("c")
-    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen) and app.screen.ready)
     return app.screen
 
 
@@ -178,8 +179,76 @@ async def test_a_players_rules_that_break_after_listing_do_not_crash_the_dialog(
             mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
             await choose(pilot, dialog.query_one("#choose-rules"), "quick_13")
             await pilot.press("enter")
-            await pilot.pause(0.05)
-            assert isinstance(ann.screen, CreateTableScreen) and not lobby.tables
-            assert "no longer loads" in str(ann.screen.query_one("#create-about").render())
+            await settle(pilot, lambda: "no longer loads" in str(
+                dialog.query_one("#create-about").render()))
+            assert ann.screen is dialog and not lobby.tables
     finally:
+        lobby.close()
+
+
+async def test_the_create_dialog_reads_the_rules_files_off_the_loop(monkeypatch):  # noqa: ANN001
+    """Over SSH the loop draws every player's screen: listing the rulesets (every file
+    read) and loading the rules on show happen in workers."""
+    import threading
+
+    import tui.engine.ruleset as ruleset
+
+    read_on: list[int] = []
+    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
+
+    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        read_on.append(threading.get_ident())
+        return real_list(*args, **kwargs)
+
+    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        read_on.append(threading.get_ident())
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(ruleset, "list_rulesets", listed)
+    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    lobby = Lobby(FAST)
+    app = guest_app(lobby, "ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await create_by_keys(pilot, app)
+            assert len(lobby.tables) == 1
+    finally:
+        lobby.close()
+    assert len(read_on) >= 2  # the list, then the rules on show
+    assert threading.get_ident() not in read_on  # (the test runs on the app's loop)
+
+
+async def test_enter_while_the_rules_are_read_creates_the_table_once_they_are(monkeypatch):  # noqa: ANN001
+    import threading
+
+    import tui.engine.ruleset as ruleset
+
+    real_load = ruleset.load_ruleset
+    release, reading = threading.Event(), threading.Event()
+
+    def held(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        reading.set()
+        release.wait(10)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(ruleset, "load_ruleset", held)
+    lobby = Lobby(FAST)
+    app = guest_app(lobby, "ann")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            dialog = app.screen
+            await settle(pilot, reading.is_set)
+            assert not dialog.ready
+            await pilot.press("enter")  # the rules on show are still being read
+            assert app.screen is dialog and not lobby.tables
+            release.set()
+            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            [shared] = lobby.tables
+            assert shared.rules_key == dialog.chosen_key
+    finally:
+        release.set()
         lobby.close()

@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import make_env, table_screen, wait_until
+from app_driver import at_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.rules import RulesScreen
 from tui.app.screens.rules_editor import RulesEditorScreen, error_label
-from tui.app.screens.table import TableScreen
 from tui.app.settings import SettingsStore
 from tui.app.widgets.yaml_editor import YamlEditor
 from tui.app.yaml_tokens import line_spans
@@ -46,11 +45,27 @@ async def open_rules(pilot, app: RummyApp, key: str) -> RulesScreen:  # noqa: AN
     return screen  # type: ignore[return-value]
 
 
+async def open_editor(pilot, app: RummyApp) -> RulesEditorScreen:  # noqa: ANN001
+    """Wait for the editor, and for its first check (in a worker) to be shown."""
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen)
+                     and not app.screen.checking)
+    return app.screen  # type: ignore[return-value]
+
+
 async def make_variant(pilot, app: RummyApp, key: str) -> RulesEditorScreen:  # noqa: ANN001
     await open_rules(pilot, app, key)
     await pilot.press("v")
-    await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
-    return app.screen  # type: ignore[return-value]
+    return await open_editor(pilot, app)
+
+
+async def saved_or_refused(pilot, app: RummyApp, key: str) -> str:  # noqa: ANN001
+    """Press `key` (save, play) and wait for the editor's answer (it saves in a worker):
+    the title of its notice."""
+    seen = len(app._notifications)
+    await pilot.press(key)
+    await wait_until(pilot, lambda: len(app._notifications) > seen
+                     or not isinstance(app.screen, RulesEditorScreen))
+    return next((n.title or n.message for n in reversed(list(app._notifications))), "")
 
 
 async def settle(pilot, editor: RulesEditorScreen) -> None:  # noqa: ANN001
@@ -111,14 +126,13 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
         assert "these are the rules as last checked" in preview(editor)
 
         # save is refused and the good file is kept
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        assert await saved_or_refused(pilot, app, "ctrl+s") == "Not saved"
         assert path.read_text(encoding="utf-8") == first
 
         # the next-mistake key puts the cursor on it; fix the key
         text_area.move_cursor((0, 0))
         await pilot.press("ctrl+n")
-        assert text_area.cursor_location == (line - 1, 4)
+        await wait_until(pilot, lambda: text_area.cursor_location == (line - 1, 4))
         await pilot.press("delete", "delete", "delete")
         await type_text(pilot, "min")
         await settle(pilot, editor)
@@ -127,14 +141,13 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
         assert "A run is 4 or more cards" in preview(editor)
         assert path.read_text(encoding="utf-8") == first  # not saved yet
 
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        assert await saved_or_refused(pilot, app, "ctrl+s") == f"Saved {path.name}."
         assert path.read_text(encoding="utf-8") == text_area.text
         assert load_ruleset(path).melds.run.min == 4
 
         # play this: a game starts at once with these rules
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         rules = table_screen(app).table.rules
         assert rules.name == "My Three Thirteen" and rules.melds.run.min == 4
 
@@ -149,8 +162,7 @@ async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: 
         set_text(text_area, broken)
         await settle(pilot, editor)
         assert any("greater than" in e for e in error_list(editor)), error_list(editor)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
+        assert await saved_or_refused(pilot, app, "ctrl+p") == "Not saved"
         assert app.screen is editor  # no game with broken rules
         assert editor.path.read_text(encoding="utf-8") == good
 
@@ -158,7 +170,7 @@ async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: 
                                          "name: Big Liverpool\nbuying: {penalty_cards: 2}"))
         await settle(pilot, editor)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.rules.buying.penalty_cards == 2
         assert "penalty_cards: 2" in editor.path.read_text(encoding="utf-8")
 
@@ -225,8 +237,7 @@ async def test_a_broken_file_is_listed_and_opens_in_the_editor(tmp_path: Path, h
         screen = await open_rules(pilot, app, "broken")
         assert "has mistakes" in str(screen.query_one("#rules-body").render())
         await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
-        editor = app.screen
+        editor = await open_editor(pilot, app)
         assert [e.line for e in editor.result.errors_here()] == [3]
         assert editor.query_one(YamlEditor).error_lines == {2}
 
@@ -350,3 +361,59 @@ async def test_a_check_that_finishes_after_the_editor_is_left_is_dropped(
         await wait_until(pilot, lambda: not editor.is_attached and not editor.children)
         editor._checked(typed, late)  # the late answer: nothing to show, no crash
         assert isinstance(app.screen, RulesScreen)
+
+
+async def test_checks_and_saves_leave_the_loop_free(tmp_path: Path, home: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over SSH one loop draws every player's screen: a check (of a big file, say) or a
+    save held up in its thread never stops a callback the loop has to run meanwhile, and
+    its answer is applied when it comes."""
+    import asyncio
+    import threading
+
+    import tui.app.screens.rules_editor as module
+
+    loop_thread = threading.get_ident()  # (the test runs on the app's loop)
+    ran_on: list[int] = []
+    entered, release = threading.Event(), threading.Event()
+
+    def held(work):  # noqa: ANN001, ANN202
+        def run(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            ran_on.append(threading.get_ident())
+            if threading.get_ident() != loop_thread:  # (held on the loop, it would freeze)
+                entered.set()
+                release.wait(10)
+            return work(*args, **kwargs)
+        return run
+
+    async def loop_runs_while_held() -> None:
+        await asyncio.to_thread(entered.wait, 10)
+        assert entered.is_set(), "the work never started in a thread"
+        called = asyncio.Event()
+        app.call_later(called.set)  # something else the loop must do now
+        await asyncio.wait_for(called.wait(), 10)
+        assert not release.is_set()  # ... done while the check or save was still held
+        entered.clear()
+        release.set()
+
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        monkeypatch.setattr(module, "safe_check", held(module.safe_check))
+        monkeypatch.setattr(module, "save_checked", held(module.save_checked))
+        text_area = editor.query_one(YamlEditor)
+        set_text(text_area, text_area.text + "melds:\n  run:\n    mni: 4\n")
+        text_area.move_cursor((0, 0))
+        await pilot.press("ctrl+n")  # checks the text now, then goes to the mistake
+        await loop_runs_while_held()
+        line = len(text_area.text.split("\n")) - 1
+        await wait_until(pilot, lambda: text_area.cursor_location == (line - 1, 4))
+
+        release.clear()
+        set_text(text_area, text_area.text.replace("mni", "min"))
+        path = editor.path
+        await pilot.press("ctrl+s")
+        await loop_runs_while_held()
+        await wait_until(pilot, lambda: path.read_text(encoding="utf-8") == text_area.text)
+        assert load_ruleset(path).melds.run.min == 4
+    assert ran_on and loop_thread not in ran_on

@@ -3,6 +3,7 @@ only the panes it concerns (the screen redraws exactly those)."""
 
 from __future__ import annotations
 
+from rich.color import Color
 from table_rig import goto_deal, new_game, rig
 
 from tui.app.table_presenter import SeatContext, opponent_seats, present
@@ -90,3 +91,25 @@ def test_a_first_to_ask_buy_is_offered_to_every_seat_asked_at_once() -> None:
     assert offered["nearest", 1] == offered["first_to_ask", 1] == (True, True)
     assert offered["first_to_ask", 2] == (True, True)
     assert offered["nearest", 2] == (False, False)
+
+
+def test_the_seat_to_move_is_lit_by_its_titles_own_colour() -> None:
+    """Whose turn it is shows in the pane's title and the hand's title as coloured spans
+    (so the screen restyles no pane to light it, and Text equality sees the change)."""
+    game = new_game("three_thirteen", players=3, seed=2)
+    ctx = SeatContext(seat=0)
+    while game.actor == 0:
+        bot_move(game)
+    view = game.view(0)
+    highlight = Color.parse(ctx.style.c.highlight)
+    contents = present(view, ctx)
+    lit = [o.seat for o in contents.opponents
+           if [s.style.color for s in o.title.spans] == [highlight]]
+    assert lit == [game.actor]
+    assert not contents.hand_title.spans  # not my move: my title in the pane's colours
+    while game.actor != 0:
+        bot_move(game)
+    mine = present(game.view(0), ctx)
+    assert [s.style.bold for s in mine.hand_title.spans] == [True]
+    assert [s.style.color for s in mine.hand_title.spans] == [highlight]
+    assert not any(o.title.spans for o in mine.opponents)

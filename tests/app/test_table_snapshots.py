@@ -98,7 +98,8 @@ def test_table(snap_compare, tmp_path, rules: str, look: str, size: str) -> None
                                   drive_bots=False))
 
     async def run_before(pilot) -> None:  # noqa: ANN001
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                         and app.screen.caught_up)  # (its view is read in a worker)
         await pilot.press("right", "space")  # the second card selected
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -84,6 +84,7 @@ async def test_markup_in_names_rules_and_chat_is_shown_as_typed(tmp_path):  # no
             dialog = await open_create(pe, eve)
             assert isinstance(dialog, CreateTableScreen)
             await choose(pe, dialog.query_one("#choose-rules"), "evil")
+            await settle(pe, lambda: dialog.ready)
             await pe.pause(0.1)
             assert planted(eve) == [] and RULES_ABOUT in shown(eve)
             await pe.press("down")

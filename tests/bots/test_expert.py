@@ -16,7 +16,7 @@ from table_rig import fast_bot, goto_deal, new_game
 from tui.bots import LEVELS, make_bot
 from tui.bots.arena import play_game
 from tui.bots.budget import Budget
-from tui.bots.expert import MIN_DEALS, ExpertBot, Option, verdict
+from tui.bots.expert import DECLARE_MIN_HAND, MIN_DEALS, ExpertBot, Option, verdict
 from tui.bots.hard import HardBot
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
@@ -163,7 +163,7 @@ class Auditor:
 
 
 @pytest.mark.parametrize(("key", "players", "deal"), [
-    ("three_thirteen", 2, 4), ("three_thirteen_jokers", 2, 2), ("contract_rummy", 3, 1),
+    ("three_thirteen", 2, 6), ("three_thirteen_jokers", 2, 6), ("contract_rummy", 3, 1),
     ("liverpool", 3, 1)])
 def test_imagined_deals_only_hold_cards_the_seat_has_not_seen(key: str, players: int,
                                                               deal: int) -> None:
@@ -217,12 +217,18 @@ def test_expert_keeps_to_its_step_budget_and_decides_the_same_way_twice() -> Non
 
 
 def test_with_no_budget_left_expert_plays_the_policy_move() -> None:
+    """No search at all: hard's judgement (whose feeding charge reads the opponent model,
+    so discards may differ from hard's; draws do not)."""
     game = new_game("three_thirteen", 2, seed=8)
     goto_deal(game, 10)
     for _ in range(12):
         view = game.view(game.actor)
-        action = expert(1, steps=0).choose(view)
-        assert action == HardBot(1).choose(view)  # hard with its own fixed work
+        bot = expert(1, steps=0)
+        action = bot.choose(view)
+        assert bot.last.deals == 0
+        assert action == expert(1, steps=0).choose(view)
+        if view.phase == "draw":
+            assert action == HardBot(1).choose(view)  # hard with its own fixed work
         game.apply(action)
         if game.phase not in ("draw", "play"):
             break
@@ -251,3 +257,24 @@ def test_expert_explains_its_move_in_one_sentence() -> None:
     goto_deal(game, 11)
     line = expert(0, steps=30).explain(game.view(game.actor))
     assert line and "\n" not in line
+
+
+def test_in_declare_games_only_the_discards_of_long_hands_are_searched() -> None:
+    """Measured (README): searching draws, and the discards of hands under
+    `DECLARE_MIN_HAND` cards, did worse than hard's own moves; expert plays those as hard."""
+    for deal, searched_wanted in ((3, False), (DECLARE_MIN_HAND - 2, True)):
+        game = new_game("three_thirteen", 2, seed=4)
+        goto_deal(game, deal)  # deal n holds n + 2 cards
+        searched = 0
+        for _ in range(14):
+            view = game.view(game.actor)
+            bot = expert(2, steps=20)
+            action = bot.choose(view)
+            if view.phase == "draw" or len(view.hand) - 1 < DECLARE_MIN_HAND:
+                assert bot.last.deals == 0
+                assert action == HardBot(2).choose(view)
+            searched += bot.last.deals > 0
+            game.apply(action)
+            if game.phase not in ("draw", "play"):
+                break
+        assert (searched > 0) == searched_wanted

@@ -284,6 +284,18 @@ async def test_a_thousand_window_changes_reach_the_app_as_one_at_the_last_size(r
     assert sizes == [(90, 30), (133, 41)]  # the first paint, then the last size once
 
 
+async def test_window_changes_after_one_was_drawn_are_drawn_again_at_the_last_size(rig):
+    app, _channel, terminal, driver = rig
+    driver.start_application_mode()
+    terminal.resized(100, 30)
+    await until(lambda: driver._size == (100, 30))
+    terminal.resized(110, 35)  # a drag goes on: drawn again, once, at its last size
+    terminal.resized(120, 40)
+    await until(lambda: driver._size == (120, 40))
+    sizes = [m.size for m in app.posted if isinstance(m, events.Resize)]
+    assert sizes == [(90, 30), (100, 30), (120, 40)]
+
+
 async def until(condition, limit: int = 2000) -> None:  # noqa: ANN001
     for _ in range(limit):
         if condition():

@@ -34,6 +34,13 @@ def table_screen(app: RummyApp) -> TableScreen:
     raise AssertionError(f"no table screen in {app.screen_stack}")
 
 
+def at_table(app: RummyApp) -> bool:
+    """The table screen is on top and shows the table's latest change (it reads the
+    seat's view in a worker, a moment after it opens and after each change)."""
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen.caught_up
+
+
 def view(app: RummyApp) -> SeatView:
     return table_screen(app).table.view(HUMAN)
 
@@ -57,8 +64,16 @@ async def move_cursor_to(pilot, app: RummyApp, uid: int) -> None:  # noqa: ANN00
     raise AssertionError(f"card {uid} not in the hand")
 
 
+async def caught_up(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """Wait until the table screen shows the table's latest change (it reads the seat's
+    view in a worker, a moment after each change)."""
+    screen = table_screen(app)
+    await wait_until(pilot, lambda: screen.caught_up)
+
+
 async def take_my_turn(pilot, app: RummyApp) -> None:  # noqa: ANN001
     """One decision by keys: buy/pass, draw, go out, lay down, lay off or discard."""
+    await caught_up(pilot, app)
     v = view(app)
     if v.phase == "buy":
         await pilot.press("n")
@@ -78,6 +93,7 @@ async def take_my_turn(pilot, app: RummyApp) -> None:  # noqa: ANN001
         before = len(v.log)
         await pilot.press("d")
         if len(view(app).log) == before:  # that card may not go: try the next one
+            await caught_up(pilot, app)
             await pilot.press("right", "d")
     await pilot.pause()
 

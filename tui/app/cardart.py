@@ -125,11 +125,21 @@ class Canvas:
             self.put(x + i, y, ch, styles[i])
 
     def lines(self) -> list[Text]:
+        """One `Text` a row, with one span for each run of cells in the same style (a
+        span a cell would make every redraw of a card several times slower)."""
         out = []
         for row in self.cells:
             line = Text()
+            run: list[str] = []
+            run_style: Style | None = None
             for ch, style in row:
-                line.append(ch, style)
+                if run and style is not run_style and style != run_style:
+                    line.append("".join(run), run_style)
+                    run = []
+                run_style = style
+                run.append(ch)
+            if run:
+                line.append("".join(run), run_style)
             out.append(line)
         return out
 

@@ -105,8 +105,10 @@ def colours_from(variables: Mapping[str, str], depth: str | None = "truecolor") 
     return _from_theme(tuple((k, variables[k]) for k in wanted), depth or "truecolor")
 
 
+@lru_cache(maxsize=1)
 def default_colours() -> Colours:
-    """The default theme's colours (for text drawn outside a running app)."""
+    """The default theme's colours (for text drawn outside a running app); worked out
+    once (generating a theme's variables takes longer than drawing a log line)."""
     from textual.theme import BUILTIN_THEMES
 
     return colours_from(BUILTIN_THEMES["textual-dark"].to_color_system().generate())

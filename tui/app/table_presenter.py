@@ -63,11 +63,9 @@ class SeatContext:
 class OpponentContent:
     seat: int
     title: Text
-    subtitle: str
+    subtitle: Text
     info: Text
     turn: bool
-    went_out: bool
-    down: bool
     melds: tuple[Meld, ...]
     targets: frozenset[int]
 
@@ -187,8 +185,11 @@ def opponent(view: SeatView, seat: int, ctx: SeatContext) -> OpponentContent:
     ascii_only = ctx.style.ascii
     turn = view.turn == seat and view.phase in ("draw", "play", "buy")
     level = ctx.levels[seat] if seat < len(ctx.levels) else ""
-    title = Text((("> " if ascii_only else "▶ ") if turn else "") + player.name
-                 + (f" ({level})" if level else ""))
+    # the pane of the seat to move is lit by its title's own colour, not by restyling the
+    # pane (a CSS colour change would redraw everything inside it)
+    title = lit((("> " if ascii_only else "▶ ") if turn else "") + player.name
+                + (f" ({level})" if level else ""),
+                Style(color=ctx.style.c.highlight, bold=True) if turn else None)
     contract = view.round.contract.required
     down = contract and player.contract_down
     tags = ["dealer"] if player.is_dealer else []
@@ -207,10 +208,19 @@ def opponent(view: SeatView, seat: int, ctx: SeatContext) -> OpponentContent:
         info.append("\n" + buys)
     if player.went_out:
         info.append("\nwent out", Style(color=ctx.style.c.highlight, bold=True))
-    subtitle = ctx.style.text(" · ".join(t for t in tags if t))
+    subtitle = lit(ctx.style.text(" · ".join(t for t in tags if t)),
+                   Style(color=ctx.style.c.good if down and not turn else ctx.style.c.highlight))
     return OpponentContent(seat, title, subtitle, info, turn,
-                           player.went_out, down,
                            tuple(m for m in view.table if m.owner == seat), ctx.targets)
+
+
+def lit(words: str, style: Style | None) -> Text:
+    """`words` as plain text in `style`, held as a span (rich `Text` compares by its text
+    and spans, not its base style, and the screen redraws a pane when these differ)."""
+    text = Text(words)
+    if style is not None and words:
+        text.stylize(style)
+    return text
 
 
 def prompt_text(view: SeatView, ctx: SeatContext) -> Text:
@@ -233,7 +243,9 @@ def hand_title(view: SeatView, ctx: SeatContext) -> Text:
         parts.append(buys)
     if ctx.penalty:
         parts.append(ctx.penalty)
-    return Text(ctx.style.text(" · ".join(parts)))  # a player's name is data, never markup
+    # a player's name is data, never markup; lit by its own colour on the player's turn
+    return lit(ctx.style.text(" · ".join(parts)),
+               Style(color=ctx.style.c.highlight, bold=True) if view.my_turn else None)
 
 
 def hand_subtitle(view: SeatView, ctx: SeatContext) -> str:

@@ -1,7 +1,9 @@
 """`expert`: `hard`'s judgement, checked by playing the options out in imagined deals.
 
 For each decision with a real choice (which card to discard; the top discard or the
-stock), `expert` first asks `hard` what it would do: that is the *policy move*.  Then,
+stock), `expert` first asks `hard` what it would do: that is the *policy move* (in
+declare games `hard`'s charge for feeding the next player is read over that player's
+hands as the opponent model imagines them, not blind ones).  Then,
 while its budget lasts, it imagines a deal that fits what it has seen (`opponents`: the
 unseen cards dealt to the other hands in proportion to how well they fit each opponent's
 play, the rest in the stock) and plays every option out in that same deal (`playout`),
@@ -17,6 +19,11 @@ to the end of the deal or a horizon, scoring each by its points less the others'
   for tests; `budget`) is checked before every imagined deal, and options shown clearly
   worse than the policy move are dropped as the evidence comes in, so easy decisions
   end early and no decision runs past its budget by more than one deal's playouts.
+
+Declare games (Three Thirteen) search only discards that keep at least
+`DECLARE_MIN_HAND` cards: in diagnostics on hard-against-hard positions (playouts on the
+true hands as the yardstick), searching the draw, or the discards of short hands, chose
+worse than `hard` did, while the discards of long hands gained.
 
 Contract games (laying down, laying off, buying, joker swaps) use the same search with a
 short horizon (`CONTRACT_HORIZON` turns a seat) and a cheap playout that counts the cards
@@ -37,15 +44,16 @@ from tui.engine.view import SeatView
 
 from .budget import Budget
 from .evaluate import Evaluator
-from .hard import EXACT_STEPS, HardBot
+from .hard import EXACT_STEPS, FEED_SAMPLES, HardBot
+from .lookahead import Feeder
 from .medium import discard_action
 from .memory import Knowledge, read_knowledge
 from .opponents import OpponentModel, World
 from .playout import Deal
 from .tactics import Decision, evaluator_for, options, play_mode
 
-DEFAULT_BUDGET = 0.2  # CPU seconds per decision
-Z = 2.0  # standard errors an option must win by
+DEFAULT_BUDGET = 0.3  # CPU seconds per decision
+Z = 1.0  # standard errors an option must win by
 MIN_GAIN = 0.5  # ... and points
 MIN_DEALS = 6  # imagined deals before the policy move may be left
 DROP_Z = 1.5  # an option this many s.e. worse than the policy move is dropped
@@ -53,6 +61,7 @@ CANDIDATES = 4  # discards measured besides the policy move
 NEAR = 15  # ... among those leaving at most this many points more than the best one
 DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
 CONTRACT_HORIZON = 1  # turns a seat, contract games
+DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this many cards
 
 
 @dataclass
@@ -100,6 +109,23 @@ class ExpertBot(HardBot):
         self.last_knowledge: Knowledge | None = None
         self.last_worlds: list[World] = []
         self.keep_worlds = False  # tests: keep the imagined deals of the last decision
+        self._model: OpponentModel | None = None  # this decision's, shared by feeder and search
+
+    def _model_for(self, view: SeatView, know: Knowledge, ev: Evaluator) -> OpponentModel:
+        if self._model is None:
+            self._model = OpponentModel(view, know, ev.params.wild_ranks,
+                                        ev.params.run_min - 1,
+                                        ev if play_mode(view) == "declare" else None)
+        return self._model
+
+    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
+        """`hard`'s feeding charge, over the next player's hands as the opponent model
+        imagines them (declare games) instead of blind ones."""
+        if play_mode(view) != "declare":
+            return super()._feeder(view, ev, know)
+        model = self._model_for(view, know, ev)
+        return Feeder(view, ev, know, self._seed, FEED_SAMPLES,
+                      lambda rng, seat: model.imagine(rng).hands[seat])
 
     def _start_clock(self) -> Budget:
         # hard's judgement does its fixed work; the search has what is left of the budget
@@ -108,6 +134,7 @@ class ExpertBot(HardBot):
 
     def decide(self, view: SeatView) -> Decision:
         self.last = SearchReport()
+        self._model = None
         policy = super().decide(view)
         if len(view.legal) == 1 or view.phase not in ("draw", "play"):
             return policy
@@ -116,6 +143,9 @@ class ExpertBot(HardBot):
             return policy  # going out, laying down, laying off: no doubt about those
         if isinstance(act, TakeDiscard) and act.depth > 0:
             return policy
+        if play_mode(view) == "declare" and (act.kind != "discard"
+                                             or len(view.hand) - 1 < DECLARE_MIN_HAND):
+            return policy  # measured: searching these did worse than hard (see above)
         ev = evaluator_for(view)
         opts = self._options(view, ev, act)
         if len(opts) < 2:
@@ -161,11 +191,11 @@ class ExpertBot(HardBot):
         know = read_knowledge(view)
         self.last_knowledge = know
         self.last_worlds = []
-        model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1)
+        declare = play_mode(view) == "declare"
+        model = self._model_for(view, know, ev)
         rng = random.Random(self._seed)
         players = len(view.players)
-        horizon = players * (DECLARE_HORIZON if play_mode(view) == "declare"
-                             else CONTRACT_HORIZON)
+        horizon = players * (DECLARE_HORIZON if declare else CONTRACT_HORIZON)
         down = [p.contract_down for p in view.players]
         out_seat = next((p.seat for p in view.players if p.went_out), -1)
         report = SearchReport(options=opts)

@@ -47,7 +47,7 @@ from .contract_play import (
 from .evaluate import Evaluator, without_card
 from .lookahead import Feeder, Lookahead
 from .medium import MediumBot, connections, discard_action, keeps_text
-from .memory import read_knowledge
+from .memory import Knowledge, read_knowledge
 from .tactics import (
     Decision,
     discards_after_taking,
@@ -134,6 +134,10 @@ class HardBot(MediumBot):
 
     # ------------------------------------------------------------------ discard
 
+    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
+        """What a discard would give the next player, over hands guessed for them."""
+        return Feeder(view, ev, know, self._seed, FEED_SAMPLES)
+
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         mode = play_mode(view)
         if mode == "contract":
@@ -150,8 +154,7 @@ class HardBot(MediumBot):
         hand = list(view.hand)
         know = read_knowledge(view)
         ranked = ev.discards_near(hand, allowed, MARGIN)[:CANDIDATES]
-        feeder = Feeder(view, ev, know, self._seed,
-                         FEED_SAMPLES)
+        feeder = self._feeder(view, ev, know)
         if view.final_turns:
             # nothing more to draw: what stays scores; only the next player can still gain
             final = [(pen + FEED_WEIGHT * feeder.gain(card), pen, card) for pen, card in ranked]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tui.engine.cards import Card
@@ -67,10 +67,12 @@ def unseen_faces(unseen: Counter[Any]) -> tuple[list[tuple[Card, int]], int]:
 
 class Feeder:
     """What a discard would give the next player, averaged over hands sampled for them
-    from the unseen cards (always holding the cards they are known to have)."""
+    from the unseen cards (always holding the cards they are known to have): by
+    `memory.sample_hand`, or by `guess(rng, seat)` if given (an opponent model)."""
 
     def __init__(self, view: SeatView, ev: Evaluator, know: Knowledge, seed: int,
-                 samples: int) -> None:
+                 samples: int,
+                 guess: Callable[[random.Random, int], list[Card]] | None = None) -> None:
         self.ev = ev
         self.outs: list[Outs] = []
         self.stock_gain: list[float] = []
@@ -82,7 +84,8 @@ class Feeder:
         reach = max(ev.params.run_min - 1, 1)
         faces, total = unseen_faces(know.unseen)
         for _ in range(samples):
-            outs = Outs(ev, sample_hand(know, nxt, rng, reach))
+            hand = guess(rng, nxt) if guess is not None else sample_hand(know, nxt, rng, reach)
+            outs = Outs(ev, hand)
             self.outs.append(outs)
             # what a stock card would give them instead, on average
             self.stock_gain.append(sum(n * outs.gain(c) for c, n in faces) / total)

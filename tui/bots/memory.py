@@ -44,6 +44,8 @@ class Knowledge:
     discarded: dict[int, list[Card]] = field(default_factory=dict)  # per seat, this deal
     taken: dict[int, list[Card]] = field(default_factory=dict)  # per seat, from the pile
     passed: dict[int, list[Card]] = field(default_factory=dict)  # top discards drawn over
+    last_passed: dict[int, Card] = field(default_factory=dict)  # passed at the seat's last
+    # draw (absent if that draw took from the pile, or found it empty)
 
     @property
     def unseen_total(self) -> int:
@@ -67,6 +69,7 @@ def read_knowledge(view: SeatView) -> Knowledge:
     discarded: dict[int, list[Card]] = {s: [] for s in range(players)}
     taken: dict[int, list[Card]] = {s: [] for s in range(players)}
     passed: dict[int, list[Card]] = {s: [] for s in range(players)}
+    last_passed: dict[int, Card] = {}
     pile: list[Card] = []
     for event in view.deal_events():
         kind, seat, cards = event.kind, event.seat, event.cards
@@ -80,11 +83,15 @@ def read_knowledge(view: SeatView) -> Knowledge:
             for card in cards:
                 _remove_face(pile, card)
             taken.setdefault(seat, []).extend(cards)
+            if kind == "take":
+                last_passed.pop(seat, None)
             if seat in held:
                 held[seat].update(c.face for c in cards)
         elif kind == "draw":
+            last_passed.pop(seat, None)
             if pile:
                 passed.setdefault(seat, []).append(pile[-1])
+                last_passed[seat] = pile[-1]
         elif kind in ("meld", "lay_off", "go_out"):
             _forget(held, seat, cards)
         elif kind == "swap" and cards:
@@ -120,7 +127,7 @@ def read_knowledge(view: SeatView) -> Knowledge:
             unseen[face] -= n
         hidden[seat] = count - sum(faces.values())
     unseen += Counter()  # drop zero and negative counts
-    return Knowledge(me, unseen, held, hidden, pile, discarded, taken, passed)
+    return Knowledge(me, unseen, held, hidden, pile, discarded, taken, passed, last_passed)
 
 
 def _remove_face(cards: list[Card], card: Card) -> None:

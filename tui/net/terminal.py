@@ -30,8 +30,9 @@ APP_QUEUE_POLL = 0.005
 # worker's other players do not pay for one player's thousands of keys.
 INPUT_RATE = 8 * 1024
 INPUT_BURST = 2 * 1024
-# Window changes arriving closer together than this are delivered once, at the last size
-# (a window dragged to a new size sends hundreds; each would re-lay out the whole screen).
+# A burst of window changes reaches the app once, this long after its first, at the size
+# by then (a window dragged to a new size sends hundreds; each would re-lay out the whole
+# screen): a long drag is drawn at most this often, and always ends at the last size.
 RESIZE_DELAY = 0.05
 
 
@@ -199,8 +200,8 @@ class RemoteTerminal:
             self._pump_handle = None
 
     def resized(self, width: int, height: int) -> None:
-        """The player's window changed size: the app hears of it once the changes pause
-        for `RESIZE_DELAY`, at the last size."""
+        """The player's window changed size: the app hears of it `RESIZE_DELAY` after the
+        first change it has not yet heard of, at the size by then."""
         self.size = (max(width, 1), max(height, 1))
         if self._sink is not None and self._resize_handle is None:
             self._resize_handle = asyncio.get_running_loop().call_later(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from tui.engine.rules import Ruleset
+    from tui.engine.ruleset.loader import RulesetInfo
     from tui.service.interface import LobbyClient
 
     from .table import TableScreen
@@ -347,8 +348,8 @@ class LobbyScreen(Screen[None]):
 
     def host_table(self, rules_key: str, seats: int, fill_level: str,
                    rules: Ruleset | None = None) -> bool:
-        """Open a table and sit at it as host (`rules`: the player's own house rules, from
-        the rules editor's "Play this")."""
+        """Open a table and sit at it as host (`rules`: the rules as the create dialog or
+        the rules editor's "Play this" loaded them; None: the lobby loads `rules_key`)."""
         if not self._try(lambda: self.guest.create(rules_key, seats, fill_level, rules)):
             return False
         self.refresh_lobby()
@@ -503,7 +504,13 @@ class ChoiceRow(Static, can_focus=True):
 
 class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | None]):
     """Rules (the server's, and the player's own), seats and the bots for empty seats;
-    dismisses with them and, for the player's own rules, the rules loaded (or None)."""
+    dismisses with them and the rules as loaded here, so the table plays what the player
+    was shown and nothing reads the file again on a loop.
+
+    Listing the rulesets reads every file, and the rules on show are loaded from theirs:
+    both in a worker, never on the loop that draws (over SSH it draws everyone's screens).
+    Enter pressed while the rules on show are still being read creates the table once
+    they are."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"),
                 Binding("enter", "create", "Create"),
@@ -512,57 +519,107 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
         super().__init__(classes="picker")
-        from tui.engine.ruleset import list_rulesets
         from tui.service.lobby import bot_levels
 
         self.user_dir, self.confine = user_dir, confine
+        self.infos: list[RulesetInfo] | None = None  # None: still being listed
         self.chosen: Ruleset | None = None  # the rules on show, loaded
-        self.infos = [i for i in list_rulesets(user_dir, confine)
-                      if i.error is None and not i.shadowed]
+        self.chosen_key: str | None = None  # whose file `chosen` was read from (None: reading)
+        self._create_when_read = False
         self.levels = bot_levels()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="create-dialog"):
             yield Label("New table", classes="dialog-title")
-            yield ChoiceRow("Rules", [(i.name + (" (yours)" if i.origin == "user" else ""), i.key)
-                                      for i in self.infos], id="choose-rules")
+            yield ChoiceRow("Rules", [], id="choose-rules")
             yield ChoiceRow("Seats", [("3", 3)], id="choose-seats")
             level = "medium" if "medium" in self.levels else self.levels[-1]
             yield ChoiceRow("Empty seats", [(f"{lvl} bots", lvl) for lvl in self.levels],
                             self.levels.index(level), id="choose-bots")
-            yield Static(id="create-about")
+            yield Static(Text("Reading the rules…", Style(dim=True)), id="create-about")
             yield Label("↑↓ field · ←→ change · Enter create · Esc cancel",
                         classes="dialog-help")
 
     def on_mount(self) -> None:
-        self._rules_chosen()
+        self._list_rules()
         self.query_one("#choose-rules").focus()
+
+    @property
+    def ready(self) -> bool:
+        """The rules on show are read (or known not to load): Enter decides at once."""
+        row = self.query_one("#choose-rules", ChoiceRow)
+        return self.infos is not None and (not row.choices or self.chosen_key == row.value)
+
+    @work(thread=True, exclusive=True, group="create-list")
+    def _list_rules(self) -> None:
+        from tui.engine.ruleset import list_rulesets
+
+        infos = [i for i in list_rulesets(self.user_dir, self.confine)
+                 if i.error is None and not i.shadowed]
+        self.app.call_from_thread(self._listed, infos)
+
+    def _listed(self, infos: list[RulesetInfo]) -> None:
+        if not self.is_attached:
+            return  # the dialog was closed while the files were read
+        self.infos = infos
+        row = self.query_one("#choose-rules", ChoiceRow)
+        row.set_choices([(i.name + (" (yours)" if i.origin == "user" else ""), i.key)
+                         for i in infos], infos[0].key if infos else None)
+        if infos:
+            self._rules_chosen()
+        else:
+            self.query_one("#create-about", Static).update("")
+            self._created_if_asked()
 
     @on(ChoiceRow.Changed, "#choose-rules")
     def _rules_chosen(self) -> None:
-        from tui.engine.ruleset import RulesetError, load_ruleset
-
         rules_row = self.query_one("#choose-rules", ChoiceRow)
-        if not rules_row.choices:
+        if not rules_row.choices or self.infos is None:
             return
         info = next(i for i in self.infos if i.key == rules_row.value)
-        about = self.query_one("#create-about", Static)
-        try:  # (a player's file may have changed since the list was made)
-            self.chosen = load_ruleset(info.path, self.user_dir, self.confine)
+        self.chosen = self.chosen_key = None
+        self.query_one("#create-about", Static).update(
+            Text(f"Reading {info.name}…", Style(dim=True)))
+        self._load_rules(info)
+
+    @work(thread=True, exclusive=True, group="create-load")
+    def _load_rules(self, info: RulesetInfo) -> None:
+        """(A player's file may have changed since the list was made: read it again.)"""
+        from tui.engine.ruleset import RulesetError, load_ruleset
+
+        try:
+            rules: Ruleset | None = load_ruleset(info.path, self.user_dir, self.confine)
+            error = ""
         except RulesetError as exc:
-            self.chosen = None
-            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(str(exc))}",
+            rules, error = None, str(exc)
+        self.app.call_from_thread(self._loaded, info, rules, error)
+
+    def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
+        if not self.is_attached or self.query_one("#choose-rules", ChoiceRow).value != info.key:
+            return  # closed, or other rules chosen meanwhile (they are being read)
+        self.chosen, self.chosen_key = rules, info.key
+        about = self.query_one("#create-about", Static)
+        if rules is None:
+            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(error)}",
                               Style(color="red")))
-            return
-        rules = self.chosen
-        seats = self.query_one("#choose-seats", ChoiceRow)
-        current = seats.value
-        low, high = rules.players_min, rules.players_max
-        seats.set_choices([(str(n), n) for n in range(low, high + 1)],
-                          current if low <= current <= high else min(max(low, 3), high))
-        about.update(Text(info.description, Style(dim=True)))
+        else:
+            seats = self.query_one("#choose-seats", ChoiceRow)
+            current = seats.value
+            low, high = rules.players_min, rules.players_max
+            seats.set_choices([(str(n), n) for n in range(low, high + 1)],
+                              current if low <= current <= high else min(max(low, 3), high))
+            about.update(Text(info.description, Style(dim=True)))
+        self._created_if_asked()
+
+    def _created_if_asked(self) -> None:
+        if self._create_when_read:
+            self._create_when_read = False
+            self.action_create()
 
     def action_create(self) -> None:
+        if not self.ready:
+            self._create_when_read = True  # decided when the rules on show are read
+            return
         rules = self.query_one("#choose-rules", ChoiceRow)
         if not rules.choices:
             self.notify("There are no rules to play by on this server.", severity="error")
@@ -570,11 +627,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         if self.chosen is None:
             self.notify("These rules do not load: choose others.", severity="error")
             return
-        info = next(i for i in self.infos if i.key == rules.value)
-        # the server's rules are loaded by key; the player's own are brought as shown
-        own = self.chosen if info.origin == "user" else None
         self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
-                      str(self.query_one("#choose-bots", ChoiceRow).value), own))
+                      str(self.query_one("#choose-bots", ChoiceRow).value), self.chosen))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

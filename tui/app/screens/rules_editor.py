@@ -5,11 +5,18 @@ the words of the rules screen; below, every mistake with its line and column (ch
 to jump there).  Saving is refused while the text has mistakes, so the file on disk is
 always the last good version; "Play this" saves and starts a game with the rules at once
 (over SSH: opens a table in the lobby, where friends may join).
+
+Checking a big file takes a while, and over SSH the app's loop draws every player's
+screen: every check (as the file opens, when typing pauses, before "next mistake") and
+every save runs in a worker thread, and its answer is applied on the loop only if the text
+is still the one it was for.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import on, work
@@ -25,7 +32,7 @@ from textual.worker import get_current_worker
 
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
-from tui.service.rules_quota import QuotaError
+from tui.service.rules_quota import QuotaError, RulesQuota
 from tui.terminal_text import printable
 
 from ..host import host
@@ -75,10 +82,15 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self.user_dir = user_dir
         self.confine = confine  # over SSH: `extends` stays inside the player's folder
         self.saved_text = path.read_text(encoding="utf-8")
-        self.result: LiveCheck = safe_check(self.saved_text, path, user_dir, confine)
-        self.last_good: Ruleset | None = self.result.ruleset
+        self.result = LiveCheck(str(path))  # (until the first check answers)
+        self.last_good: Ruleset | None = None
         self.was_saved = False
         self._timer: Timer | None = None
+        self._checking: str | None = None  # the text a check runs for now
+        self._checked_text: str | None = None  # the text `result` is for
+        self._when_checked: Callable[[], None] | None = None  # e.g. go to the next mistake
+        self._save_lock = threading.Lock()
+        self._saves = 0  # saves asked for; only the latest one writes
         self._leave_armed = False
 
     # ------------------------------------------------------------------ layout
@@ -106,7 +118,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
                                  (printable(self.path.name), "bold $accent"),
                                  (printable(where), "dim"))
         self.query_one("#editor-title", Static).update(title)
-        self._show(self.result)
+        self._check(self.saved_text)
+        self._show_status()
         self.editor.focus()
         self.call_after_refresh(self._show_preview)  # once the pane has its width
 
@@ -125,6 +138,11 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     def dirty(self) -> bool:
         return self.text != self.saved_text
 
+    @property
+    def checking(self) -> bool:
+        """A check of the text is due or running (its answer is not shown yet)."""
+        return self._timer is not None or self._checking is not None
+
     # ------------------------------------------------------------------ checking
     @on(TextArea.Changed, "#editor-text")
     def _typed(self) -> None:
@@ -135,9 +153,15 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self._show_status()
 
     def _check_typed(self) -> None:
-        """Typing paused: check the text in a thread (a big file takes a while to check,
-        and the app's loop may be drawing other players' screens)."""
-        self._check_in_thread(self.text)
+        """Typing paused: check the text."""
+        self._timer = None
+        self._check(self.text)
+
+    def _check(self, text: str) -> None:
+        """Check `text` in a thread (a big file takes a while to check, and the app's loop
+        may be drawing other players' screens); `_checked` shows the answer."""
+        self._checking = text
+        self._check_in_thread(text)
 
     @work(thread=True, exclusive=True, group="rules-check")
     def _check_in_thread(self, text: str) -> None:
@@ -148,18 +172,26 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     def _checked(self, text: str, result: LiveCheck) -> None:
         if not self.is_attached:
             return  # the editor was left while its check ran
-        if text != self.text or self._timer is None:
-            return  # typed again meanwhile (its own check is on the way), or checked now
-        self._timer = None
+        if text != self.text or text != self._checking or self._timer is not None:
+            return  # typed again meanwhile: its own check is on the way
+        self._checking = None
+        self._checked_text = text
         self._show(result)
+        then, self._when_checked = self._when_checked, None
+        if then is not None:
+            then()
 
-    def check_now(self) -> LiveCheck:
-        """Check the text as it is now and show the outcome."""
+    def when_checked(self, then: Callable[[], None]) -> None:
+        """Do `then` once the text as it is now has been checked (at once if it has)."""
+        if not self.checking and self._checked_text == self.text:
+            then()
+            return
+        self._when_checked = then
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self._show(safe_check(self.text, self.path, self.user_dir, self.confine))
-        return self.result
+        if self._checking != self.text:
+            self._check(self.text)
 
     def _show(self, result: LiveCheck) -> None:
         self.result = result
@@ -182,7 +214,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         width = pane.scrollable_content_region.width or 78
         body = self.query_one("#preview-body", Static)
         if self.last_good is None:
-            body.update(Content.styled("Fix the mistakes below to see the rules.", "italic"))
+            body.update(Content.styled("Checking the rules…" if self.checking else
+                                       "Fix the mistakes below to see the rules.", "italic"))
             return
         text = describe_rules(self.last_good, width=width - 1)
         if self.result.ok:
@@ -196,7 +229,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def _show_status(self) -> None:
         status = self.query_one("#editor-status", Static)
-        pending = self._timer is not None
+        pending = self.checking
         count = len(self.result.errors)
         if pending:
             state = ("Checking…", "dim")
@@ -222,7 +255,10 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self.editor.focus()
 
     def action_next_error(self) -> None:
-        here = sorted(self.check_now().errors_here())
+        self.when_checked(self._goto_next_error)
+
+    def _goto_next_error(self) -> None:
+        here = sorted(self.result.errors_here())
         if not here:
             self.notify("No mistakes here.", markup=False)
             return
@@ -232,46 +268,70 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     # ------------------------------------------------------------------ saving
     @on(Button.Pressed, "#save")
-    def action_save(self) -> bool:
-        """Save if the text checks; True when the file now holds the text."""
-        text = self.text
+    def action_save(self) -> None:
+        """Save if the text checks (the check and the write in a worker)."""
+        self._save()
+
+    def _save(self, then: Callable[[Ruleset], None] | None = None) -> None:
+        """Save the text as it is now; `then` gets its rules once saved (not if refused)."""
+        self._saves += 1
+        self._save_in_thread(self.text, self._saves, host(self).env.rules_quota(), then)
+
+    @work(thread=True, group="rules-save")
+    def _save_in_thread(self, text: str, number: int, quota: RulesQuota | None,
+                        then: Callable[[Ruleset], None] | None) -> None:
+        """Saves are written in the order asked; one overtaken by a newer is not written."""
+        with self._save_lock:
+            if number != self._saves:
+                return  # a newer save follows (with the newer text)
+            try:
+                if quota is not None:
+                    quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
+                outcome: LiveCheck | QuotaError | OSError = save_checked(
+                    self.path, text, self.user_dir, self.confine)
+            except (QuotaError, OSError) as exc:
+                outcome = exc
+        self.app.call_from_thread(self._saved, text, outcome, then)
+
+    def _saved(self, text: str, outcome: LiveCheck | QuotaError | OSError,
+               then: Callable[[Ruleset], None] | None) -> None:
+        if not self.is_attached:
+            return  # left meanwhile (the file is written or not; nothing to show)
         env = host(self).env
-        quota = env.rules_quota()
-        try:
-            if quota is not None:
-                quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
-            result = save_checked(self.path, text, self.user_dir, self.confine)
-        except QuotaError as exc:
-            self.notify(f"Not saved: {exc}", title="Cannot save", severity="error",
+        if isinstance(outcome, QuotaError):
+            self.notify(f"Not saved: {outcome}", title="Cannot save", severity="error",
                         markup=False)
-            return False
-        except OSError as exc:
-            self.notify(env.shown(f"{self.path}: {exc.strerror or exc}"), title="Cannot save",
-                        severity="error", markup=False)
-            return False
-        self._show(result)
-        if not result.ok:
-            count = len(result.errors)
+            return
+        if isinstance(outcome, OSError):
+            self.notify(env.shown(f"{self.path}: {outcome.strerror or outcome}"),
+                        title="Cannot save", severity="error", markup=False)
+            return
+        if text == self.text and not self.checking:
+            self._checked_text = text
+            self._show(outcome)
+        if not outcome.ok:
+            count = len(outcome.errors)
             self.notify(f"Not saved: {count} mistake{'s' if count != 1 else ''} to fix first. "
                         "The file keeps its last good version.", title="Not saved",
                         severity="warning", markup=False)
-            return False
+            return
         self.saved_text = text
         self.was_saved = True
         self._show_status()
         self.notify(f"Saved {self.path.name}.", markup=False)
-        return True
+        if then is not None:
+            assert outcome.ruleset is not None  # saved, so it checked
+            then(outcome.ruleset)
 
     # ------------------------------------------------------------------ playing
     @on(Button.Pressed, "#play")
     def action_play(self) -> None:
         """Save, then hand the rules back: whoever opened the rules decides how to play them
         (a game against bots locally, a table of one's own in the lobby)."""
-        if not self.action_save():
-            return
-        rules = self.result.ruleset
-        assert rules is not None  # saved, so it checked
-        self.dismiss(PlayRules(self.path.stem, rules))
+        def play(rules: Ruleset) -> None:
+            self.dismiss(PlayRules(self.path.stem, rules))
+
+        self._save(play)
 
     # ------------------------------------------------------------------ leaving
     @on(Button.Pressed, "#back")

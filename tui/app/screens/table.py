@@ -80,6 +80,7 @@ NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
+SAVE_EVERY = 1.0  # seconds: the autosave is at most this far behind the table
 
 
 class TableScreen(Screen[None]):
@@ -122,6 +123,7 @@ class TableScreen(Screen[None]):
         self._can_undo = False  # read with the view (finding the deal's start may replay)
         self._changes = itertools.count(1)
         self._generation = 0  # the table's latest change: a view read before it is stale
+        self._shown_generation = -1  # the change the view on show was read after
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
         self._deal_seen = -1
@@ -136,6 +138,7 @@ class TableScreen(Screen[None]):
         self._save_warned = False
         self._save_lock = threading.Lock()
         self._save_number = self._saved_number = 0
+        self._save_timer: Timer | None = None  # a save on its way (`SAVE_EVERY`)
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
@@ -151,6 +154,11 @@ class TableScreen(Screen[None]):
         if self._view is None:
             raise LookupError("the table's first view has not arrived yet")
         return self._view
+
+    @property
+    def caught_up(self) -> bool:
+        """The view on show was read after the table's latest change (none is on its way)."""
+        return self._shown_generation == self._generation
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A window too small to show the table plays nothing blind, and neither does a
@@ -218,6 +226,8 @@ class TableScreen(Screen[None]):
             self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
+        if self._save_timer is not None:  # a change not saved yet: saved now, here
+            self._save_now(in_worker=False)
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
             if stop is not None:
                 stop()
@@ -313,6 +323,7 @@ class TableScreen(Screen[None]):
             self._log_seen = self._fresh_from = len(view.log)
             self.refresh_bindings()
         self._view, self._can_undo = view, can_undo
+        self._shown_generation = generation
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
@@ -421,35 +432,62 @@ class TableScreen(Screen[None]):
                 if {c.face for c in a.cards} <= selected}
 
     def _autosave(self, view: SeatView) -> None:
-        """Save after every change: the game's text is taken here, on the UI thread, so it
-        is one consistent state; writing it (atomically, with a sync to disk) is a
-        worker's job.  Writes are numbered and an older one never replaces a newer."""
-        path = self.session.save_path
-        if path is None:
+        """Save after a change: at once when a deal ends, else within `SAVE_EVERY`
+        seconds, every change in between saved together (bots at full speed change the
+        table every few milliseconds; taking the game's text is about a millisecond and
+        writing it as much again).  Leaving the table saves at once what is pending."""
+        if self.session.save_path is None:
             return
+        if view.phase in ("round_over", "game_over"):
+            self._save_now()
+        elif self._save_timer is None:
+            self._save_timer = self.set_timer(SAVE_EVERY, self._save_now)
+
+    def _save_now(self, in_worker: bool = True) -> None:
+        """The game's text is taken here, on the UI thread, so it is one consistent state;
+        writing it (atomically, with a sync to disk) is a worker's job.  Writes are
+        numbered and an older one never replaces a newer."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = None
+        path = self.session.save_path
+        if path is None or self._view is None:
+            return
+        over = self._view.phase == "game_over"
         try:
-            text = None if view.phase == "game_over" else self.table.save_text()
+            text = None if over else self.table.save_text()
         except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
             self._save_failed(path, exc)
             return
-        if view.phase != "game_over" and text is None:
+        if not over and text is None:
             return  # a table that is not saved
         self._save_number += 1
-        self._write_save(path, text, self._save_number)
+        if in_worker:
+            self._write_save(path, text, self._save_number)
+        elif (failure := self._write_numbered(path, text, self._save_number)) is not None:
+            self._save_failed(path, failure)
 
     @work(thread=True, group="save")
     def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        failure = self._write_numbered(path, text, number)
+        if failure is not None:
+            self.app.call_from_thread(self._save_failed, path, failure)
+
+    def _write_numbered(self, path: Path, text: str | None, number: int) -> Exception | None:
+        """Write save `number` (None: remove the save) unless a newer one is written;
+        returns what went wrong, if anything."""
         with self._save_lock:
             if number < self._saved_number:
-                return  # a newer save is already written
+                return None  # a newer save is already written
+            self._saved_number = number
             try:
                 if text is None:
                     path.unlink(missing_ok=True)
                 else:
                     write_atomic(path, text)
             except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
-                self.app.call_from_thread(self._save_failed, path, exc)
-            self._saved_number = number
+                return exc
+        return None
 
     def _save_failed(self, path: Path, exc: Exception) -> None:
         if not self._save_warned:
@@ -635,17 +673,54 @@ class TableScreen(Screen[None]):
         extra = self.hand.selected_cards()
         if extra:
             groups.append(extra)
-        if self.play(lambda v: intents.lay_down(v, groups, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.lay_down(v, groups, self.arranger()),
+                            self._melded)
 
     def action_go_out(self) -> None:
         groups = self.hand.group_cards()
         hand = self.hand.hand
         cursor = self._single_card()
-        if self.play(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger()),
+                            self._melded)
+
+    def _melded(self) -> None:
+        self.hand.clear_groups()
+        self.hand.clear_selection()
+
+    def play_searching(self, build: Callable[[SeatView], Action],
+                       then: Callable[[], None]) -> None:
+        """`play` for a move whose building may search the hand for melds (going out, or
+        laying down with nothing grouped): the search runs in a worker, and the move is
+        made here when it is found, unless the table changed meanwhile; `then` follows a
+        move made."""
+        if self._view is not None:
+            self._search_move(build, self._view, self._generation, then)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_move(self, build: Callable[[SeatView], Action], view: SeatView,
+                     generation: int, then: Callable[[], None]) -> None:
+        try:
+            found: Action | intents.NeedChoice = build(view)
+        except intents.NeedChoice as exc:
+            found = exc
+        self.app.call_from_thread(self._searched, found, generation, then)
+
+    def _searched(self, found: Action | intents.NeedChoice, generation: int,
+                  then: Callable[[], None]) -> None:
+        if not self.is_attached:
+            return
+        if generation != self._generation:
+            self.notify("The table changed while your hand was searched: press again.",
+                        title="Not played", timeout=4)
+            return
+
+        def built(view: SeatView) -> Action:
+            if isinstance(found, intents.NeedChoice):
+                raise found
+            return found
+
+        if self.play(built):
+            then()
 
     def action_lay_off(self, meld_id: int | None = None) -> None:
         cards = self.hand.selected_cards() or (
@@ -752,15 +827,26 @@ class TableScreen(Screen[None]):
         current = self.hand.sort_mode
         mode = SORT_MODES[(SORT_MODES.index(current) + 1) % len(SORT_MODES)] \
             if current in SORT_MODES else SORT_MODES[0]
-        if mode == "melds":
-            arrangement = self._arrange(self.hand.hand, self.view_now)
-            if arrangement is None:
-                mode = "suit"
-            else:
-                self.hand.sort("melds", melds=intents.melds_of(arrangement))
-                self._redraw_hand()
-                return
+        if mode == "melds":  # the hand's best melds are searched in a worker
+            self._search_melds(tuple(self.hand.hand), self.view_now)
+            return
         self.hand.sort(mode, self._rank_keys())
+        self._redraw_hand()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_melds(self, hand: tuple[Card, ...], view: SeatView) -> None:
+        arrangement = self._arrange(hand, view)
+        self.app.call_from_thread(self._sort_by_melds, hand, arrangement)
+
+    def _sort_by_melds(self, hand: tuple[Card, ...], arrangement: Any) -> None:
+        """Sort by the melds found, if the hand is still the one searched (by suit when
+        no meld was found)."""
+        if not self.is_attached or {c.uid for c in hand} != {c.uid for c in self.hand.hand}:
+            return
+        if arrangement is None:
+            self.hand.sort("suit", self._rank_keys())
+        else:
+            self.hand.sort("melds", melds=intents.melds_of(arrangement))
         self._redraw_hand()
 
     # ------------------------------------------------------------------ other keys

@@ -8,6 +8,9 @@ from collections.abc import Callable, Sequence
 from rich.style import Style
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -85,7 +88,11 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
 class LogTail(Widget):
     """The table's log: the latest lines that fit, newest at the bottom, in a box of
     fixed size.  A move redraws this box alone (no layout, no scrolling); the whole log,
-    scrollable, is in the scores dialog (`c`)."""
+    scrollable, is in the scores dialog (`c`).
+
+    Each line is drawn once: the strips of every event in sight are kept (with whether it
+    was fresh), so a move draws its own line and moves the others up, instead of writing
+    and wrapping the whole tail again.  The lines are those `log_text` writes."""
 
     DEFAULT_CSS = """
     LogTail { height: 1fr; width: 1fr; }
@@ -98,20 +105,95 @@ class LogTail(Widget):
         self._me = -1
         self._fresh_from = 0
         self._words: Callable[[str], str] | None = None
+        self._drawn: dict[int, tuple[Event, bool, list[Strip]]] = {}  # index: its lines
+        self._heads: dict[int, list[Strip]] = {}  # deal: its header line
+        self._drawn_for: tuple[object, ...] = ()  # what the kept lines were drawn with
+        self._tail: tuple[tuple[object, ...], list[Strip]] | None = None
 
     def show(self, events: Sequence[Event], me: int, fresh_from: int,
              words: Callable[[str], str] | None = None) -> None:
         self._events, self._me, self._fresh_from, self._words = events, me, fresh_from, words
+        self._tail = None
         self.refresh()
 
+    def selection_updated(self, selection: Selection | None) -> None:
+        self._tail = None
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._tail_lines()
+        if y < len(lines):
+            return lines[y] if self.text_selection is not None else lines[y].apply_offsets(0, y)
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
     def render(self) -> Text:
+        """The lines in sight as one text (what a mouse selection copies); the screen
+        is drawn from the kept lines (`render_line`)."""
         width, height = self.size.width, self.size.height
         if width <= 0 or height <= 0 or not self._events:
             return Text()
-        # each event takes at least one line: the last `height` events are enough
         start = max(0, len(self._events) - height)
-        tail = self._events[start:]
-        text = log_text(tail, self._me, self._fresh_from - start, height, self.headers,
-                        self._words)
+        text = log_text(self._events[start:], self._me, self._fresh_from - start, height,
+                        self.headers, self._words)
         lines = text.wrap(self.app.console, width, overflow="fold")
         return Text("\n").join(list(lines)[-height:])
+
+    def _tail_lines(self) -> list[Strip]:
+        width, height = self.size.width, self.size.height
+        style = self.visual_style
+        selection = self.text_selection
+        key = (width, height, style, selection)
+        if self._tail is not None and self._tail[0] == key:
+            return self._tail[1]
+        if selection is not None:  # drawn whole, the selection highlighted (rare)
+            lines = Visual.to_strips(self, visualize(self, self.render()), width, height,
+                                     style)
+            self._tail = (key, lines)
+            return lines
+        drawn_for = (width, style, self._me, self._words, self.headers)
+        if drawn_for != self._drawn_for:
+            self._drawn_for = drawn_for
+            self._drawn.clear()
+            self._heads.clear()
+        lines = []
+        if width > 0 and height > 0 and self._events:
+            # each event takes at least one line: the last `height` events are enough
+            events = self._events
+            start = max(0, len(events) - height)
+            last_deal = None
+            for index in range(start, len(events)):
+                event = events[index]
+                if self.headers and event.deal != last_deal and event.deal:
+                    lines += self._head(event.deal)
+                    last_deal = event.deal
+                lines += self._event_lines(index, event)
+            for index in [i for i in self._drawn if i < start or i >= len(events)]:
+                del self._drawn[index]
+        self._tail = (key, lines[-height:] if height > 0 else [])
+        return self._tail[1]
+
+    def _head(self, deal: int) -> list[Strip]:
+        if deal not in self._heads:
+            words = self._words or str
+            self._heads[deal] = self._strips(Text(words(f"— deal {deal} —"),
+                                                  Style(dim=True)))
+        return self._heads[deal]
+
+    def _event_lines(self, index: int, event: Event) -> list[Strip]:
+        fresh = index >= self._fresh_from and event.seat != self._me
+        kept = self._drawn.get(index)
+        if kept is not None and kept[1] == fresh and kept[0] == event:
+            return kept[2]
+        line = log_text([event], self._me, 0 if fresh else 1, 1, False, self._words)
+        strips = self._strips(line)
+        self._drawn[index] = (event, fresh, strips)
+        return strips
+
+    def _strips(self, line: Text) -> list[Strip]:
+        """One line of text as this widget draws it: wrapped to its width, in its style."""
+        width = self.size.width
+        strips: list[Strip] = []
+        for part in line.wrap(self.app.console, width, overflow="fold"):
+            strips += Visual.to_strips(self, visualize(self, part), width, None,
+                                       self.visual_style)
+        return strips

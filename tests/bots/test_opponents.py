@@ -1,0 +1,99 @@
+"""The opponent model reads an opponent's last turn: a hand is likely in proportion to how
+well it explains the discard the opponent made and the top discard it passed over."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from table_rig import card, goto_deal, new_game, rig
+
+from tui.bots import opponents
+from tui.bots.memory import read_knowledge
+from tui.bots.opponents import OpponentModel
+from tui.bots.tactics import evaluator_for
+from tui.engine.actions import Discard, DrawStock, TakeDiscard
+from tui.engine.cards import Card, parse_card
+from tui.engine.game import Game
+
+# deal 6 of Three Thirteen: 8 cards, eights wild.  The opponent (seat 1) holds KS among
+# cards that go with nothing, passes the top discard QC, draws JH and throws KS away:
+# what it kept is "2C 3C 4C 5D 6D 7D 9H JH".
+KEPT = "2C 3C 4C 5D 6D 7D 9H JH"
+
+
+def opponent_turn() -> Game:
+    game = new_game("three_thirteen", 2, seed=3)
+    goto_deal(game, 6)
+    rig(game, ["AS 2S 4H 6H 10C JC QS KC", "KS 2C 3C 4C 5D 6D 7D 9H"], discard="QC",
+        stock_top="JH", turn=1)
+    game.apply(DrawStock(seat=1))
+    game.apply(Discard(seat=1, card=card(game, 1, "KS")))
+    assert sorted(c.face for c in game.round.hands[1]) == \
+        sorted(parse_card(t).face for t in KEPT.split())
+    return game
+
+
+def model_of(game: Game) -> OpponentModel:
+    view = game.view(0)
+    ev = evaluator_for(view)
+    return OpponentModel(view, read_knowledge(view), ev.params.wild_ranks,
+                         ev.params.run_min - 1, ev)
+
+
+def order_holding(model: OpponentModel, hand: str) -> list[Card]:
+    """An order of the unseen cards that deals `hand` to the opponent."""
+    pool = list(model.pool)
+    head = []
+    for token in hand.split():
+        face = parse_card(token).face
+        head.append(pool.pop(next(i for i, c in enumerate(pool) if c.face == face)))
+    return head + pool
+
+
+def test_the_log_says_which_top_discard_a_seat_last_passed_over() -> None:
+    game = opponent_turn()
+    know = read_knowledge(game.view(0))
+    assert know.last_passed[1].face == parse_card("QC").face
+    assert [c.face for c in know.discarded[1]] == [parse_card("KS").face]
+    game.apply(TakeDiscard(seat=0))  # seat 0 takes KS: a take, not a pass
+    game.apply(Discard(seat=0, card=card(game, 0, "AS")))
+    assert 0 not in read_knowledge(game.view(1)).last_passed
+
+
+def test_a_hand_that_explains_the_last_turn_is_the_likeliest() -> None:
+    model = model_of(opponent_turn())
+    fit = model.last_turn_fit
+    kept = fit(order_holding(model, KEPT))  # the truth: KS went with nothing
+    assert kept > 0.5
+    # holding two kings, throwing the third away cost a set
+    assert fit(order_holding(model, "2C 3C 4C 5D 6D 9H KH KD")) < kept / 100
+    # with QH QD in hand the passed QC made a set: it would have been taken
+    assert fit(order_holding(model, "2C 3C 4C 5D 6D 7D QH QD")) < kept / 100
+
+
+def test_a_hand_that_could_have_gone_out_and_did_not_is_nearly_ruled_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(opponents, "TAU_DISCARD", 1e9)  # only the going-out check counts
+    model = model_of(opponent_turn())
+    out = order_holding(model, "2C 3C 4C 5C 6C KH KD 9H")  # with KS: out, throwing 9H
+    assert model.last_turn_fit(out) <= opponents.COULD_GO_OUT * \
+        model.last_turn_fit(order_holding(model, KEPT)) * 1.01
+
+
+def test_imagined_deals_lean_to_hands_that_explain_the_last_turn() -> None:
+    model = model_of(opponent_turn())
+    rng = random.Random(5)
+    seats = model.seats
+
+    def fit_of(world_hand: list[Card]) -> float:
+        return model.last_turn_fit(order_holding(model, " ".join(map(str, world_hand))))
+
+    imagined = [fit_of(model.imagine(rng).hands[1]) for _ in range(150)]
+    blind = []
+    for _ in range(150):
+        order = list(model.pool)
+        rng.shuffle(order)
+        blind.append(model.last_turn_fit(order))
+    assert seats == [1]
+    assert sum(imagined) / len(imagined) > 2 * sum(blind) / len(blind)
