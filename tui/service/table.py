@@ -127,16 +127,6 @@ class Table:
         if notify:
             self._changed()
 
-    def wait_recorded(self, timeout: float | None = None) -> RecordOutcome | None:
-        """Wait for the finished game's record to be written (None: nothing to record, or
-        not written within `timeout`); for a front end that is about to end."""
-        if self._recording is None:
-            return None
-        try:
-            return self._recording.result(timeout)
-        except TimeoutError:
-            return None
-
     def abandon(self) -> RecordOutcome | None:
         """The player gives the game up unfinished: it goes into the records as abandoned
         (None when this table keeps no records or the game is already over)."""
