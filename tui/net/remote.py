@@ -429,8 +429,6 @@ class RemoteTable:
         assert self._view is not None, "no view has arrived yet"
         return self._view
 
-    views_ready = True  # the views arrive whole from the game service
-
     def humans(self) -> list[int]:
         return list(self._humans)
 

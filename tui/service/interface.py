@@ -69,16 +69,9 @@ class TableService(Protocol):
     def view(self, seat: int) -> SeatView:
         """What `seat` may see now (a service limited to one seat gives only its own).
 
-        It may list the seat's legal moves, which may search for a go-out: a front end that
-        renders calls it from a worker thread unless `views_ready`.  The table only changes
-        on its own loop and tells its listeners each time, so a view read while it changed
-        is known stale."""
-        ...
-
-    @property
-    def views_ready(self) -> bool:
-        """`view` only hands back a view already made (the remote table's, sent whole by
-        the game service): reading it costs nothing, on any loop."""
+        It lists the seat's legal moves, which may search for a go-out: a front end that
+        renders calls it from a worker thread.  The table only changes on its own loop and
+        tells its listeners each time, so a view read while it changed is known stale."""
         ...
 
     def act(self, seat: int, action: Action) -> None:

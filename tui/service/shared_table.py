@@ -246,8 +246,6 @@ class SeatTable:
         """This seat's view, whatever seat is asked for: no other seat's hand is reachable."""
         return self._table.view(self.seat)
 
-    views_ready = False  # the shared table's view lists this seat's moves when asked
-
     def act(self, seat: int, action: Action) -> None:
         if self.seat < 0:
             raise IllegalAction("you are watching this table, not playing at it", "seats")

@@ -73,8 +73,6 @@ class Table:
     def view(self, seat: int) -> SeatView:
         return self.game.view(seat)
 
-    views_ready = False  # a view lists the seat's moves when it is asked for
-
     def is_bot(self, seat: int) -> bool:
         return seat in self._bots
 

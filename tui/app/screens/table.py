@@ -293,13 +293,8 @@ class TableScreen(Screen[None]):
                          four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
-        """Read this seat's view in a worker (here when the service has it ready);
-        `_show_view` applies it."""
-        if self.table.views_ready:
-            self._show_view(self.table.view(self.seat), self.table.can_undo(self.seat),
-                            self._generation)
-        else:
-            self._read_view(self._generation)
+        """Read this seat's view in a worker; `_show_view` applies it when it arrives."""
+        self._read_view(self._generation)
 
     @work(thread=True, group="view")
     def _read_view(self, generation: int) -> None:
