@@ -81,8 +81,8 @@ async def test_a_view_read_before_a_move_is_not_shown_after_it(tmp_path) -> None
         arrived: list[tuple[SeatView, bool]] = []
         show = screen._show_view
 
-        def arriving(view: SeatView, can_undo: bool, generation: int) -> None:
-            show(view, can_undo, generation)
+        def arriving(view: SeatView, can_undo: bool, generation: int, *more: object) -> None:
+            show(view, can_undo, generation, *more)  # type: ignore[arg-type]
             arrived.append((view, screen._view is view))
 
         screen._show_view = arriving  # type: ignore[method-assign]

@@ -133,8 +133,7 @@ class TableScreen(Screen[None]):
         self._bot_busy = False
         self._refresh_pending = False
         self._last_note: tuple[str, str, float] = ("", "", 0.0)
-        self._penalty: str = ""
-        self._penalty_key: tuple[int, tuple[int, ...]] | None = None
+        self._penalty: tuple[object, str] = ((), "")  # (deal and hand, its penalty)
         self._save_warned = False
         self._save_lock = threading.Lock()
         self._save_number = self._saved_number = 0
@@ -302,10 +301,26 @@ class TableScreen(Screen[None]):
         """(Not exclusive: a stale reading is dropped on arrival, by its generation.)"""
         try:
             view, can_undo = self.table.view(self.seat), self.table.can_undo(self.seat)
+            penalty = self._penalty_of(view)
         except Exception as exc:  # noqa: BLE001 - judged on the UI thread: stale, or a bug
             self.app.call_from_thread(self._view_failed, exc, generation)
             return
-        self.app.call_from_thread(self._show_view, view, can_undo, generation)
+        self.app.call_from_thread(self._show_view, view, can_undo, generation, penalty)
+
+    def _penalty_of(self, view: SeatView) -> tuple[object, str]:
+        """The hand's "penalty now" as the rules score it (the best arrangement, where
+        they score one), worked out with the view it belongs to, in the same worker: it
+        shows in the same redraw, with no worker and no redraw of its own.  Kept while
+        the hand stays the same."""
+        from tui.engine.scoring import hand_points
+
+        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
+        known = self._penalty  # (read from the worker: at worst worked out again)
+        if known[0] == key:
+            return known
+        hand = tuple(view.hand)
+        return key, (f"penalty now {hand_points(hand, view.rules, view.schedule_round)}"
+                     if hand else "")
 
     def _view_failed(self, exc: Exception, generation: int) -> None:
         """A reading the table changed under may fail half-way: dropped, a newer one is on
@@ -313,7 +328,8 @@ class TableScreen(Screen[None]):
         if generation == self._generation and self.is_attached:
             raise exc
 
-    def _show_view(self, view: SeatView, can_undo: bool, generation: int) -> None:
+    def _show_view(self, view: SeatView, can_undo: bool, generation: int,
+                   penalty: tuple[object, str] = ((), "")) -> None:
         """Bring the hand model up to date with a view just read and redraw what changed,
         unless the table changed while it was read (its own reading follows) or the
         screen was left meanwhile."""
@@ -322,7 +338,7 @@ class TableScreen(Screen[None]):
         if self._view is None:  # the first view: what was logged before is not news
             self._log_seen = self._fresh_from = len(view.log)
             self.refresh_bindings()
-        self._view, self._can_undo = view, can_undo
+        self._view, self._can_undo, self._penalty = view, can_undo, penalty
         self._shown_generation = generation
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
@@ -344,7 +360,6 @@ class TableScreen(Screen[None]):
         self._log_seen = len(view.log)
         self._draw()
         self._autosave(view)
-        self._update_penalty()
         self._maybe_show_summary(view)
 
     def _seat_context(self, view: SeatView) -> SeatContext:
@@ -354,7 +369,7 @@ class TableScreen(Screen[None]):
             seat=self.seat, style=self.card_style(), width=self.size.width,
             levels=tuple(spec.bot or "person" for spec in self.table.seats),
             narrow=self.has_class("-narrow"), chat=self.session.chat is not None,
-            can_undo=self._can_undo, penalty=self._penalty,
+            can_undo=self._can_undo, penalty=self._penalty[1],
             rejoin_code=self.session.rejoin_code or "", selected=bool(self.hand.selected),
             groups=len(self.hand.groups), sort_mode=self.hand.sort_mode or "",
             targets=frozenset(self._targets(view)), fresh_from=self._fresh_from, hint=hint,
@@ -554,30 +569,6 @@ class TableScreen(Screen[None]):
         self._bot_busy = False
         self.notify(f"A computer player's move failed: {exc}", title="Bot error",
                     severity="error")
-
-    def _update_penalty(self) -> None:
-        """Recompute the hand's best penalty in a worker, only when the hand changed."""
-        view = self.view_now
-        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
-        if key == self._penalty_key:
-            return
-        self._penalty_key = key
-        self._solve_penalty(tuple(view.hand), view)
-
-    @work(thread=True, exclusive=True, group="solve")
-    def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        from tui.engine.scoring import hand_points
-
-        text = f"penalty now {hand_points(hand, view.rules, view.schedule_round)}" if hand \
-            else ""
-        if get_current_worker().is_cancelled:
-            return
-        self.app.call_from_thread(self._set_penalty, text)
-
-    def _set_penalty(self, text: str) -> None:
-        if text != self._penalty:
-            self._penalty = text
-            self._draw()
 
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
