@@ -66,9 +66,9 @@ async def _start_from_menu(pilot, app: RummyApp, seed: str) -> None:  # noqa: AN
     from tui.app.screens.new_game import NewGameScreen
 
     await pilot.press("n")
-    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
     app.screen.query_one("#ruleset", Select).value = "three_thirteen"
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen.ready)  # (the rules are read in a worker)
     app.screen.query_one("#players", Select).value = 2
     app.screen.query_one("#seed", Input).value = seed
     await pilot.pause()
@@ -100,8 +100,9 @@ async def test_a_new_game_asks_before_replacing_the_game_in_progress(tmp_path) -
         await pilot.press("y")  # abandon it
         await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.seed == 6 != first_seed
-    from tui.records import default_store
+        from tui.records import default_store
 
-    store = default_store()
-    assert store.abandoned_count() == 1  # kept as abandoned
-    assert store.count() == 0  # and not as a game played
+        store = default_store()
+        # kept as abandoned (written in the records thread)
+        await wait_until(pilot, lambda: store.abandoned_count() == 1)
+    assert store.abandoned_count() == 1 and store.count() == 0  # and not as a game played
