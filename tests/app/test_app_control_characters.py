@@ -108,7 +108,7 @@ async def test_a_hostile_file_name_is_shown_as_text_on_the_new_game_screen(
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         await pilot.pause()
         assert app.screen.query_one("#broken-rulesets")  # the file that does not load, listed
         assert controls_on_screen(app) == []

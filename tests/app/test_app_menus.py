@@ -23,10 +23,10 @@ async def test_new_game_from_the_menu_by_keys(tmp_path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert not app.has_game_in_progress()
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         screen = app.screen
         screen.query_one("#ruleset", Select).value = "three_thirteen"
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.ready)  # (the rules are read in a worker)
         screen.query_one("#players", Select).value = 2
         await pilot.pause()
         screen.query_one("#opp-name-0", Input).value = "Zed"

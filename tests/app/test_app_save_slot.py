@@ -45,7 +45,7 @@ async def test_a_damaged_save_offers_a_new_game_in_one_line(tmp_path: Path) -> N
         reason = str(app.screen.query_one("#damaged-save-reason", Static).render())
         assert "damaged" in reason and "seed" in reason and "\n" not in reason.strip()
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
     assert not path.exists()
     assert path.with_name(path.name + ".damaged").exists()
 

@@ -264,7 +264,7 @@ async def test_new_game_lists_the_players_own_folder(tmp_path: Path, home: Path)
     app = RummyApp(env)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         keys = {i.key for i in app.screen.infos}
         assert "table_rules" in keys and "local_only" not in keys
 

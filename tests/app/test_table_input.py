@@ -66,9 +66,9 @@ async def _start_from_menu(pilot, app: RummyApp, seed: str) -> None:  # noqa: AN
     from tui.app.screens.new_game import NewGameScreen
 
     await pilot.press("n")
-    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
     app.screen.query_one("#ruleset", Select).value = "three_thirteen"
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen.ready)  # (the rules are read in a worker)
     app.screen.query_one("#players", Select).value = 2
     app.screen.query_one("#seed", Input).value = seed
     await pilot.pause()
