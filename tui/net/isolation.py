@@ -14,7 +14,7 @@ player's channel - a player sees only what their own app's driver draws.
 
 The per-app parts: the driver bound to the session's channel and the colour depth of
 the player's terminal (the console's colour system would otherwise come from the
-server's TERM).
+server's TERM).  What apps can share, they do: the parsed CSS (`tui.net.stylesheets`).
 
 Colour codes: Rich and Textual remember the escape codes of a style *on the style
 object* (`Style._ansi`), worked out for whichever colour depth rendered it first, and
@@ -50,6 +50,7 @@ from textual.strip import Strip
 
 from tui.net.colors import rich_color_system
 from tui.net.driver import SSHDriver
+from tui.net.stylesheets import share_stylesheet
 from tui.net.terminal import RemoteTerminal
 
 
@@ -123,6 +124,7 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     # traceback printed at exit) would only flood the server's output.
     app.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
     app.console.size = terminal.size
+    share_stylesheet(app)
 
 
 # Per colour depth: id(style) -> (style, codes).  Keyed by identity, which is cheap to
