@@ -46,7 +46,7 @@ async def test_rules_screen_shows_the_chosen_ruleset(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, None))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice", Select).value = "liverpool"
         await pilot.pause()
         text = str(app.screen.query_one("#rules-body", Static).render())

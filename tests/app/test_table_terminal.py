@@ -179,7 +179,7 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
         await pilot.press(*"rules")
         await pilot.pause(0.5)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
 
 
 def _downgraded(colour, system):  # noqa: ANN001, ANN202

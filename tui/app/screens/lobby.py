@@ -108,18 +108,25 @@ class LobbyScreen(Screen[None]):
         self._rejoin_until = 0.0
 
     def compose(self) -> ComposeResult:
-        yield Static(id="lobby-head")
+        # Kept, not looked up on every change: each lookup after the screen's children
+        # change adds an entry to Textual's query cache (up to 1,024 a screen).
+        self._head = Static(id="lobby-head")
+        self._tables = DataTable[Any](id="table-list", cursor_type="row", zebra_stripes=True)
+        self._no_tables = Static("No tables yet: press c to create one.", id="no-tables")
+        self._detail = Vertical(id="lobby-detail")
+        self._detail_body = Static(id="detail-body")
+        yield self._head
         with Vertical(id="lobby-tables") as box:
             box.border_title = "Tables"
-            yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
-            yield Static("No tables yet: press c to create one.", id="no-tables")
-        with Vertical(id="lobby-detail") as detail:
-            detail.border_title = "Table"
-            yield Static(id="detail-body")
+            yield self._tables
+            yield self._no_tables
+        with self._detail:
+            self._detail.border_title = "Table"
+            yield self._detail_body
         yield Footer()
 
     def on_mount(self) -> None:
-        tables = self.query_one("#table-list", DataTable)
+        tables = self._tables
         tables.add_column("No.", key="id", width=4)
         tables.add_column("Rules", key="rules", width=18)
         tables.add_column("Seats", key="seats", width=6)
@@ -191,7 +198,7 @@ class LobbyScreen(Screen[None]):
             self._table_screen = None
             self.guest.leave()
         self.refresh_lobby()
-        self.query_one("#table-list", DataTable).focus()
+        self._tables.focus()
 
     def refresh_lobby(self) -> None:
         summaries = self.guest.summaries()
@@ -206,8 +213,8 @@ class LobbyScreen(Screen[None]):
         if shown == self._shown:
             return  # nothing the list or the detail shows has changed
         self._shown = shown
-        self.query_one("#lobby-head", Static).update(head)
-        tables = self.query_one("#table-list", DataTable)
+        self._head.update(head)
+        tables = self._tables
         current = self._highlighted_id()
         tables.clear()
         for summary in summaries:
@@ -221,12 +228,12 @@ class LobbyScreen(Screen[None]):
         ids = [s.id for s in summaries]
         if wanted in ids:
             tables.move_cursor(row=ids.index(wanted), animate=False)
-        self.query_one("#no-tables").display = not summaries
+        self._no_tables.display = not summaries
         tables.display = bool(summaries)
         self._show_detail()
 
     def _highlighted_id(self) -> int | None:
-        tables = self.query_one("#table-list", DataTable)
+        tables = self._tables
         if not self._summaries or tables.row_count == 0:
             return None
         row = tables.cursor_row
@@ -245,8 +252,8 @@ class LobbyScreen(Screen[None]):
         self._show_detail()
 
     def _show_detail(self) -> None:
-        detail = self.query_one("#lobby-detail")
-        body = self.query_one("#detail-body", Static)
+        detail = self._detail
+        body = self._detail_body
         summary = self._selected()
         if summary is None:
             detail.border_title = "Table"
