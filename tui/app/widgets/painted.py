@@ -64,8 +64,26 @@ class Painted(Widget):
 
         strips = []
         for line in self.paint()[:height]:
-            segments = [Segment(seg.text, look(seg.style))
-                        for seg in line.render(console, end="") if seg.text]
+            segments = [Segment(text, look(style)) for text, style in _runs(line, console)]
             strip = Strip(segments)
             strips.append(strip.crop(0, width) if strip.cell_length > width else strip)
         return strips
+
+
+def _runs(line: Text, console: Any) -> list[tuple[str, RichStyle | None]]:
+    """The line as (text, style) runs: straight from its spans when they follow each other
+    without overlapping (as `Canvas.lines` writes them), else as Rich renders it."""
+    plain = line.plain
+    runs: list[tuple[str, RichStyle | None]] = []
+    at = 0
+    for span in line.spans:
+        if line.style or span.start < at or not isinstance(span.style, RichStyle):
+            return [(seg.text, seg.style) for seg in line.render(console, end="") if seg.text]
+        if span.start > at:
+            runs.append((plain[at:span.start], None))
+        if span.end > span.start:
+            runs.append((plain[span.start:span.end], span.style))
+        at = span.end
+    if at < len(plain):
+        runs.append((plain[at:], None))
+    return runs
