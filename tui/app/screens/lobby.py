@@ -31,6 +31,7 @@ from tui.service.lobby import LobbyError, TableSummary
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+from ..rules_reading import read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -591,14 +592,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
 
     @work(thread=True, exclusive=True, group="create-load")
     def _load_rules(self, info: RulesetInfo) -> None:
-        """(A player's file may have changed since the list was made: read it again.)"""
-        from tui.engine.ruleset import RulesetError, load_ruleset
-
-        try:
-            rules: Ruleset | None = load_ruleset(info.path, self.user_dir, self.confine)
-            error = ""
-        except RulesetError as exc:
-            rules, error = None, str(exc)
+        rules, error = read_rules(info, self.user_dir, self.confine)
         self.app.call_from_thread(self._loaded, info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:

@@ -22,6 +22,7 @@ from tui.service.names import clean_name
 
 from ..host import host
 from ..plain_text import plain_text
+from ..rules_reading import read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -140,14 +141,7 @@ class NewGameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="new-game-load")
     def _load_rules(self, info: RulesetInfo) -> None:
-        """(The file may have changed since the list was made: it is read again.)"""
-        from tui.engine.ruleset import RulesetError, load_ruleset
-
-        try:
-            rules: Ruleset | None = load_ruleset(info.path, self.user_dir)
-            error = ""
-        except RulesetError as exc:
-            rules, error = None, str(exc)
+        rules, error = read_rules(info, self.user_dir)
         self.app.call_from_thread(self._loaded, info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:

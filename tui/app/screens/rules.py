@@ -22,6 +22,7 @@ from tui.service.rules_quota import QuotaError
 from ..host import host
 from ..plain_text import plain_text
 from ..results import PlayRules
+from ..rules_reading import read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -113,19 +114,22 @@ class RulesScreen(Screen[PlayRules | None]):
     def _show(self) -> None:
         info = self._selected()
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
-        if info is None or info.key == self._showing:
-            return  # nothing chosen, or its rules already being read (or shown)
+        if info is None:
+            self._showing = self.shown_key = None
+            self.query_one("#rules-body", Static).update("")
+            return
+        if info.key == self._showing:
+            return  # its rules already being read (or shown)
         self._showing = info.key
         self._describe(info)
 
     @work(thread=True, exclusive=True, group="rules-describe")
     def _describe(self, info: RulesetInfo) -> None:
-        from tui.engine.ruleset import RulesetError, describe_rules, load_ruleset
+        from tui.engine.ruleset import describe_rules
 
-        try:
-            text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
-        except RulesetError as exc:
-            text = f"This file has mistakes; press e to fix them.\n\n{self._env.shown(str(exc))}"
+        rules, error = read_rules(info, self.user_dir, self.confine)
+        text = (describe_rules(rules) if rules is not None else
+                f"This file has mistakes; press e to fix them.\n\n{self._env.shown(error)}")
         self.app.call_from_thread(self._described, info, text)
 
     def _described(self, info: RulesetInfo, text: str) -> None:
