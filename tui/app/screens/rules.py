@@ -114,8 +114,12 @@ class RulesScreen(Screen[PlayRules | None]):
     def _show(self) -> None:
         info = self._selected()
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
-        if info is None or info.key == self._showing:
-            return  # nothing chosen, or its rules already being read (or shown)
+        if info is None:
+            self._showing = self.shown_key = None
+            self.query_one("#rules-body", Static).update("")
+            return
+        if info.key == self._showing:
+            return  # its rules already being read (or shown)
         self._showing = info.key
         self._describe(info)
 
