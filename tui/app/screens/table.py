@@ -214,6 +214,8 @@ class TableScreen(Screen[None]):
             self.query_one("#me").display = False
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
+        # a new theme (settings, command palette) repaints the Python-painted panes too
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._draw())
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
@@ -231,6 +233,7 @@ class TableScreen(Screen[None]):
             if stop is not None:
                 stop()
         self._unsubscribe = self._unsubscribe_refusals = None
+        self.app.theme_changed_signal.unsubscribe(self)  # (its callback holds the screen)
 
     def on_screen_resume(self) -> None:
         self._restart_bot_timer()
