@@ -49,7 +49,7 @@ async def test_a_hostile_rules_name_is_shown_as_text(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice").value = "evil"
         await pilot.pause(0.2)
         assert controls_on_screen(app) == []
@@ -80,7 +80,7 @@ async def test_a_hostile_file_name_is_shown_as_text_on_the_rules_screen_and_edit
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         choice = app.screen.query_one("#rules-choice", Select)
         choice.value = HOSTILE_FILE
         await pilot.pause()
@@ -108,7 +108,7 @@ async def test_a_hostile_file_name_is_shown_as_text_on_the_new_game_screen(
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         await pilot.pause()
         assert app.screen.query_one("#broken-rulesets")  # the file that does not load, listed
         assert controls_on_screen(app) == []
@@ -143,7 +143,7 @@ async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Pa
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
         await pilot.pause()
         await pilot.press("v")
@@ -168,7 +168,7 @@ async def test_the_rules_editor_draws_a_files_control_characters_as_marks(
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice", Select).value = "raw"
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
@@ -187,7 +187,7 @@ async def test_a_notice_naming_a_hostile_file_is_shown_as_text(tmp_path: Path) -
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))

@@ -3,7 +3,7 @@ and the mouse doing the same."""
 
 from __future__ import annotations
 
-from app_driver import HUMAN, table_screen, wait_until
+from app_driver import HUMAN, at_table, table_screen, wait_until
 from table_rig import rig
 
 from tui.app.app import RummyApp
@@ -45,7 +45,7 @@ async def test_group_lay_down_and_lay_off_by_keys() -> None:
     table = stacked_table()
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.press("s")
         for face in ("7♥", "7♠", "7♦"):
             await press_on(pilot, app, face, "space")
@@ -71,7 +71,7 @@ async def test_mouse_draws_selects_and_discards() -> None:
     table = stacked_table()
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.click("#stock")
         await pilot.pause()
         view = table.view(HUMAN)
@@ -93,7 +93,7 @@ async def test_take_from_deep_in_the_pile_by_keys() -> None:
                           discard="QS 7C 5H", stock_top="8C")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")
         assert isinstance(app.screen, PickScreen)
         await pilot.press("down", "enter")  # the second choice: 7C and the 5H above it
@@ -119,7 +119,7 @@ async def test_lay_off_offers_only_the_melds_that_take_the_card() -> None:
                           third="5S 6S 6H 2D 3D 4D AH AS 10H 10S")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await _lay_down_sevens_and_nines(pilot, app)
         assert len(table.view(HUMAN).table) == 2
         before = table.view(HUMAN)
@@ -146,7 +146,7 @@ async def test_deep_take_offers_only_legal_depths_and_waits_for_enter() -> None:
                           discard="QS 3H 7C 5H", stock_top="8C")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")
         picker = app.screen
         assert isinstance(picker, PickScreen)
@@ -166,7 +166,7 @@ async def test_t_asks_how_deep_even_when_only_the_top_card_may_be_taken() -> Non
                           discard="QS 3H", stock_top="8C")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")
         assert isinstance(app.screen, PickScreen)
         assert [value for value, _ in app.screen.choices] == [0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from app_driver import make_env, view, wait_until
+from app_driver import at_table, make_env, view, wait_until
 from textual.widgets import Input, Select, Static
 
 from tui.app.app import RummyApp
@@ -23,16 +23,16 @@ async def test_new_game_from_the_menu_by_keys(tmp_path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         assert not app.has_game_in_progress()
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         screen = app.screen
         screen.query_one("#ruleset", Select).value = "three_thirteen"
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.ready)  # (the rules are read in a worker)
         screen.query_one("#players", Select).value = 2
         await pilot.pause()
         screen.query_one("#opp-name-0", Input).value = "Zed"
         screen.query_one("#seed", Input).value = "99"
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         v = view(app)
         assert [p.name for p in v.players] == ["Tess", "Zed"]
         assert v.rules.key == "three_thirteen"
@@ -46,7 +46,7 @@ async def test_rules_screen_shows_the_chosen_ruleset(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, None))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice", Select).value = "liverpool"
         await pilot.pause()
         text = str(app.screen.query_one("#rules-body", Static).render())

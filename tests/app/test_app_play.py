@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from app_driver import (
     HUMAN,
+    at_table,
     make_env,
     play_round_by_keys,
     table_screen,
@@ -28,7 +29,7 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
     players = 3 if rules != "three_thirteen" else 2
     app = RummyApp(make_env(tmp_path, rules, players=players, bots=("easy",), seed=11))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         first = view(app)
         assert first.deal == 1
         ended = await play_round_by_keys(pilot, app)
@@ -37,7 +38,7 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
         summary = app.screen
         assert isinstance(summary, RoundSummaryScreen)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         assert view(app).deal == 2
         assert view(app).scores == ended.scores
 
@@ -45,7 +46,7 @@ async def test_a_full_round_by_keys_at_80x24(tmp_path, rules: str) -> None:
 async def test_bot_moves_are_logged_and_highlighted(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=3, seed=5, speed="fast"))
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
 
         def bot_moves() -> list:
             return [e for e in view(app).log
@@ -66,7 +67,7 @@ async def test_bot_moves_are_logged_and_highlighted(tmp_path) -> None:
 async def test_illegal_action_is_explained_with_its_rule(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=3))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
         before = view(app)
         await pilot.press("d")  # discard before drawing
@@ -81,7 +82,7 @@ async def test_resume_after_quit_continues_exactly(tmp_path) -> None:
     env = make_env(tmp_path, "contract_rummy", players=3, seed=21)
     app = RummyApp(env)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
         await pilot.press("s")
         await pilot.pause()
@@ -106,7 +107,7 @@ async def test_resume_after_quit_continues_exactly(tmp_path) -> None:
 async def test_resize_keeps_the_table_whole(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "liverpool", players=4, seed=2))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         for width, height in ((80, 24), (120, 40), (100, 30), (70, 20), (160, 50), (80, 24)):
             await pilot.resize_terminal(width, height)
             await pilot.pause(0.1)
@@ -130,7 +131,7 @@ async def test_resize_keeps_the_table_whole(tmp_path) -> None:
 async def test_undo_takes_back_my_turn(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         table = table_screen(app).table
         while table.bot_to_move() is not None:
             table.step_bot()
@@ -220,7 +221,7 @@ async def test_game_over_shows_standings_and_chart(tmp_path) -> None:
 async def test_buying_when_nothing_is_offered_is_refused_with_the_rule(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         table = table_screen(app).table
         while not view(app).my_turn or view(app).phase == "buy":
             if view(app).my_turn:

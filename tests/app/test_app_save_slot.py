@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app_driver import make_env, view, wait_until
+from app_driver import at_table, make_env, table_screen, view, wait_until
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
@@ -22,7 +22,7 @@ async def saved_game(tmp_path: Path) -> Path:
     env = make_env(tmp_path, "three_thirteen", players=2, seed=5)
     app = RummyApp(env)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await wait_until(pilot, lambda: view(app).my_turn and view(app).phase == "draw")
         await pilot.press("s")
         await pilot.pause()
@@ -45,7 +45,7 @@ async def test_a_damaged_save_offers_a_new_game_in_one_line(tmp_path: Path) -> N
         reason = str(app.screen.query_one("#damaged-save-reason", Static).render())
         assert "damaged" in reason and "seed" in reason and "\n" not in reason.strip()
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
     assert not path.exists()
     assert path.with_name(path.name + ".damaged").exists()
 
@@ -89,3 +89,23 @@ async def test_a_second_window_does_not_overwrite_the_first_ones_game(tmp_path: 
         await pilot.press("c")
         await wait_until(pilot, lambda: isinstance(third.screen, TableScreen))
         assert third.claimed_save_path() == path
+
+
+async def test_leaving_the_table_saves_the_last_move_at_once(tmp_path: Path) -> None:
+    """Quick changes are saved together within a second; leaving the table does not wait:
+    the file holds every move made, the last one a moment before `q`."""
+    env = make_env(tmp_path, "three_thirteen", players=2, seed=5, drive_bots=False)
+    app = RummyApp(env)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = table_screen(app).table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "draw")
+        await pilot.press("s")
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        moves = len(table.game.history)
+    assert env.save_path is not None
+    saved = Table.load(env.save_path)
+    assert len(saved.game.history) == moves and saved.view(0).phase == "play"

@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import HUMAN, make_env, table_screen, wait_until
+from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
 from pytest_textual_snapshot import SVGImageExtension
 
 from tui.app.app import RummyApp
 from tui.app.screens.summary import RoundSummaryScreen
-from tui.app.screens.table import TableScreen
 from tui.engine.actions import Discard, DrawStock, GoOut
 
 
@@ -47,7 +46,7 @@ def test_round_summary(snap_compare, tmp_path) -> None:  # noqa: ANN001
     app = _table_app(tmp_path, "three_thirteen", 3, 6)
 
     async def run_before(pilot) -> None:  # noqa: ANN001
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         table = table_screen(app).table
         for _ in range(500):
             view = table.view(HUMAN)

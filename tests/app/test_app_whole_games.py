@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import make_env, play_round_by_keys, table_screen, view, wait_until
+from app_driver import at_table, make_env, play_round_by_keys, table_screen, view, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -87,7 +87,7 @@ async def test_a_repeating_schedule_plays_on_past_its_last_row(tmp_path) -> None
     table = _table_at_late_deal("rulesets/cookbook/rummy_to_100.yaml", seed=3)
     app = _app_at(tmp_path, table)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         second = view(app)
         assert (second.deal, second.schedule_round) == (2, 1)
         assert table_screen(app).query_one("#roundbar").render().plain.startswith(" Deal 2 ")
@@ -129,7 +129,7 @@ async def test_a_whole_game_is_played_by_keys_at_80x24(tmp_path, rules_key: str)
     app = RummyApp(make_env(tmp_path, rules_key, players=_players(rules_key), bots=("easy",),
                             seed=9))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         table = table_screen(app).table
         deals = await _play_to_the_end(pilot, app)
         final = table.view(0)

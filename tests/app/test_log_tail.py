@@ -9,6 +9,7 @@ from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
+from tui.app.colours import app_colours
 from tui.app.widgets.gamelog import LogTail, log_text
 from tui.engine.view import Event
 
@@ -32,7 +33,8 @@ def written(tail: LogTail, events: list[Event], me: int, fresh_from: int) -> lis
     if not events:
         return []
     start = max(0, len(events) - height)
-    text = log_text(events[start:], me, fresh_from - start, height, tail.headers, str.upper)
+    text = log_text(events[start:], me, fresh_from - start, height, tail.headers, str.upper,
+                    app_colours(tail.app))
     lines = list(text.wrap(tail.app.console, width, overflow="fold"))[-height:]
     return Visual.to_strips(tail, visualize(tail, Text("\n").join(lines)), width, height,
                             tail.visual_style)
@@ -72,3 +74,41 @@ async def test_the_tail_shows_what_the_log_writes_as_it_grows_and_is_undone() ->
 
 async def test_the_tail_without_deal_headers() -> None:
     await _check(headers=False)
+
+
+def _marker_colour(tail: LogTail, y: int) -> str:
+    """The colour of the seat marker ("● "/"· ") that starts line `y` of the tail."""
+    first = next(iter(tail.render_line(y)))
+    assert first.text.strip() in ("●", "·"), first.text
+    assert first.style is not None and first.style.color is not None
+    return first.style.color.get_truecolor().hex
+
+
+async def test_the_tail_takes_the_seat_colours_from_the_theme_and_redraws_when_it_changes(
+        ) -> None:
+    from rich.color import Color as RichColor
+
+    from tui.app.colours import default_colours
+
+    def hexed(colour: str) -> str:
+        return RichColor.parse(colour).get_truecolor().hex
+
+    # seats 0 and 4: their colours differ between the light and the dark theme
+    events = [Event(seat=0, deal=1, text="Ada drew"), Event(seat=4, deal=1, text="Eve drew")]
+    app = TailApp(headers=False)
+    async with app.run_test(size=(34, 9)) as pilot:
+        app.theme = "textual-light"
+        await pilot.pause()
+        tail = app.query_one(LogTail)
+        tail.show(events, -1, 0)
+        await pilot.pause()
+        light = app_colours(app).seats
+        assert light[0] != default_colours().seats[0]
+        assert _marker_colour(tail, 0) == hexed(light[0])
+        assert _marker_colour(tail, 1) == hexed(light[4])
+
+        app.theme = "textual-dark"  # nothing shown anew: the theme alone redraws the lines
+        await pilot.pause()
+        await pilot.pause()
+        dark = app_colours(app).seats
+        assert _marker_colour(tail, 0) == hexed(dark[0]) != hexed(light[0])

@@ -45,7 +45,8 @@ async def test_a_remote_player_may_keep_only_so_many_rules_files(home: Path) -> 
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.press("r")
-            await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen)
+                             and app.screen.ready)
             app.screen.query_one("#rules-choice").value = "three_thirteen"
             await pilot.press("v")
             await wait_until(pilot, lambda: "the most this server allows" in messages(app))
@@ -83,7 +84,8 @@ async def test_a_remote_player_sees_no_server_path_in_a_broken_rules_file(home: 
         async with app.run_test(size=SIZE) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.press("r")
-            await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen)
+                             and app.screen.ready)
             app.screen.query_one("#rules-choice").value = "broken"
             await pilot.pause(0.1)
             text = shown(app)

@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import make_env, table_screen, wait_until
+from app_driver import at_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.rules import RulesScreen
 from tui.app.screens.rules_editor import RulesEditorScreen, error_label
-from tui.app.screens.table import TableScreen
 from tui.app.settings import SettingsStore
 from tui.app.widgets.yaml_editor import YamlEditor
 from tui.app.yaml_tokens import line_spans
@@ -39,7 +38,7 @@ def menu_app(tmp_path: Path) -> RummyApp:
 
 async def open_rules(pilot, app: RummyApp, key: str) -> RulesScreen:  # noqa: ANN001
     await pilot.press("r")
-    await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
     screen = app.screen
     screen.query_one("#rules-choice").value = key
     await pilot.pause()
@@ -148,7 +147,7 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
 
         # play this: a game starts at once with these rules
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         rules = table_screen(app).table.rules
         assert rules.name == "My Three Thirteen" and rules.melds.run.min == 4
 
@@ -171,7 +170,7 @@ async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: 
                                          "name: Big Liverpool\nbuying: {penalty_cards: 2}"))
         await settle(pilot, editor)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.rules.buying.penalty_cards == 2
         assert "penalty_cards: 2" in editor.path.read_text(encoding="utf-8")
 
@@ -205,7 +204,7 @@ async def test_leaving_with_unsaved_changes_asks_first(tmp_path: Path, home: Pat
         await pilot.press("escape")  # warns
         assert app.screen is editor
         await pilot.press("escape")  # leaves without saving
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         assert editor.path.read_text(encoding="utf-8") == before
 
 
@@ -216,7 +215,7 @@ async def test_variants_get_free_names_and_the_rules_screen_lists_them(
     async with app.run_test(size=SIZE) as pilot:
         editor = await make_variant(pilot, app, "three_thirteen")
         await pilot.press("escape", "escape")  # unchanged: leaves at once
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         rules_screen = app.screen
         keys = [i.key for i in rules_screen.infos]
         assert "my_three_thirteen" in keys
@@ -265,7 +264,7 @@ async def test_new_game_lists_the_players_own_folder(tmp_path: Path, home: Path)
     app = RummyApp(env)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
-        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
         keys = {i.key for i in app.screen.infos}
         assert "table_rules" in keys and "local_only" not in keys
 
@@ -418,3 +417,42 @@ async def test_checks_and_saves_leave_the_loop_free(tmp_path: Path, home: Path,
         await wait_until(pilot, lambda: path.read_text(encoding="utf-8") == text_area.text)
         assert load_ruleset(path).melds.run.min == 4
     assert ran_on and loop_thread not in ran_on
+
+
+async def test_the_rules_screen_reads_the_files_off_the_loop(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing the rulesets (every file read), the rules on show, and the list again after
+    an edit: all in workers, never on the loop that draws (over SSH, everyone's)."""
+    import threading
+
+    import tui.engine.ruleset as ruleset
+    from tui.engine.ruleset.files import new_ruleset_file
+
+    new_ruleset_file("mine", rulesets_folder(home), "three_thirteen", title="Mine")
+    listed_on: list[int] = []
+    loaded_on: list[int] = []
+    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
+
+    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        listed_on.append(threading.get_ident())
+        return real_list(*args, **kwargs)
+
+    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        loaded_on.append(threading.get_ident())
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(ruleset, "list_rulesets", listed)
+    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_rules(pilot, app, "mine")
+        await wait_until(pilot, lambda: screen.ready)
+        assert "Mine" in str(screen.query_one("#rules-body").render())
+        await pilot.press("e")
+        await open_editor(pilot, app)
+        await pilot.press("escape", "escape")  # unchanged: leaves at once
+        await wait_until(pilot, lambda: app.screen is screen and screen.ready)
+        assert screen.query_one("#rules-choice").value == "mine"
+    loop_thread = threading.get_ident()  # (the test runs on the app's loop)
+    assert len(listed_on) >= 2 and loop_thread not in listed_on  # on opening, after the edit
+    assert len(loaded_on) >= 2 and loop_thread not in loaded_on  # the rules on show

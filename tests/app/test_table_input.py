@@ -4,7 +4,7 @@ offer only what can be chosen, and a key bar that answers clicks."""
 
 from __future__ import annotations
 
-from app_driver import make_env, table_screen, view, wait_until
+from app_driver import at_table, make_env, table_screen, view, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.screens.table import TableScreen
@@ -23,7 +23,7 @@ async def _bots_until_my_turn(pilot, app) -> None:  # noqa: ANN001
 async def test_end_then_d_discards_the_last_card_even_when_the_log_is_full(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "contract_rummy", players=4, seed=3, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)
         recent = screen.query_one("#recent", LogTail)
         for _ in range(6):  # a few whole turns round the table: the log overflows
@@ -48,7 +48,7 @@ async def test_end_then_d_discards_the_last_card_even_when_the_log_is_full(tmp_p
 async def test_clicking_a_key_in_the_key_bar_runs_it(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await _bots_until_my_turn(pilot, app)
         before = view(app)
         assert before.phase == "draw"
@@ -66,9 +66,9 @@ async def _start_from_menu(pilot, app: RummyApp, seed: str) -> None:  # noqa: AN
     from tui.app.screens.new_game import NewGameScreen
 
     await pilot.press("n")
-    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.ready)
     app.screen.query_one("#ruleset", Select).value = "three_thirteen"
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen.ready)  # (the rules are read in a worker)
     app.screen.query_one("#players", Select).value = 2
     app.screen.query_one("#seed", Input).value = seed
     await pilot.pause()
@@ -84,7 +84,7 @@ async def test_a_new_game_asks_before_replacing_the_game_in_progress(tmp_path) -
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await _start_from_menu(pilot, app, "5")
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         first_seed = table_screen(app).table.seed
         await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -98,10 +98,11 @@ async def test_a_new_game_asks_before_replacing_the_game_in_progress(tmp_path) -
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")  # abandon it
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.seed == 6 != first_seed
-    from tui.records import default_store
+        from tui.records import default_store
 
-    store = default_store()
-    assert store.abandoned_count() == 1  # kept as abandoned
-    assert store.count() == 0  # and not as a game played
+        store = default_store()
+        # kept as abandoned (written in the records thread)
+        await wait_until(pilot, lambda: store.abandoned_count() == 1)
+    assert store.abandoned_count() == 1 and store.count() == 0  # and not as a game played

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from app_driver import HUMAN, make_env, table_screen, wait_until
+from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.command_palette import table_commands
@@ -81,8 +81,8 @@ async def test_a_view_read_before_a_move_is_not_shown_after_it(tmp_path) -> None
         arrived: list[tuple[SeatView, bool]] = []
         show = screen._show_view
 
-        def arriving(view: SeatView, can_undo: bool, generation: int) -> None:
-            show(view, can_undo, generation)
+        def arriving(view: SeatView, can_undo: bool, generation: int, *more: object) -> None:
+            show(view, can_undo, generation, *more)  # type: ignore[arg-type]
             arrived.append((view, screen._view is view))
 
         screen._show_view = arriving  # type: ignore[method-assign]
@@ -160,3 +160,39 @@ async def test_the_record_of_a_game_finished_at_the_table_is_announced(tmp_path)
         [note] = [n for n in app._notifications if n.title == "Records"]
         assert table.record_outcome is not None
         assert f"#{table.record_outcome.record_id}" in str(note.message)
+
+
+async def test_searching_the_hand_for_melds_is_done_off_the_loop(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """`o` with no go-out listed, and `a` sorting by melds, search the hand: in a worker,
+    the answer (a notice, the new order) shown when it comes."""
+    import tui.app.screens.table as table_module
+    from tui.engine.actions import GoOut
+
+    searched_on: list[int] = []
+    real = table_module.best_arrangement
+
+    def watched(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        searched_on.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_module, "best_arrangement", watched)
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo", "random")],
+                  seed=8, record=False)
+    while table.bot_to_move() is not None:
+        table.step_bot()
+    table.act(HUMAN, DrawStock(HUMAN))
+    assert not any(isinstance(a, GoOut) for a in table.view(HUMAN).legal)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, player_name="Ann",
+                                  drive_bots=False))
+    loop_thread = threading.get_ident()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        await pilot.press("o")
+        await wait_until(pilot, lambda: any("cannot go out" in str(n.message)
+                                            for n in app._notifications))
+        while screen.hand.sort_mode != "melds":
+            mode = screen.hand.sort_mode
+            await pilot.press("a")
+            await wait_until(pilot, lambda mode=mode: screen.hand.sort_mode != mode)
+    assert searched_on and loop_thread not in searched_on

@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import pytest
-from app_driver import HUMAN, make_env, table_screen, wait_until
+from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
-from tui.app.screens.table import TableScreen
 from tui.app.widgets.keybar import KeyBar, fitting
 from tui.engine.actions import Discard, DrawStock, GoOut, LayDown, PassBuy
 from tui.engine.ruleset.loader import list_rulesets
@@ -30,7 +29,7 @@ async def test_the_key_bar_is_one_line_at_80_columns_with_every_move_of_the_turn
     app = RummyApp(make_env(tmp_path, rules, players=4 if rules != "three_thirteen" else 3,
                             seed=2, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)
         table = screen.table
         seen = set()
@@ -65,7 +64,7 @@ async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_p
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)
         while screen.table.bot_to_move() is not None:
             screen.table.step_bot()
@@ -163,7 +162,7 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)
         while screen.table.bot_to_move() is not None:
             screen.table.step_bot()
@@ -180,7 +179,7 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
         await pilot.press(*"rules")
         await pilot.pause(0.5)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
 
 
 def _downgraded(colour, system):  # noqa: ANN001, ANN202
@@ -259,7 +258,7 @@ async def test_the_theme_setting_recolours_the_table(tmp_path, monkeypatch) -> N
     monkeypatch.setenv("COLORTERM", "truecolor")  # a terminal that shows the theme itself
     app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=2, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)
 
         def looks() -> tuple:
@@ -270,9 +269,8 @@ async def test_the_theme_setting_recolours_the_table(tmp_path, monkeypatch) -> N
                     screen.query_one("#me").styles.border_top[1])
 
         dark = looks()
-        app.theme = "nord"
+        app.theme = "nord"  # the table redraws itself: no move, no refresh asked for
         await pilot.pause()
-        screen.refresh_table()
         await pilot.pause()
         light = looks()
         for before, after in zip(dark, light, strict=True):
@@ -290,7 +288,7 @@ async def test_ascii_mode_draws_the_table_in_ascii_only(tmp_path, rules: str, si
     env.settings_store.save(Settings(name="Tess", card_style="ascii", bot_speed="instant"))
     app = RummyApp(env)
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         table = table_screen(app).table
         for _ in range(12):  # a few turns round the table: melds, log, a discard pile
             if table.bot_to_move() is not None:
@@ -324,7 +322,7 @@ async def test_ascii_mode_pickers_are_ascii_too(tmp_path) -> None:
     app = RummyApp(AppEnvironment(settings_store=store, table=table, seat=HUMAN,
                                   drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")
         await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
         await pilot.pause()

@@ -76,7 +76,7 @@ async def test_markup_in_names_rules_and_chat_is_shown_as_typed(tmp_path):  # no
         async with eve.run_test(size=SIZE) as pe, mallory.run_test(size=SIZE) as pm:
             await settle(pe, lambda: isinstance(eve.screen, LobbyScreen))
             await pe.press("r")  # the rules screen lists the player's own hostile rules
-            await settle(pe, lambda: isinstance(eve.screen, RulesScreen))
+            await settle(pe, lambda: isinstance(eve.screen, RulesScreen) and eve.screen.ready)
             eve.screen.query_one("#rules-choice").value = "evil"
             await pe.pause(0.1)
             assert planted(eve) == [] and RULES_NAME in shown(eve)

@@ -5,6 +5,7 @@ session workers as that child's children (`--workers 1,2`: one worker, then two 
 side; 0 runs everything in the one child process, as before the service/worker split).
 For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remainder of
 2-3 makes a smaller table, a remainder of 1 watches the first table), it prints:
+- how long the N players take to reach the lobby, and the server CPU it costs each;
 - server memory per session: RSS of the service and every worker, read from /proc
   before the N players connect and once they all sit at dealt tables (after a warm-up,
   so imported modules and caches are not charged to the players);
@@ -250,6 +251,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     from tui.net.testing import TerminalClient
 
     rss_before, _, _, _ = await _wait_empty(server)
+    _, join_cpu, _, _ = await _stats(server)
     started = time.perf_counter()
     clients = {}
     # Like friends arriving: a few at a time (the door lets at most 8 connections log in
@@ -261,6 +263,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         clients.update(zip(names, joined, strict=True))
     await asyncio.gather(*(c.wait_for(f"you are {n}", 120) for n, c in clients.items()))
     join_seconds = time.perf_counter() - started
+    _, joined_cpu, _, _ = await _stats(server)
     tables = await asyncio.to_thread(server.seat, table_size)
     await asyncio.gather(*(c.wait_for("Deal 1 of", 120) for c in clients.values()))
     await _settle(server)  # every first paint (and penalty solver) done
@@ -293,6 +296,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "sessions": count,
         "tables": len(tables),
         "join_s": join_seconds,
+        "join_cpu_ms": (joined_cpu - join_cpu) / count * 1000,
         "kib_per_session": (rss_after - rss_before) / count,
         "every_p50_ms": statistics.median(every) * 1000,
         "every_p95_ms": _percentile(every, 0.95) * 1000,
@@ -328,7 +332,8 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
             base_rss, _, _, _ = await _wait_empty(server)
             print(f"\n{_mode(workers)}: server RSS after warm-up {base_rss / 1024:.1f} MiB; "
                   f"tables of {table_size}, {actions} actions per table, all tables at once")
-            print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'KiB/session':>12} "
+            print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'join CPU ms/session':>19} "
+                  f"{'KiB/session':>12} "
                   f"{'all-screens p50 ms':>19} {'p95 ms':>7} {'max ms':>7} "
                   f"{'one-screen p50 ms':>18} {'server CPU ms/action':>21} "
                   f"{'of it workers':>13} {'clients CPU ms/action':>21} "
@@ -337,6 +342,7 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
             for count in sizes:
                 row = rows[count] = await bench_size(server, count, actions, table_size)
                 print(f"{row['sessions']:>8} {row['tables']:>6} {row['join_s']:>7.2f} "
+                      f"{row['join_cpu_ms']:>19.0f} "
                       f"{row['kib_per_session']:>12.0f} {row['every_p50_ms']:>19.1f} "
                       f"{row['every_p95_ms']:>7.1f} {row['every_max_ms']:>7.1f} "
                       f"{row['screen_p50_ms']:>18.1f} {row['cpu_ms_per_action']:>21.1f} "

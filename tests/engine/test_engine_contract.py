@@ -16,7 +16,7 @@ from tui.engine.actions import (
     TakeDiscard,
 )
 from tui.engine.game import Game
-from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.ruleset.loader import load_ruleset, load_ruleset_text
 from tui.engine.save import fingerprint
 
 CR = "contract_rummy"
@@ -328,3 +328,33 @@ def test_contract_search_can_insist_on_one_card() -> None:
     assert any(c.uid == five.uid for m in forced.melds for c in m.cards)
     assert {m.rank for m in forced.melds} == {5, 13}
     assert find_contract(hand, rules, 1, must_include=hand[9]) is None  # 2S melds nowhere
+
+
+def test_a_swap_that_would_owe_two_cards_one_place_is_refused() -> None:
+    """Found by the slow soak (`joker_swap.runs_only: false`): a card taken from deep in
+    the pile and a joker freed from a full set each fit the one set with room for one
+    more card, but not both; the swap was allowed and the turn then had no legal move."""
+    rules = load_ruleset_text(
+        "extends: contract_rummy\njoker_swap: {runs_only: false}\n", key="swap_sets")
+    game = Game(rules, ["P0", "P1", "P2"], 1)
+    rig(game, ["7C 7D 7S JK 9C 9D 9S 7H 2C KS", "2D 3D 5S 8C 10H JC QD AC 4S 9H",
+               "3C 5C 8D 10D JH QH AH 4H 6D 8S"], discard="KD",
+        stock_top="2S 3S 10C 6H", turn=0)
+    game.apply(DrawStock(0))
+    joker = card(game, 0, "JK")
+    sevens = MeldSpec(cards(game, 0, "7C 7D 7S") + (joker,), ((joker.uid, (7, "H")),))
+    game.apply(LayDown(0, (sevens, MeldSpec(cards(game, 0, "9C 9D 9S")))))
+    game.apply(Discard(0, card(game, 0, "KS")))
+    game.apply(DrawStock(1))
+    game.apply(Discard(1, card(game, 1, "9H")))
+    game.apply(DrawStock(2))
+    game.apply(Discard(2, card(game, 2, "QH")))
+    game.apply(TakeDiscard(0, 1))  # the 9H, owed to the set of nines, and the QH above it
+    full_sevens = game.round.table[0]
+    swap = SwapJoker(0, full_sevens.id, card(game, 0, "7H"))
+    assert swap not in game.legal_actions(0)
+    before = fingerprint(game)
+    with pytest.raises(IllegalAction, match="joker could not be played"):
+        game.apply(swap)
+    assert fingerprint(game) == before
+    assert game.legal_actions(0)  # and the turn goes on: the 9H is laid off, and so on

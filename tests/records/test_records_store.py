@@ -103,8 +103,10 @@ def test_an_abandoned_game_is_kept_as_abandoned_and_never_counted_as_played(
     for _ in range(6):
         seat = table.game.actor
         table.act(seat, table.view(seat).legal[0])
-    outcome = table.abandon()
-    assert outcome is not None and outcome.record_id is not None and outcome.message is None
+    written = table.abandon()  # (no loop running: written at once)
+    assert written is not None and written.done()
+    outcome = written.result()
+    assert outcome.record_id is not None and outcome.message is None
     assert record_abandoned_game(table).record_id == outcome.record_id  # kept once
     store = default_store()
     assert store.abandoned_count() == 1 and store.count() == 0 and store.summaries() == []

@@ -59,7 +59,6 @@ async def test_the_record_is_written_off_the_loop_and_handed_back(
     assert len(written_on) == 1 and written_on[0] != loop_thread
     assert told_on == [loop_thread]  # the outcome came back to the loop
     assert table.record_outcome.record_id is not None
-    assert table.wait_recorded() == table.record_outcome
     table._changed()  # more changes after the end record nothing new
     assert RecordStore().count() == 1
 
@@ -110,3 +109,81 @@ def test_a_record_still_being_written_when_the_program_ends_is_kept(home: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pending"
     assert RecordStore().count() == 1
+
+
+def half_played(seed: int = 4) -> Table:
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo", "easy")],
+                  seed)
+    for _ in range(6):
+        seat = table.game.actor
+        table.act(seat, table.view(seat).legal[0])
+    return table
+
+
+async def test_an_abandoned_game_is_written_off_the_loop_and_handed_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    written_on: list[int] = []
+    real_add = RecordStore.add_abandoned
+    release = threading.Event()
+
+    def add_abandoned(self: RecordStore, game: object) -> int:
+        written_on.append(threading.get_ident())
+        release.wait(30)  # the disk is slow: the loop goes on meanwhile
+        return real_add(self, game)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RecordStore, "add_abandoned", add_abandoned)
+    told: list[tuple[int, object]] = []
+    recorded = asyncio.Event()
+
+    def then(outcome: object) -> None:
+        told.append((threading.get_ident(), outcome))
+        recorded.set()
+
+    written = half_played().abandon(then)
+    assert written is not None and not told  # abandoning did not wait for the disk
+    release.set()
+    await asyncio.wait_for(recorded.wait(), 30)
+    loop_thread = threading.get_ident()
+    assert len(written_on) == 1 and written_on[0] != loop_thread
+    [(told_on, outcome)] = told
+    assert told_on == loop_thread and outcome == written.result()
+    assert written.result().record_id is not None
+    assert RecordStore().abandoned_count() == 1 and RecordStore().count() == 0
+
+
+def test_an_abandoned_game_still_being_written_when_the_program_ends_is_kept(
+        home: Path) -> None:
+    child = textwrap.dedent("""
+        import asyncio, threading
+        from tui.records import RecordStore
+        from tui.engine.ruleset.loader import load_ruleset
+        from tui.service.interface import SeatSpec
+        from tui.service.table import Table
+
+        real_add = RecordStore.add_abandoned
+        over = threading.Event()
+
+        def add_after_the_end(self, game):
+            over.wait()  # written only once the program has done its last thing
+            return real_add(self, game)
+
+        RecordStore.add_abandoned = add_after_the_end
+
+        async def main():
+            table = Table(load_ruleset("three_thirteen"),
+                          [SeatSpec("A"), SeatSpec("B", "random")], 5)
+            for _ in range(4):
+                seat = table.game.actor
+                table.act(seat, table.view(seat).legal[0])
+            written = table.abandon()
+            print("pending" if not written.done() else "written")
+
+        asyncio.run(main())
+        over.set()
+    """)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+                          cwd=root, env={**os.environ, "RUMMY_HOME": str(home)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "pending"
+    assert RecordStore().abandoned_count() == 1

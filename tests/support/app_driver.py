@@ -34,6 +34,13 @@ def table_screen(app: RummyApp) -> TableScreen:
     raise AssertionError(f"no table screen in {app.screen_stack}")
 
 
+def at_table(app: RummyApp) -> bool:
+    """The table screen is on top and shows the table's latest change (it reads the
+    seat's view in a worker, a moment after it opens and after each change)."""
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen.caught_up
+
+
 def view(app: RummyApp) -> SeatView:
     return table_screen(app).table.view(HUMAN)
 

@@ -15,11 +15,14 @@ from textual.widget import Widget
 from tui.app.app import RummyApp
 from tui.commands.serve import LobbyApps
 from tui.net.session import SessionInfo
+from tui.net.testing import TerminalClient
 from tui.service.lobby import Lobby
 
 SIZE = (100, 30)
 LOBBY_SCREENS = ("c", "r", "o")  # over the lobby: create a table, rules, settings
 MENU_SCREENS = ("n", "r", "g", "s")  # over the main menu: new game, rules, records, settings
+# the lobby's screens over SSH: the key, and a text that shows while the screen is open
+LOBBY_SCREENS_SHOWING = (("o", "Your name"), ("r", "Rules of"), ("c", "New table"))
 
 
 def ssh_player_app(lobby: Lobby, name: str = "alice") -> RummyApp:
@@ -70,3 +73,14 @@ def live_widgets() -> Counter[str]:
     gc.collect()
     return Counter(type(obj).__qualname__ for obj in gc.get_objects()
                    if isinstance(obj, Widget | StylesCache))
+
+
+async def cycle_over_ssh(client: TerminalClient, name: str, rounds: int) -> None:
+    """As `cycle`, by a real SSH player at the lobby (logged in as `name`)."""
+    for _ in range(rounds):
+        for key, shows in LOBBY_SCREENS_SHOWING:
+            client.send(key)
+            await client.wait_for(shows)
+            client.send("\x1b")
+            await client.wait_until(lambda gone=shows: f"you are {name}" in client.text
+                                    and gone not in client.text)

@@ -105,7 +105,10 @@ async def create_table(client: TerminalClient, rules: str = "Three Thirteen", se
     """Create a table by keys, the way a player does."""
     client.send("c")
     await client.wait_for("New table")
+    # the dialog lists the rules, and reads the ones on show, in a worker: wait for each
+    await client.wait_until(lambda: shown_choice(client, "Rules") not in (None, "—"))
     await choose(client, "Rules", rules)
+    await client.wait_until(lambda: "Reading " not in client.text)
     client.send(DOWN)
     await choose(client, "Seats", str(seats))
     client.send(DOWN)

@@ -29,6 +29,7 @@ from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
+    from tui.records import RecordOutcome
     from tui.service.interface import TableService
 
 
@@ -178,20 +179,23 @@ class RummyApp(App[None]):
 
     def _abandon_game_in_progress(self) -> None:
         """Record the saved, unfinished game as abandoned and forget it (a table shared
-        with others is only left, never abandoned for them)."""
+        with others is only left, never abandoned for them).  The record is written in the
+        records thread; a problem with it is told when it is known."""
         from tui.engine.save import SaveError
 
         path = self.claimed_save_path()
         if self.env.table is None and path is not None and path.exists():
             try:
-                outcome = self.env.table_loader(path).abandon()
+                self.env.table_loader(path).abandon(self._abandoned_recorded)
             except SaveError:
-                outcome = None  # a damaged save cannot be recorded; it is replaced anyway
-            if outcome is not None and outcome.message:
-                self.notify(outcome.message, title="Records", severity="warning", timeout=8)
+                pass  # a damaged save cannot be recorded; it is replaced anyway
         self.env.table = None
         if path is not None:
             path.unlink(missing_ok=True)
+
+    def _abandoned_recorded(self, outcome: RecordOutcome) -> None:
+        if outcome.message:
+            self.notify(outcome.message, title="Records", severity="warning", timeout=8)
 
     def _start_new_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
                         seed: int | None) -> None:

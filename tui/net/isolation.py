@@ -14,7 +14,7 @@ player's channel - a player sees only what their own app's driver draws.
 
 The per-app parts: the driver bound to the session's channel and the colour depth of
 the player's terminal (the console's colour system would otherwise come from the
-server's TERM).
+server's TERM).  What apps can share, they do: the parsed CSS (`tui.net.stylesheets`).
 
 Colour codes: Rich and Textual remember the escape codes of a style *on the style
 object* (`Style._ansi`), worked out for whichever colour depth rendered it first, and
@@ -40,16 +40,17 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style as RichStyle
 from textual.app import App
-from textual.strip import Strip
+from textual.strip import SGR_STYLES, Strip
 
 from tui.net.colors import rich_color_system
 from tui.net.driver import SSHDriver
+from tui.net.stylesheets import share_stylesheet
 from tui.net.terminal import RemoteTerminal
 
 
@@ -123,16 +124,26 @@ def prepare_app(app: App[Any], terminal: RemoteTerminal, color_system: str) -> N
     # traceback printed at exit) would only flood the server's output.
     app.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
     app.console.size = terminal.size
+    share_stylesheet(app)
+
+
+class _Sgr(NamedTuple):
+    """A style's escape codes at one colour depth, whole and in parts (for changes)."""
+
+    codes: str
+    attributes: int
+    foreground: str
+    background: str
 
 
 # Per colour depth: id(style) -> (style, codes).  Keyed by identity, which is cheap to
 # hash; the entry holds the style itself, so its id cannot be reused while it is there.
-_CODES: dict[ColorSystem, dict[int, tuple[RichStyle, str]]] = {s: {} for s in ColorSystem}
+_CODES: dict[ColorSystem, dict[int, tuple[RichStyle, _Sgr]]] = {s: {} for s in ColorSystem}
 MAX_CODES = 8192
 """Styles whose codes are kept per colour depth (all forgotten past that; they refill)."""
 
 
-def _codes(style: RichStyle, system: ColorSystem) -> str:
+def _sgr(style: RichStyle, system: ColorSystem) -> _Sgr:
     """The escape codes of `style` at colour depth `system`, never cached on the style."""
     known = _CODES[system]
     entry = known.get(id(style))
@@ -140,10 +151,37 @@ def _codes(style: RichStyle, system: ColorSystem) -> str:
         return entry[1]
     codes = _TEXTUAL_RENDER_ANSI(style, system)
     style._ansi = None  # never left on the shared style for another depth to find
+    color, bgcolor = style._color, style._bgcolor
+    sgr = _Sgr(codes, style._attributes & style._set_attributes,
+               "" if color is None else ";".join(color.downgrade(system).get_ansi_codes()),
+               "" if bgcolor is None else
+               ";".join(bgcolor.downgrade(system).get_ansi_codes(False)))
     if len(known) >= MAX_CODES:
         known.clear()
-    known[id(style)] = (style, codes)
-    return codes
+    known[id(style)] = (style, sgr)
+    return sgr
+
+
+def _codes(style: RichStyle, system: ColorSystem) -> str:
+    return _sgr(style, system).codes
+
+
+_NO_SGR = _Sgr("", 0, "", "")
+
+
+def _change(was: _Sgr, now: _Sgr) -> str:
+    """The escape sequence that turns the attributes `was` into `now` ("" for none):
+    only what `now` adds when nothing must be switched off, else a reset and `now`."""
+    if was.attributes & ~now.attributes or (was.foreground and not now.foreground) or (
+            was.background and not now.background):
+        return f"\x1b[0;{now.codes}m" if now.codes else "\x1b[0m"
+    added = now.attributes & ~was.attributes
+    parts = [SGR_STYLES[bit] for bit in range(added.bit_length()) if added & (1 << bit)]
+    if now.foreground != was.foreground:
+        parts.append(now.foreground)
+    if now.background != was.background:
+        parts.append(now.background)
+    return f"\x1b[{';'.join(parts)}m" if parts else ""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -167,20 +205,31 @@ def _render_style(cls: type[Strip], style: RichStyle, text: str, color_system: C
 
 def _render_strip(self: Strip, console: Console) -> str:
     # No per-strip cache: a strip (e.g. a cached blank line) may be drawn for sessions of
-    # different depths.  The codes of each style are kept per depth instead.
+    # different depths.  The codes of each style are kept per depth instead.  Between
+    # two segments only what changes is sent (most neighbours differ in one colour),
+    # not a reset and the whole next style: a third fewer bytes per frame.
     system = console._color_system or ColorSystem.TRUECOLOR
     known = _CODES[system]
     parts = []
+    state = _NO_SGR
     for text, style, _ in self._segments:
         if style is None:
-            parts.append(text)
-            continue
-        entry = known.get(id(style))
-        ansi = entry[1] if entry is not None and entry[0] is style else _codes(style, system)
-        if not style._link:
-            parts.append(f"\x1b[{ansi}m{text}\x1b[0m" if ansi else text)
+            sgr = _NO_SGR
         else:
-            parts.append(_styled(style, text, ansi))
+            entry = known.get(id(style))
+            sgr = entry[1] if entry is not None and entry[0] is style else _sgr(style, system)
+            if style._link:
+                if state is not _NO_SGR:
+                    parts.append("\x1b[0m")
+                    state = _NO_SGR
+                parts.append(_styled(style, text, sgr.codes))
+                continue
+        if sgr != state:
+            parts.append(_change(state, sgr))
+            state = sgr
+        parts.append(text)
+    if state.codes:
+        parts.append("\x1b[0m")
     return "".join(parts)
 
 

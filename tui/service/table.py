@@ -43,6 +43,39 @@ CLOCK_SLACK = 86_400.0  # a clock a day fast still loads
 _RECORD_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records")
 
 
+def write_record(write: Callable[[], RecordOutcome],
+                 done: Callable[[RecordOutcome, bool], None]) -> Future[RecordOutcome]:
+    """Run `write` (a records write, which waits on the disk) in the records thread and give
+    its outcome to `done` on the event loop running now (`done(outcome, True)`); with no
+    loop running, wait for it and call `done(outcome, False)` at once.  A write that raises
+    becomes an outcome saying the game was not recorded: a game is never lost to its
+    bookkeeping.  A write queued when the program ends is finished before it exits."""
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    future = _RECORD_WRITER.submit(write)
+
+    def outcome_of(finished: Future[RecordOutcome]) -> RecordOutcome:
+        try:
+            return finished.result()
+        except Exception as exc:  # noqa: BLE001 - a game is never lost to its bookkeeping
+            return RecordOutcome(None, f"This game was not recorded: {exc}")
+
+    if loop is None:
+        done(outcome_of(future), False)
+        return future
+
+    def hand_back(finished: Future[RecordOutcome]) -> None:
+        try:
+            loop.call_soon_threadsafe(lambda: done(outcome_of(finished), True))
+        except RuntimeError:  # the loop has closed: nobody is left to tell
+            done(outcome_of(finished), False)
+
+    future.add_done_callback(hand_back)
+    return future
+
+
 class Table:
     def __init__(self, rules: Ruleset, seats: list[SeatSpec], seed: int | None = None,
                  game: Game | None = None, started_at: float | None = None,
@@ -93,56 +126,35 @@ class Table:
     def _record_finished(self) -> None:
         """Put the finished game in the records, once, however many front ends watch it.
 
-        The write waits on the disk, so on an event loop (the app's, the game service's)
-        it is done in the records thread and its outcome handed back to that loop, where
-        `record_outcome` is set and the listeners are told; with no loop running it is
-        done at once.  A finished game never changes again (nothing can be played, and
-        undo stops at the end), so the thread reads it safely."""
+        Written in the records thread (see `write_record`); its outcome comes back to the
+        loop that played it, where `record_outcome` is set and the listeners are told.  A
+        finished game never changes again (nothing can be played, and undo stops at the
+        end), so the thread reads it safely."""
         if not self.record or self._recording is not None:
             return
         game, seats, store = self.game, list(self.seats), default_store()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        self._recording = _RECORD_WRITER.submit(record_finished_game, game, seats,
-                                                self.started_at, store=store)
-        if loop is None:
-            self._recorded(self._recording, notify=False)
-            return
+        self._recording = write_record(
+            lambda: record_finished_game(game, seats, self.started_at, store=store),
+            self._recorded)
 
-        def hand_back(done: Future[RecordOutcome]) -> None:
-            try:
-                loop.call_soon_threadsafe(self._recorded, done)
-            except RuntimeError:  # the loop has closed: nobody is left to tell
-                self._recorded(done, notify=False)
-
-        self._recording.add_done_callback(hand_back)
-
-    def _recorded(self, done: Future[RecordOutcome], notify: bool = True) -> None:
-        try:
-            self.record_outcome = done.result()
-        except Exception as exc:  # noqa: BLE001 - a game is never lost to its bookkeeping
-            self.record_outcome = RecordOutcome(None, f"This game was not recorded: {exc}")
-        if notify:
+    def _recorded(self, outcome: RecordOutcome, on_loop: bool) -> None:
+        self.record_outcome = outcome
+        if on_loop:
             self._changed()
 
-    def wait_recorded(self, timeout: float | None = None) -> RecordOutcome | None:
-        """Wait for the finished game's record to be written (None: nothing to record, or
-        not written within `timeout`); for a front end that is about to end."""
-        if self._recording is None:
-            return None
-        try:
-            return self._recording.result(timeout)
-        except TimeoutError:
-            return None
-
-    def abandon(self) -> RecordOutcome | None:
-        """The player gives the game up unfinished: it goes into the records as abandoned
-        (None when this table keeps no records or the game is already over)."""
+    def abandon(self, then: Callable[[RecordOutcome], None] | None = None
+                ) -> Future[RecordOutcome] | None:
+        """The player gives the game up unfinished: it goes into the records as abandoned,
+        written in the records thread like a finished game; `then` is given the outcome on
+        the caller's loop (at once with no loop running).  None when this table keeps no
+        records or the game is already over.  The table is given up: it must not be played
+        on while the record is written."""
         if not self.record or self.game.phase == "game_over":
             return None
-        return record_abandoned_game(self, self.seats, self.started_at)
+        game, seats, store = self.game, list(self.seats), default_store()
+        return write_record(
+            lambda: record_abandoned_game(game, seats, self.started_at, store=store),
+            lambda outcome, _on_loop: then(outcome) if then is not None else None)
 
     def bot_to_move(self) -> int | None:
         actor = self.game.actor

@@ -11,6 +11,7 @@ from the table, the seat is left (kept for them through the grace period).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from tui.service.lobby import LobbyError, TableSummary
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
+from ..rules_reading import read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -108,18 +110,25 @@ class LobbyScreen(Screen[None]):
         self._rejoin_until = 0.0
 
     def compose(self) -> ComposeResult:
-        yield Static(id="lobby-head")
+        # Kept, not looked up on every change: each lookup after the screen's children
+        # change adds an entry to Textual's query cache (up to 1,024 a screen).
+        self._head = Static(id="lobby-head")
+        self._tables = DataTable[Any](id="table-list", cursor_type="row", zebra_stripes=True)
+        self._no_tables = Static("No tables yet: press c to create one.", id="no-tables")
+        self._detail = Vertical(id="lobby-detail")
+        self._detail_body = Static(id="detail-body")
+        yield self._head
         with Vertical(id="lobby-tables") as box:
             box.border_title = "Tables"
-            yield DataTable(id="table-list", cursor_type="row", zebra_stripes=True)
-            yield Static("No tables yet: press c to create one.", id="no-tables")
-        with Vertical(id="lobby-detail") as detail:
-            detail.border_title = "Table"
-            yield Static(id="detail-body")
+            yield self._tables
+            yield self._no_tables
+        with self._detail:
+            self._detail.border_title = "Table"
+            yield self._detail_body
         yield Footer()
 
     def on_mount(self) -> None:
-        tables = self.query_one("#table-list", DataTable)
+        tables = self._tables
         tables.add_column("No.", key="id", width=4)
         tables.add_column("Rules", key="rules", width=18)
         tables.add_column("Seats", key="seats", width=6)
@@ -191,7 +200,7 @@ class LobbyScreen(Screen[None]):
             self._table_screen = None
             self.guest.leave()
         self.refresh_lobby()
-        self.query_one("#table-list", DataTable).focus()
+        self._tables.focus()
 
     def refresh_lobby(self) -> None:
         summaries = self.guest.summaries()
@@ -206,8 +215,8 @@ class LobbyScreen(Screen[None]):
         if shown == self._shown:
             return  # nothing the list or the detail shows has changed
         self._shown = shown
-        self.query_one("#lobby-head", Static).update(head)
-        tables = self.query_one("#table-list", DataTable)
+        self._head.update(head)
+        tables = self._tables
         current = self._highlighted_id()
         tables.clear()
         for summary in summaries:
@@ -221,12 +230,12 @@ class LobbyScreen(Screen[None]):
         ids = [s.id for s in summaries]
         if wanted in ids:
             tables.move_cursor(row=ids.index(wanted), animate=False)
-        self.query_one("#no-tables").display = not summaries
+        self._no_tables.display = not summaries
         tables.display = bool(summaries)
         self._show_detail()
 
     def _highlighted_id(self) -> int | None:
-        tables = self.query_one("#table-list", DataTable)
+        tables = self._tables
         if not self._summaries or tables.row_count == 0:
             return None
         row = tables.cursor_row
@@ -245,8 +254,8 @@ class LobbyScreen(Screen[None]):
         self._show_detail()
 
     def _show_detail(self) -> None:
-        detail = self.query_one("#lobby-detail")
-        body = self.query_one("#detail-body", Static)
+        detail = self._detail
+        body = self._detail_body
         summary = self._selected()
         if summary is None:
             detail.border_title = "Table"
@@ -550,13 +559,12 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         row = self.query_one("#choose-rules", ChoiceRow)
         return self.infos is not None and (not row.choices or self.chosen_key == row.value)
 
-    @work(thread=True, exclusive=True, group="create-list")
-    def _list_rules(self) -> None:
+    @work(exclusive=True, group="create-list")
+    async def _list_rules(self) -> None:
         from tui.engine.ruleset import list_rulesets
 
-        infos = [i for i in list_rulesets(self.user_dir, self.confine)
-                 if i.error is None and not i.shadowed]
-        self.app.call_from_thread(self._listed, infos)
+        listed = await asyncio.to_thread(list_rulesets, self.user_dir, self.confine)
+        self._listed([i for i in listed if i.error is None and not i.shadowed])
 
     def _listed(self, infos: list[RulesetInfo]) -> None:
         if not self.is_attached:
@@ -582,17 +590,10 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
             Text(f"Reading {info.name}…", Style(dim=True)))
         self._load_rules(info)
 
-    @work(thread=True, exclusive=True, group="create-load")
-    def _load_rules(self, info: RulesetInfo) -> None:
-        """(A player's file may have changed since the list was made: read it again.)"""
-        from tui.engine.ruleset import RulesetError, load_ruleset
-
-        try:
-            rules: Ruleset | None = load_ruleset(info.path, self.user_dir, self.confine)
-            error = ""
-        except RulesetError as exc:
-            rules, error = None, str(exc)
-        self.app.call_from_thread(self._loaded, info, rules, error)
+    @work(exclusive=True, group="create-load")
+    async def _load_rules(self, info: RulesetInfo) -> None:
+        rules, error = await asyncio.to_thread(read_rules, info, self.user_dir, self.confine)
+        self._loaded(info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
         if not self.is_attached or self.query_one("#choose-rules", ChoiceRow).value != info.key:

@@ -1,9 +1,17 @@
-"""The rules of any ruleset, as readable text; and the way into the house-rules editor."""
+"""The rules of any ruleset, as readable text; and the way into the house-rules editor.
+
+Listing the rulesets reads every file (again after an edit), and the rules on show are
+loaded from theirs: both in a worker, never on the loop that draws (over SSH it draws
+everyone's screens)."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import TYPE_CHECKING
+
+from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -15,7 +23,11 @@ from tui.service.rules_quota import QuotaError
 from ..host import host
 from ..plain_text import plain_text
 from ..results import PlayRules
+from ..rules_reading import read_rules
 from ..widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from tui.engine.ruleset.loader import RulesetInfo
 
 
 class RulesScreen(Screen[PlayRules | None]):
@@ -36,10 +48,12 @@ class RulesScreen(Screen[PlayRules | None]):
         self._env = env
         self.user_dir = env.rulesets_folder()
         self.confine = env.rulesets_confined
-        self.infos = self._rulesets()
-        self.initial = key or (self.infos[0].key if self.infos else None)
+        self.infos: list[RulesetInfo] | None = None  # None: still being listed
+        self.initial = key
+        self.shown_key: str | None = None  # whose rules the text shows
+        self._showing: str | None = None  # the key being read for the text (or read)
 
-    def _rulesets(self):  # noqa: ANN202
+    def _rulesets(self) -> list[RulesetInfo]:
         """Every ruleset that loads, and the player's own that do not (to edit them)."""
         from tui.engine.ruleset import list_rulesets
 
@@ -55,36 +69,77 @@ class RulesScreen(Screen[PlayRules | None]):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="row"):
             yield Label("Rules of", classes="field")
-            yield Select([(self._label(i), i.key) for i in self.infos], value=self.initial,
-                         allow_blank=False, compact=True, id="rules-choice")
+            yield Select([], prompt="Reading the rules…", compact=True, id="rules-choice")
             yield Button("Make a house variant", compact=True, id="make-variant")
             yield Button("Edit", compact=True, id="edit-ruleset")
         with VerticalScroll(id="rules-text"):
-            yield Static(id="rules-body")
+            yield Static(Text("Reading the rules…", Style(dim=True)), id="rules-body")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._show()
+        self.query_one("#edit-ruleset").display = False
         self.query_one("#rules-text").focus()
+        self._list_rules(self.initial)
 
-    def _selected(self):  # noqa: ANN202
+    @property
+    def ready(self) -> bool:
+        """The rulesets are listed and the text shows the rules chosen."""
+        info = self._selected()
+        return self.infos is not None and (info is None or self.shown_key == info.key)
+
+    @work(exclusive=True, group="rules-list")
+    async def _list_rules(self, select: str | None) -> None:
+        self._listed(await asyncio.to_thread(self._rulesets), select)
+
+    def _listed(self, infos: list[RulesetInfo], select: str | None) -> None:
+        """The list (again after an edit: a new file, a fixed one), `select` chosen if it
+        is in it."""
+        if not self.is_attached:
+            return  # the screen was closed while the files were read
+        self.infos = infos
+        choice = self.query_one("#rules-choice", Select)
+        choice.prompt = "Choose the rules"
+        choice.set_options([(self._label(i), i.key) for i in infos])
+        keys = [i.key for i in infos]
+        if keys:
+            choice.value = select if select in keys else keys[0]
+        self._showing = None  # (read again: the file may have been edited)
+        self._show()
+
+    def _selected(self) -> RulesetInfo | None:
         key = self.query_one("#rules-choice", Select).value
-        return next((i for i in self.infos if i.key == key), None)
+        return next((i for i in self.infos or [] if i.key == key), None)
 
     @on(Select.Changed, "#rules-choice")
     def _show(self) -> None:
-        from tui.engine.ruleset import RulesetError, describe_rules, load_ruleset
-
         info = self._selected()
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
         if info is None:
+            self._showing = self.shown_key = None
+            self.query_one("#rules-body", Static).update("")
             return
-        body = self.query_one("#rules-body", Static)
-        try:
-            text = describe_rules(load_ruleset(info.path, self.user_dir, self.confine))
-        except RulesetError as exc:
-            text = f"This file has mistakes; press e to fix them.\n\n{self._env.shown(str(exc))}"
-        body.update(Text(text))
+        if info.key == self._showing:
+            return  # its rules already being read (or shown)
+        self._showing = info.key
+        self._describe(info)
+
+    @work(exclusive=True, group="rules-describe")
+    async def _describe(self, info: RulesetInfo) -> None:
+        from tui.engine.ruleset import describe_rules
+
+        def read() -> str:
+            rules, error = read_rules(info, self.user_dir, self.confine)
+            return (describe_rules(rules) if rules is not None else
+                    f"This file has mistakes; press e to fix them.\n\n{self._env.shown(error)}")
+
+        self._described(info, await asyncio.to_thread(read))
+
+    def _described(self, info: RulesetInfo, text: str) -> None:
+        chosen = self._selected() if self.is_attached else None
+        if chosen is None or chosen.key != info.key or self._showing != info.key:
+            return  # closed, or other rules chosen (or listed again) meanwhile
+        self.query_one("#rules-body", Static).update(Text(text))
+        self.shown_key = info.key
 
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:
@@ -127,6 +182,7 @@ class RulesScreen(Screen[PlayRules | None]):
             self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
                         severity="error", markup=False)
             return
+        self.shown_key = None  # (the file is being edited: read again on the way back)
         self.app.push_screen(editor, self._edited)
 
     def _edited(self, result: str | PlayRules | None) -> None:
@@ -136,12 +192,7 @@ class RulesScreen(Screen[PlayRules | None]):
             self.dismiss(result)
             return
         current = result or self.query_one("#rules-choice", Select).value
-        self.infos = self._rulesets()
-        choice = self.query_one("#rules-choice", Select)
-        choice.set_options([(self._label(i), i.key) for i in self.infos])
-        if any(i.key == current for i in self.infos):
-            choice.value = current
-        self._show()
+        self._list_rules(current if isinstance(current, str) else None)
 
     def action_back(self) -> None:
         self.dismiss()

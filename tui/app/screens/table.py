@@ -80,6 +80,7 @@ NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
 HINT_SECONDS = 12  # a hint shows this long at most (and only until the next move)
+SAVE_EVERY = 1.0  # seconds: the autosave is at most this far behind the table
 
 
 class TableScreen(Screen[None]):
@@ -132,11 +133,11 @@ class TableScreen(Screen[None]):
         self._bot_busy = False
         self._refresh_pending = False
         self._last_note: tuple[str, str, float] = ("", "", 0.0)
-        self._penalty: str = ""
-        self._penalty_key: tuple[int, tuple[int, ...]] | None = None
+        self._penalty: tuple[object, str] = ((), "")  # (deal and hand, its penalty)
         self._save_warned = False
         self._save_lock = threading.Lock()
         self._save_number = self._saved_number = 0
+        self._save_timer: Timer | None = None  # a save on its way (`SAVE_EVERY`)
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
@@ -213,6 +214,8 @@ class TableScreen(Screen[None]):
             self.query_one("#me").display = False
         self._unsubscribe = self.table.subscribe(self._on_table_change)
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
+        # a new theme (settings, command palette) repaints the Python-painted panes too
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._draw())
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
@@ -224,10 +227,13 @@ class TableScreen(Screen[None]):
             self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
+        if self._save_timer is not None:  # a change not saved yet: saved now, here
+            self._save_now(in_worker=False)
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
             if stop is not None:
                 stop()
         self._unsubscribe = self._unsubscribe_refusals = None
+        self.app.theme_changed_signal.unsubscribe(self)  # (its callback holds the screen)
 
     def on_screen_resume(self) -> None:
         self._restart_bot_timer()
@@ -298,10 +304,26 @@ class TableScreen(Screen[None]):
         """(Not exclusive: a stale reading is dropped on arrival, by its generation.)"""
         try:
             view, can_undo = self.table.view(self.seat), self.table.can_undo(self.seat)
+            penalty = self._penalty_of(view)
         except Exception as exc:  # noqa: BLE001 - judged on the UI thread: stale, or a bug
             self.app.call_from_thread(self._view_failed, exc, generation)
             return
-        self.app.call_from_thread(self._show_view, view, can_undo, generation)
+        self.app.call_from_thread(self._show_view, view, can_undo, generation, penalty)
+
+    def _penalty_of(self, view: SeatView) -> tuple[object, str]:
+        """The hand's "penalty now" as the rules score it (the best arrangement, where
+        they score one), worked out with the view it belongs to, in the same worker: it
+        shows in the same redraw, with no worker and no redraw of its own.  Kept while
+        the hand stays the same."""
+        from tui.engine.scoring import hand_points
+
+        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
+        known = self._penalty  # (read from the worker: at worst worked out again)
+        if known[0] == key:
+            return known
+        hand = tuple(view.hand)
+        return key, (f"penalty now {hand_points(hand, view.rules, view.schedule_round)}"
+                     if hand else "")
 
     def _view_failed(self, exc: Exception, generation: int) -> None:
         """A reading the table changed under may fail half-way: dropped, a newer one is on
@@ -309,7 +331,8 @@ class TableScreen(Screen[None]):
         if generation == self._generation and self.is_attached:
             raise exc
 
-    def _show_view(self, view: SeatView, can_undo: bool, generation: int) -> None:
+    def _show_view(self, view: SeatView, can_undo: bool, generation: int,
+                   penalty: tuple[object, str] = ((), "")) -> None:
         """Bring the hand model up to date with a view just read and redraw what changed,
         unless the table changed while it was read (its own reading follows) or the
         screen was left meanwhile."""
@@ -318,7 +341,7 @@ class TableScreen(Screen[None]):
         if self._view is None:  # the first view: what was logged before is not news
             self._log_seen = self._fresh_from = len(view.log)
             self.refresh_bindings()
-        self._view, self._can_undo = view, can_undo
+        self._view, self._can_undo, self._penalty = view, can_undo, penalty
         self._shown_generation = generation
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
@@ -340,7 +363,6 @@ class TableScreen(Screen[None]):
         self._log_seen = len(view.log)
         self._draw()
         self._autosave(view)
-        self._update_penalty()
         self._maybe_show_summary(view)
 
     def _seat_context(self, view: SeatView) -> SeatContext:
@@ -350,7 +372,7 @@ class TableScreen(Screen[None]):
             seat=self.seat, style=self.card_style(), width=self.size.width,
             levels=tuple(spec.bot or "person" for spec in self.table.seats),
             narrow=self.has_class("-narrow"), chat=self.session.chat is not None,
-            can_undo=self._can_undo, penalty=self._penalty,
+            can_undo=self._can_undo, penalty=self._penalty[1],
             rejoin_code=self.session.rejoin_code or "", selected=bool(self.hand.selected),
             groups=len(self.hand.groups), sort_mode=self.hand.sort_mode or "",
             targets=frozenset(self._targets(view)), fresh_from=self._fresh_from, hint=hint,
@@ -428,35 +450,62 @@ class TableScreen(Screen[None]):
                 if {c.face for c in a.cards} <= selected}
 
     def _autosave(self, view: SeatView) -> None:
-        """Save after every change: the game's text is taken here, on the UI thread, so it
-        is one consistent state; writing it (atomically, with a sync to disk) is a
-        worker's job.  Writes are numbered and an older one never replaces a newer."""
-        path = self.session.save_path
-        if path is None:
+        """Save after a change: at once when a deal ends, else within `SAVE_EVERY`
+        seconds, every change in between saved together (bots at full speed change the
+        table every few milliseconds; taking the game's text is about a millisecond and
+        writing it as much again).  Leaving the table saves at once what is pending."""
+        if self.session.save_path is None:
             return
+        if view.phase in ("round_over", "game_over"):
+            self._save_now()
+        elif self._save_timer is None:
+            self._save_timer = self.set_timer(SAVE_EVERY, self._save_now)
+
+    def _save_now(self, in_worker: bool = True) -> None:
+        """The game's text is taken here, on the UI thread, so it is one consistent state;
+        writing it (atomically, with a sync to disk) is a worker's job.  Writes are
+        numbered and an older one never replaces a newer."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = None
+        path = self.session.save_path
+        if path is None or self._view is None:
+            return
+        over = self._view.phase == "game_over"
         try:
-            text = None if view.phase == "game_over" else self.table.save_text()
+            text = None if over else self.table.save_text()
         except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
             self._save_failed(path, exc)
             return
-        if view.phase != "game_over" and text is None:
+        if not over and text is None:
             return  # a table that is not saved
         self._save_number += 1
-        self._write_save(path, text, self._save_number)
+        if in_worker:
+            self._write_save(path, text, self._save_number)
+        elif (failure := self._write_numbered(path, text, self._save_number)) is not None:
+            self._save_failed(path, failure)
 
     @work(thread=True, group="save")
     def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        failure = self._write_numbered(path, text, number)
+        if failure is not None:
+            self.app.call_from_thread(self._save_failed, path, failure)
+
+    def _write_numbered(self, path: Path, text: str | None, number: int) -> Exception | None:
+        """Write save `number` (None: remove the save) unless a newer one is written;
+        returns what went wrong, if anything."""
         with self._save_lock:
             if number < self._saved_number:
-                return  # a newer save is already written
+                return None  # a newer save is already written
+            self._saved_number = number
             try:
                 if text is None:
                     path.unlink(missing_ok=True)
                 else:
                     write_atomic(path, text)
             except Exception as exc:  # noqa: BLE001 - a failed save must never stop play
-                self.app.call_from_thread(self._save_failed, path, exc)
-            self._saved_number = number
+                return exc
+        return None
 
     def _save_failed(self, path: Path, exc: Exception) -> None:
         if not self._save_warned:
@@ -523,30 +572,6 @@ class TableScreen(Screen[None]):
         self._bot_busy = False
         self.notify(f"A computer player's move failed: {exc}", title="Bot error",
                     severity="error")
-
-    def _update_penalty(self) -> None:
-        """Recompute the hand's best penalty in a worker, only when the hand changed."""
-        view = self.view_now
-        key = (view.deal, tuple(sorted(c.uid for c in view.hand)))
-        if key == self._penalty_key:
-            return
-        self._penalty_key = key
-        self._solve_penalty(tuple(view.hand), view)
-
-    @work(thread=True, exclusive=True, group="solve")
-    def _solve_penalty(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        from tui.engine.scoring import hand_points
-
-        text = f"penalty now {hand_points(hand, view.rules, view.schedule_round)}" if hand \
-            else ""
-        if get_current_worker().is_cancelled:
-            return
-        self.app.call_from_thread(self._set_penalty, text)
-
-    def _set_penalty(self, text: str) -> None:
-        if text != self._penalty:
-            self._penalty = text
-            self._draw()
 
     @staticmethod
     def _arrange(hand: Sequence[Card], view: SeatView) -> Any:
@@ -642,17 +667,54 @@ class TableScreen(Screen[None]):
         extra = self.hand.selected_cards()
         if extra:
             groups.append(extra)
-        if self.play(lambda v: intents.lay_down(v, groups, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.lay_down(v, groups, self.arranger()),
+                            self._melded)
 
     def action_go_out(self) -> None:
         groups = self.hand.group_cards()
         hand = self.hand.hand
         cursor = self._single_card()
-        if self.play(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger())):
-            self.hand.clear_groups()
-            self.hand.clear_selection()
+        self.play_searching(lambda v: intents.go_out(v, groups, hand, cursor, self.arranger()),
+                            self._melded)
+
+    def _melded(self) -> None:
+        self.hand.clear_groups()
+        self.hand.clear_selection()
+
+    def play_searching(self, build: Callable[[SeatView], Action],
+                       then: Callable[[], None]) -> None:
+        """`play` for a move whose building may search the hand for melds (going out, or
+        laying down with nothing grouped): the search runs in a worker, and the move is
+        made here when it is found, unless the table changed meanwhile; `then` follows a
+        move made."""
+        if self._view is not None:
+            self._search_move(build, self._view, self._generation, then)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_move(self, build: Callable[[SeatView], Action], view: SeatView,
+                     generation: int, then: Callable[[], None]) -> None:
+        try:
+            found: Action | intents.NeedChoice = build(view)
+        except intents.NeedChoice as exc:
+            found = exc
+        self.app.call_from_thread(self._searched, found, generation, then)
+
+    def _searched(self, found: Action | intents.NeedChoice, generation: int,
+                  then: Callable[[], None]) -> None:
+        if not self.is_attached:
+            return
+        if generation != self._generation:
+            self.notify("The table changed while your hand was searched: press again.",
+                        title="Not played", timeout=4)
+            return
+
+        def built(view: SeatView) -> Action:
+            if isinstance(found, intents.NeedChoice):
+                raise found
+            return found
+
+        if self.play(built):
+            then()
 
     def action_lay_off(self, meld_id: int | None = None) -> None:
         cards = self.hand.selected_cards() or (
@@ -759,15 +821,26 @@ class TableScreen(Screen[None]):
         current = self.hand.sort_mode
         mode = SORT_MODES[(SORT_MODES.index(current) + 1) % len(SORT_MODES)] \
             if current in SORT_MODES else SORT_MODES[0]
-        if mode == "melds":
-            arrangement = self._arrange(self.hand.hand, self.view_now)
-            if arrangement is None:
-                mode = "suit"
-            else:
-                self.hand.sort("melds", melds=intents.melds_of(arrangement))
-                self._redraw_hand()
-                return
+        if mode == "melds":  # the hand's best melds are searched in a worker
+            self._search_melds(tuple(self.hand.hand), self.view_now)
+            return
         self.hand.sort(mode, self._rank_keys())
+        self._redraw_hand()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search_melds(self, hand: tuple[Card, ...], view: SeatView) -> None:
+        arrangement = self._arrange(hand, view)
+        self.app.call_from_thread(self._sort_by_melds, hand, arrangement)
+
+    def _sort_by_melds(self, hand: tuple[Card, ...], arrangement: Any) -> None:
+        """Sort by the melds found, if the hand is still the one searched (by suit when
+        no meld was found)."""
+        if not self.is_attached or {c.uid for c in hand} != {c.uid for c in self.hand.hand}:
+            return
+        if arrangement is None:
+            self.hand.sort("suit", self._rank_keys())
+        else:
+            self.hand.sort("melds", melds=intents.melds_of(arrangement))
         self._redraw_hand()
 
     # ------------------------------------------------------------------ other keys

@@ -92,7 +92,9 @@ class LogTail(Widget):
 
     Each line is drawn once: the strips of every event in sight are kept (with whether it
     was fresh), so a move draws its own line and moves the others up, instead of writing
-    and wrapping the whole tail again.  The lines are those `log_text` writes."""
+    and wrapping the whole tail again.  The lines are those `log_text` writes, in the
+    colours of the app's theme: the kept lines are for one theme, and a change of theme
+    draws them again (Textual refreshes every widget when the theme changes)."""
 
     DEFAULT_CSS = """
     LogTail { height: 1fr; width: 1fr; }
@@ -134,7 +136,7 @@ class LogTail(Widget):
             return Text()
         start = max(0, len(self._events) - height)
         text = log_text(self._events[start:], self._me, self._fresh_from - start, height,
-                        self.headers, self._words)
+                        self.headers, self._words, app_colours(self.app))
         lines = text.wrap(self.app.console, width, overflow="fold")
         return Text("\n").join(list(lines)[-height:])
 
@@ -142,7 +144,8 @@ class LogTail(Widget):
         width, height = self.size.width, self.size.height
         style = self.visual_style
         selection = self.text_selection
-        key = (width, height, style, selection)
+        colours = app_colours(self.app)
+        key = (width, height, style, selection, colours)
         if self._tail is not None and self._tail[0] == key:
             return self._tail[1]
         if selection is not None:  # drawn whole, the selection highlighted (rare)
@@ -150,7 +153,7 @@ class LogTail(Widget):
                                      style)
             self._tail = (key, lines)
             return lines
-        drawn_for = (width, style, self._me, self._words, self.headers)
+        drawn_for = (width, style, colours, self._me, self._words, self.headers)
         if drawn_for != self._drawn_for:
             self._drawn_for = drawn_for
             self._drawn.clear()
@@ -166,7 +169,7 @@ class LogTail(Widget):
                 if self.headers and event.deal != last_deal and event.deal:
                     lines += self._head(event.deal)
                     last_deal = event.deal
-                lines += self._event_lines(index, event)
+                lines += self._event_lines(index, event, colours)
             for index in [i for i in self._drawn if i < start or i >= len(events)]:
                 del self._drawn[index]
         self._tail = (key, lines[-height:] if height > 0 else [])
@@ -179,12 +182,12 @@ class LogTail(Widget):
                                                   Style(dim=True)))
         return self._heads[deal]
 
-    def _event_lines(self, index: int, event: Event) -> list[Strip]:
+    def _event_lines(self, index: int, event: Event, colours: Colours) -> list[Strip]:
         fresh = index >= self._fresh_from and event.seat != self._me
         kept = self._drawn.get(index)
         if kept is not None and kept[1] == fresh and kept[0] == event:
             return kept[2]
-        line = log_text([event], self._me, 0 if fresh else 1, 1, False, self._words)
+        line = log_text([event], self._me, 0 if fresh else 1, 1, False, self._words, colours)
         strips = self._strips(line)
         self._drawn[index] = (event, fresh, strips)
         return strips

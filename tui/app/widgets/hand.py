@@ -11,7 +11,6 @@ from collections.abc import Callable
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.widget import Widget
 
 from tui.engine.cards import Card
 
@@ -24,11 +23,12 @@ from ..cardart import (
 )
 from ..hand_model import HandModel
 from ..messages import CardClicked
+from .painted import Painted
 
 CARD_W = 5
 
 
-class HandView(Widget):
+class HandView(Painted):
     """Draws a `HandModel`; clicks become `CardClicked` messages."""
 
     DEFAULT_CSS = """
@@ -52,7 +52,7 @@ class HandView(Widget):
         self.show_cursor = show_cursor
         self.refresh()
 
-    def render(self) -> Text:
+    def paint(self) -> list[Text]:
         width = max(self.size.width, CARD_W)
         tall = self.has_class("-tall")
         card_h = 5 if tall else 3
@@ -63,7 +63,7 @@ class HandView(Widget):
         group_colours = (c.good, *c.seats[1:])
         if not cards:
             canvas.put(max(0, width // 2 - 5), 2, "(no cards)", Style(dim=True, italic=True))
-            return Text("\n").join(canvas.lines())
+            return canvas.lines()
         step = fan_step(len(cards), width, CARD_W)
         offset = max(0, (width - fan_width(len(cards), step, CARD_W)) // 2)
         self._geometry = (offset, step)
@@ -97,7 +97,7 @@ class HandView(Widget):
                 arrow = "^" if self.card_style.ascii else "▲"
                 canvas.put(x + min(2, step - 1), label_row, arrow,
                            Style(color=c.cursor, bold=True))
-        return Text("\n").join(canvas.lines())
+        return canvas.lines()
 
     def index_at(self, x: int) -> int | None:
         """The card under column `x`, or None."""

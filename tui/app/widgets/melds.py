@@ -33,6 +33,20 @@ def meld_text(meld: Meld, style: CardStyle, width: int) -> Text:
     return short
 
 
+def meld_lines(melds: Sequence[Meld], targets: set[int], style: CardStyle,
+               width: int) -> list[Text]:
+    """A line a meld, in `width` cells; the `targets` (where the selection can go)
+    marked."""
+    room = max(width - 2, 10)
+    lines = []
+    for meld in melds:
+        target = Style(color=style.c.highlight, bold=True)
+        mark = Text("▸ " if not style.ascii else "> ", target) \
+            if meld.id in targets else Text("  ")
+        lines.append(mark + meld_text(meld, style, room))
+    return lines
+
+
 def stand_in(meld: Meld, face: tuple[int, str], style: CardStyle) -> str:
     """What a wild card in `meld` stands for: the very card in a run (`7♣`), the rank in a
     set (`7`), where the suit is not the point."""
@@ -70,14 +84,8 @@ class MeldList(Widget):
     def render(self) -> Text:
         if not self.melds:
             return Text(self.empty, Style(dim=True, italic=True))
-        width = max(self.size.width - 2, 10)
-        lines = []
-        for meld in self.melds:
-            target = Style(color=self.card_style.c.highlight, bold=True)
-            mark = Text("▸ " if not self.card_style.ascii else "> ", target) \
-                if meld.id in self.targets else Text("  ")
-            lines.append(mark + meld_text(meld, self.card_style, width))
-        return Text("\n").join(lines)
+        return Text("\n").join(meld_lines(self.melds, self.targets, self.card_style,
+                                          self.size.width))
 
     def on_click(self, event: events.Click) -> None:
         if 0 <= event.y < len(self.melds):

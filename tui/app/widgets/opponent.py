@@ -1,17 +1,22 @@
 """One pane per opponent: who they are, how many cards they hold, their score, whether
-their contract is down, and their melds.  The pane of the seat to move is lit up."""
+their contract is down, and their melds.  The pane of the seat to move is lit up.
+
+The pane is one widget that draws its lines itself (cards held and score, then a line a
+meld): a move redraws this one widget, and lighting it up (the turn's border, the flash
+after a move) restyles it alone, with nothing inside it to restyle or redraw."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.app import ComposeResult
-from textual.containers import Vertical
+from rich.text import Text
+from textual import events
 from textual.timer import Timer
-from textual.widgets import Static
+from textual.widget import Widget
 
 from ..cardart import CardStyle
-from .melds import MeldList
+from ..messages import MeldClicked
+from .melds import meld_lines
 
 FLASH_SECONDS = 1.2
 
@@ -19,7 +24,7 @@ if TYPE_CHECKING:
     from ..table_presenter import OpponentContent
 
 
-class OpponentPane(Vertical):
+class OpponentPane(Widget):
     DEFAULT_CSS = """
     OpponentPane { height: auto; }
     """
@@ -27,21 +32,15 @@ class OpponentPane(Vertical):
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"seat-{seat}", classes="opponent")
         self.seat = seat
-        self._info_lines = -1
         self._shown: OpponentContent | None = None
-        self._shown_style: CardStyle | None = None
+        self._shown_style: CardStyle = CardStyle()
+        self._lines = -1  # lines drawn: another number lays the pane out again
         self._width = -1
         self._flash_timer: Timer | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static(classes="info")
-        yield MeldList()
-
     def show(self, content: OpponentContent, card_style: CardStyle) -> None:
         """Show what the presenter worked out for this seat, touching only what changed
-        since the last time: a draw redraws the line of cards held, not the melds.  The
-        pane is laid out again only when its number of lines changes (a meld laid down,
-        "went out")."""
+        since the last time: the border and its titles, the lines inside, or both."""
         old = self._shown if self._shown_style == card_style else None
         self._shown, self._shown_style = content, card_style
         if old is None or content.title != old.title:
@@ -53,14 +52,30 @@ class OpponentPane(Vertical):
             # cut here, or Textual would add a `…` the ASCII card style has not got
             self.border_subtitle = content.subtitle[:room] if cut else content.subtitle
         if old is None or content.turn != old.turn:
-            self.set_class(content.turn, "-turn")  # the border only: one widget restyled
-        if old is None or content.info != old.info:
-            lines = content.info.plain.count("\n")
-            self.query_one(".info", Static).update(content.info,
-                                                   layout=lines != self._info_lines)
-            self._info_lines = lines
-        if old is None or (content.melds, content.targets) != (old.melds, old.targets):
-            self.query_one(MeldList).show(content.melds, card_style, set(content.targets))
+            self.set_class(content.turn, "-turn")  # the border only
+        if old is None or (content.info, content.melds, content.targets) != (
+                old.info, old.melds, old.targets):
+            lines = content.info.plain.count("\n") + 1 + len(content.melds)
+            self.refresh(layout=lines != self._lines)
+            self._lines = lines
+
+    def render(self) -> Text:
+        content = self._shown
+        if content is None:
+            return Text()
+        melds = meld_lines(content.melds, set(content.targets), self._shown_style,
+                           self.size.width)
+        return Text("\n").join([content.info, *melds])
+
+    def on_click(self, event: events.Click) -> None:
+        content = self._shown
+        offset = event.get_content_offset(self)
+        if content is None or offset is None:
+            return
+        row = offset.y - (content.info.plain.count("\n") + 1)
+        if 0 <= row < len(content.melds):
+            event.stop()
+            self.post_message(MeldClicked(content.melds[row].id))
 
     def flash(self) -> None:
         """Light the pane up briefly after this seat acted; moves in quick succession

@@ -8,15 +8,15 @@ from collections.abc import Callable, Sequence
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.widget import Widget
 
 from tui.engine.cards import Card
 
 from ..cardart import Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
 from ..messages import DiscardClicked, StockClicked
+from .painted import Painted
 
 
-class StockPile(Widget):
+class StockPile(Painted):
     DEFAULT_CSS = """
     StockPile { width: 9; height: 5; }
     """
@@ -31,7 +31,7 @@ class StockPile(Widget):
         self.count, self.active, self.card_style = count, active, card_style
         self.refresh()
 
-    def render(self) -> Text:
+    def paint(self) -> list[Text]:
         art = card_back(self.card_style) if self.count else empty_slot(self.card_style)
         canvas = Canvas(9, 5)
         for y, line in enumerate(art):
@@ -41,14 +41,14 @@ class StockPile(Widget):
         canvas.put(2, 2, label[:5],
                    Style(color=c.on_highlight, bgcolor=c.highlight, bold=True) if self.active
                    else Style(color=c.back_ink, bgcolor=c.back, bold=True))
-        return Text("\n").join(canvas.lines())
+        return canvas.lines()
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(StockClicked())
 
 
-class DiscardPile(Widget):
+class DiscardPile(Painted):
     DEFAULT_CSS = """
     DiscardPile { width: 1fr; height: 5; min-width: 9; }
     """
@@ -69,7 +69,7 @@ class DiscardPile(Widget):
         self.card_style, self.is_wild = card_style, is_wild
         self.refresh()
 
-    def render(self) -> Text:
+    def paint(self) -> list[Text]:
         width = max(self.size.width, 9)
         canvas = Canvas(width, 5)
         top = self.cards[-1] if self.cards else None
@@ -91,7 +91,7 @@ class DiscardPile(Widget):
             c = self.card_style.c
             canvas.put(top_x + 1, 0, "take", Style(color=c.on_highlight, bgcolor=c.highlight,
                                                    bold=True))
-        return Text("\n").join(canvas.lines())
+        return canvas.lines()
 
     def depth_at(self, x: int) -> int:
         fan_x, step, shown = self._fan

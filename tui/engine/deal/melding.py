@@ -104,6 +104,10 @@ class Melding(DealState):
                                      "could not be", "draw.deep_must_meld"
                                      if card is self.must_meld else
                                      "joker_swap: play the joker this turn")
+        if len(due) > 1 and not self._all_placeable(seat, due, table):
+            return IllegalAction(f"{format_cards(due)} must all be played this turn, and "
+                                 "after that play there would be room for only some of them",
+                                 "joker_swap: play the joker this turn")
         # once the owed cards are played, the turn must still be able to end
         paid = {c.uid for c in due}
         rest = [c for c in hand if c.uid not in paid]
@@ -121,6 +125,26 @@ class Melding(DealState):
                                  "lay off", "draw.rediscard_to_go_out" if thrown_back
                                  else "going_out.discard: forbidden")
         return None
+
+    def _all_placeable(self, seat: int, cards: Sequence[Card], table: Sequence[Meld]) -> bool:
+        """Whether `cards` can all be laid off on `table`, one after another.  Each fits
+        somewhere alone, but every lay-off changes its meld (a set fills up, a run grows):
+        a joker freed from a full set and a card taken from deep in the pile may both fit
+        only the one set that has room for one more card."""
+        if not cards:
+            return True
+        card, rest = cards[0], cards[1:]
+        for i, meld in enumerate(table):
+            if self.rules.lay_off.onto != "any" and meld.owner != seat:
+                continue
+            for end in ("", "low") if meld.kind == "run" else ("",):
+                try:
+                    grown = extend_meld(meld, [card], self.rules, self.rules_round, end)
+                except MeldError:
+                    continue
+                if self._all_placeable(seat, rest, [*table[:i], grown, *table[i + 1:]]):
+                    return True
+        return False
 
     def _strands_after_lay_down(self, seat: int, melds: Sequence[Meld],
                                 hand: Sequence[Card] | None = None,
