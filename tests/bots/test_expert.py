@@ -278,3 +278,29 @@ def test_in_declare_games_only_the_discards_of_long_hands_are_searched() -> None
             if game.phase not in ("draw", "play"):
                 break
         assert (searched > 0) == searched_wanted
+
+
+def test_in_declare_games_the_feeding_charge_reads_the_opponent_model(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hard's charge for what a discard gives the next player is taken over hands the
+    opponent model imagines for that player (one model a decision, shared with the search)."""
+    from tui.bots import opponents
+    from tui.bots.hard import FEED_SAMPLES
+
+    imagined: list[int] = []
+    models: set[int] = set()
+    real = opponents.OpponentModel.imagine
+
+    def counting(self, rng):
+        imagined.append(1)
+        models.add(id(self))
+        return real(self, rng)
+
+    monkeypatch.setattr(opponents.OpponentModel, "imagine", counting)
+    game = new_game("three_thirteen", 2, seed=6)
+    goto_deal(game, 3)  # short hands: no search, so every imagined hand is the feeder's
+    while game.view(game.actor).phase != "play":
+        game.apply(HardBot(0).choose(game.view(game.actor)))
+    bot = expert(0, steps=0)
+    bot.choose(game.view(game.actor))
+    assert len(imagined) == FEED_SAMPLES and len(models) == 1

@@ -11,6 +11,7 @@ from the table, the seat is left (kept for them through the grace period).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -558,13 +559,12 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         row = self.query_one("#choose-rules", ChoiceRow)
         return self.infos is not None and (not row.choices or self.chosen_key == row.value)
 
-    @work(thread=True, exclusive=True, group="create-list")
-    def _list_rules(self) -> None:
+    @work(exclusive=True, group="create-list")
+    async def _list_rules(self) -> None:
         from tui.engine.ruleset import list_rulesets
 
-        infos = [i for i in list_rulesets(self.user_dir, self.confine)
-                 if i.error is None and not i.shadowed]
-        self.app.call_from_thread(self._listed, infos)
+        listed = await asyncio.to_thread(list_rulesets, self.user_dir, self.confine)
+        self._listed([i for i in listed if i.error is None and not i.shadowed])
 
     def _listed(self, infos: list[RulesetInfo]) -> None:
         if not self.is_attached:
@@ -590,10 +590,10 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
             Text(f"Reading {info.name}…", Style(dim=True)))
         self._load_rules(info)
 
-    @work(thread=True, exclusive=True, group="create-load")
-    def _load_rules(self, info: RulesetInfo) -> None:
-        rules, error = read_rules(info, self.user_dir, self.confine)
-        self.app.call_from_thread(self._loaded, info, rules, error)
+    @work(exclusive=True, group="create-load")
+    async def _load_rules(self, info: RulesetInfo) -> None:
+        rules, error = await asyncio.to_thread(read_rules, info, self.user_dir, self.confine)
+        self._loaded(info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
         if not self.is_attached or self.query_one("#choose-rules", ChoiceRow).value != info.key:

@@ -7,6 +7,7 @@ being read starts the game once they are."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from rich.style import Style
@@ -99,12 +100,11 @@ class NewGameScreen(Screen[None]):
         info = self._info()
         return self.infos is not None and (info is None or self.chosen_key == info.key)
 
-    @work(thread=True, exclusive=True, group="new-game-list")
-    def _list_rules(self) -> None:
+    @work(exclusive=True, group="new-game-list")
+    async def _list_rules(self) -> None:
         from tui.engine.ruleset import list_rulesets
 
-        listed = list_rulesets(self.user_dir)
-        self.app.call_from_thread(self._listed, listed)
+        self._listed(await asyncio.to_thread(list_rulesets, self.user_dir))
 
     def _listed(self, listed: list[RulesetInfo]) -> None:
         if not self.is_attached:
@@ -139,10 +139,10 @@ class NewGameScreen(Screen[None]):
         about.update(Text(f"Reading {info.name}…", Style(dim=True)))
         self._load_rules(info)
 
-    @work(thread=True, exclusive=True, group="new-game-load")
-    def _load_rules(self, info: RulesetInfo) -> None:
-        rules, error = read_rules(info, self.user_dir)
-        self.app.call_from_thread(self._loaded, info, rules, error)
+    @work(exclusive=True, group="new-game-load")
+    async def _load_rules(self, info: RulesetInfo) -> None:
+        rules, error = await asyncio.to_thread(read_rules, info, self.user_dir)
+        self._loaded(info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
         chosen = self._info() if self.is_attached else None

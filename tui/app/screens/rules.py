@@ -6,6 +6,7 @@ everyone's screens)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from rich.style import Style
@@ -86,10 +87,9 @@ class RulesScreen(Screen[PlayRules | None]):
         info = self._selected()
         return self.infos is not None and (info is None or self.shown_key == info.key)
 
-    @work(thread=True, exclusive=True, group="rules-list")
-    def _list_rules(self, select: str | None) -> None:
-        infos = self._rulesets()
-        self.app.call_from_thread(self._listed, infos, select)
+    @work(exclusive=True, group="rules-list")
+    async def _list_rules(self, select: str | None) -> None:
+        self._listed(await asyncio.to_thread(self._rulesets), select)
 
     def _listed(self, infos: list[RulesetInfo], select: str | None) -> None:
         """The list (again after an edit: a new file, a fixed one), `select` chosen if it
@@ -123,14 +123,16 @@ class RulesScreen(Screen[PlayRules | None]):
         self._showing = info.key
         self._describe(info)
 
-    @work(thread=True, exclusive=True, group="rules-describe")
-    def _describe(self, info: RulesetInfo) -> None:
+    @work(exclusive=True, group="rules-describe")
+    async def _describe(self, info: RulesetInfo) -> None:
         from tui.engine.ruleset import describe_rules
 
-        rules, error = read_rules(info, self.user_dir, self.confine)
-        text = (describe_rules(rules) if rules is not None else
-                f"This file has mistakes; press e to fix them.\n\n{self._env.shown(error)}")
-        self.app.call_from_thread(self._described, info, text)
+        def read() -> str:
+            rules, error = read_rules(info, self.user_dir, self.confine)
+            return (describe_rules(rules) if rules is not None else
+                    f"This file has mistakes; press e to fix them.\n\n{self._env.shown(error)}")
+
+        self._described(info, await asyncio.to_thread(read))
 
     def _described(self, info: RulesetInfo, text: str) -> None:
         chosen = self._selected() if self.is_attached else None
