@@ -16,6 +16,7 @@ a reading that began before the latest change is dropped when it arrives.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import threading
 import time
@@ -123,6 +124,7 @@ class TableScreen(Screen[None]):
         self._can_undo = False  # read with the view (finding the deal's start may replay)
         self._changes = itertools.count(1)
         self._generation = 0  # the table's latest change: a view read before it is stale
+        self._readings: set[asyncio.Task[None]] = set()  # views being read in a thread
         self._shown_generation = -1  # the change the view on show was read after
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
@@ -227,6 +229,8 @@ class TableScreen(Screen[None]):
             self._draw()  # only the round bar changed: the presenter redraws just that
 
     def on_unmount(self) -> None:
+        for reading in self._readings:
+            reading.cancel()
         if self._save_timer is not None:  # a change not saved yet: saved now, here
             self._save_now(in_worker=False)
         for stop in (self._unsubscribe, self._unsubscribe_refusals):
@@ -296,19 +300,27 @@ class TableScreen(Screen[None]):
                          four_colour=settings.colours == "four", colours=app_colours(self.app))
 
     def refresh_table(self) -> None:
-        """Read this seat's view in a worker; `_show_view` applies it when it arrives."""
-        self._read_view(self._generation)
+        """Read this seat's view in a thread; `_show_view` applies it when it arrives."""
+        task = asyncio.get_running_loop().create_task(self._read_view(self._generation))
+        self._readings.add(task)
+        task.add_done_callback(self._readings.discard)
 
-    @work(thread=True, group="view")
-    def _read_view(self, generation: int) -> None:
-        """(Not exclusive: a stale reading is dropped on arrival, by its generation.)"""
+    async def _read_view(self, generation: int) -> None:
+        """A plain thread hop, not a Textual worker: a move's reading is the table's
+        hottest path, and a worker's state messages cost a share of a move's redraw (a
+        thread worker also keeps its last screen alive in its executor thread).  Not
+        exclusive: a stale reading is dropped on arrival, by its generation."""
+
+        def read() -> tuple[SeatView, bool, tuple[object, str]]:
+            view = self.table.view(self.seat)
+            return view, self.table.can_undo(self.seat), self._penalty_of(view)
+
         try:
-            view, can_undo = self.table.view(self.seat), self.table.can_undo(self.seat)
-            penalty = self._penalty_of(view)
+            view, can_undo, penalty = await asyncio.to_thread(read)
         except Exception as exc:  # noqa: BLE001 - judged on the UI thread: stale, or a bug
-            self.app.call_from_thread(self._view_failed, exc, generation)
+            self._view_failed(exc, generation)
             return
-        self.app.call_from_thread(self._show_view, view, can_undo, generation, penalty)
+        self._show_view(view, can_undo, generation, penalty)
 
     def _penalty_of(self, view: SeatView) -> tuple[object, str]:
         """The hand's "penalty now" as the rules score it (the best arrangement, where
