@@ -86,9 +86,11 @@ def _marker_colour(tail: LogTail, y: int) -> str:
 
 async def test_the_tail_takes_the_seat_colours_from_the_theme_and_redraws_when_it_changes(
         ) -> None:
+    from app_driver import wait_until
     from rich.color import Color as RichColor
+    from textual.theme import BUILTIN_THEMES
 
-    from tui.app.colours import default_colours
+    from tui.app.colours import colours_from, default_colours
 
     def hexed(colour: str) -> str:
         return RichColor.parse(colour).get_truecolor().hex
@@ -108,7 +110,8 @@ async def test_the_tail_takes_the_seat_colours_from_the_theme_and_redraws_when_i
         assert _marker_colour(tail, 1) == hexed(light[4])
 
         app.theme = "textual-dark"  # nothing shown anew: the theme alone redraws the lines
+        dark = BUILTIN_THEMES["textual-dark"].to_color_system().generate()
+        await wait_until(pilot, lambda: app_colours(app) == colours_from(
+            dark, app.console.color_system))
         await pilot.pause()
-        await pilot.pause()
-        dark = app_colours(app).seats
-        assert _marker_colour(tail, 0) == hexed(dark[0]) != hexed(light[0])
+        assert _marker_colour(tail, 0) == hexed(app_colours(app).seats[0]) != hexed(light[0])

@@ -88,6 +88,43 @@ async def test_a_hint_shows_in_the_prompt_and_goes_with_the_next_move(tmp_path) 
         assert not str(prompt.render()).startswith("Hint")
 
 
+async def test_a_hint_longer_than_the_prompt_shows_whole_at_80x24(tmp_path) -> None:
+    """The prompt has two lines; a hint that needs more takes them from the log below it
+    while it shows, and gives them back with the next move."""
+    from app_driver import screen_text
+    from rich.text import Text
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=4, seed=3, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        table = screen.table
+        prompt = screen.query_one("#prompt", Static)
+        long_hints = 0
+        for _ in range(8):  # turns, until hints that need more than two lines were seen
+            while table.bot_to_move() is not None:
+                table.step_bot()
+            await wait_until(pilot, lambda: screen.caught_up)
+            await pilot.pause()
+            assert prompt.region.height == 2
+            words = card_words(table.hint(HUMAN), CardStyle(), [p.name for p in view(app).players])
+            await pilot.press("h")
+            hint = f"Hint: {words}"
+            await wait_until(pilot, lambda: str(prompt.render()) == hint)  # noqa: B023
+            needs = len(Text(hint).wrap(app.console, prompt.content_size.width))
+            await wait_until(pilot, lambda: prompt.region.height >= needs)  # noqa: B023
+            region = prompt.region
+            rows = screen_text(app).splitlines()[region.y:region.bottom]
+            shown = " ".join(row[region.x:region.right].strip() for row in rows)
+            assert shown == hint, (needs, rows)
+            long_hints += needs > 2
+            if long_hints >= 2:
+                break
+            await pilot.press("s" if view(app).phase == "draw" else "d")
+            await wait_until(pilot, lambda: not str(prompt.render()).startswith("Hint"))
+        assert long_hints >= 2, "no hint needed more than the prompt's two lines"
+
+
 async def test_buys_left_are_shown_where_buying_is_on(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "liverpool", players=3, seed=8, drive_bots=False))
     async with app.run_test(size=(120, 40)) as pilot:

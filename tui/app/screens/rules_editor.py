@@ -14,6 +14,7 @@ is still the one it was for.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Callable
@@ -28,7 +29,6 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rules, save_checked
@@ -163,11 +163,13 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self._checking = text
         self._check_in_thread(text)
 
-    @work(thread=True, exclusive=True, group="rules-check")
-    def _check_in_thread(self, text: str) -> None:
-        result = safe_check(text, self.path, self.user_dir, self.confine)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._checked, text, result)
+    @work(exclusive=True, group="rules-check")
+    async def _check_in_thread(self, text: str) -> None:
+        # (awaited in a thread, not a thread worker: Textual leaves a thread worker set in
+        # its executor thread's context, which then keeps the closed screen)
+        result = await asyncio.to_thread(safe_check, text, self.path, self.user_dir,
+                                         self.confine)
+        self._checked(text, result)
 
     def _checked(self, text: str, result: LiveCheck) -> None:
         if not self.is_attached:
@@ -277,21 +279,25 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self._saves += 1
         self._save_in_thread(self.text, self._saves, host(self).env.rules_quota(), then)
 
-    @work(thread=True, group="rules-save")
-    def _save_in_thread(self, text: str, number: int, quota: RulesQuota | None,
-                        then: Callable[[Ruleset], None] | None) -> None:
+    @work(group="rules-save")
+    async def _save_in_thread(self, text: str, number: int, quota: RulesQuota | None,
+                              then: Callable[[Ruleset], None] | None) -> None:
         """Saves are written in the order asked; one overtaken by a newer is not written."""
-        with self._save_lock:
-            if number != self._saves:
-                return  # a newer save follows (with the newer text)
-            try:
-                if quota is not None:
-                    quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
-                outcome: LiveCheck | QuotaError | OSError = save_checked(
-                    self.path, text, self.user_dir, self.confine)
-            except (QuotaError, OSError) as exc:
-                outcome = exc
-        self.app.call_from_thread(self._saved, text, outcome, then)
+
+        def write() -> LiveCheck | QuotaError | OSError | None:
+            with self._save_lock:
+                if number != self._saves:
+                    return None  # a newer save follows (with the newer text)
+                try:
+                    if quota is not None:
+                        quota.check(self.path.parent, self.path, len(text.encode("utf-8")))
+                    return save_checked(self.path, text, self.user_dir, self.confine)
+                except (QuotaError, OSError) as exc:
+                    return exc
+
+        outcome = await asyncio.to_thread(write)
+        if outcome is not None:
+            self._saved(text, outcome, then)
 
     def _saved(self, text: str, outcome: LiveCheck | QuotaError | OSError,
                then: Callable[[Ruleset], None] | None) -> None:

@@ -413,7 +413,11 @@ class TableScreen(Screen[None]):
             my_melds.display = bool(now.my_melds)
             my_melds.show(now.my_melds, style, set(now.targets))
         if old is None or now.prompt != old.prompt:
-            self.query_one("#prompt", Static).update(now.prompt, layout=False)  # fixed height
+            # of fixed height, but for a hint: that is as tall as it needs (`.-hint`)
+            hinting = bool(ctx.hint)
+            prompt = self.query_one("#prompt", Static)
+            prompt.set_class(hinting, "-hint")
+            prompt.update(now.prompt, layout=hinting)
         # only the log in sight is drawn: the centre's on narrow screens, else the side's
         if ctx.narrow and (old is None or now.recent != old.recent):
             self.query_one("#recent", LogTail).show(now.recent.events, self.seat,
@@ -855,8 +859,9 @@ class TableScreen(Screen[None]):
             self.app.call_from_thread(self._show_hint, text, moves)
 
     def _show_hint(self, text: str, moves: int) -> None:
-        """A hint takes the prompt's line (never a box over the table) until the next move
-        or for `HINT_SECONDS`, whichever comes first; a new hint replaces it."""
+        """A hint takes the prompt's place, with as many lines as it needs (never a box over
+        the table), until the next move or for `HINT_SECONDS`, whichever comes first; a new
+        hint replaces it."""
         self._hint = (self.card_words()(text), moves)
         if self._hint_timer is not None:
             self._hint_timer.stop()
