@@ -248,16 +248,19 @@ async def _play_table(clients: dict, table: dict, actions: int,  # noqa: ANN001
 
 async def bench_size(server: ServerProcess, count: int, actions: int,
                      table_size: int) -> dict[str, float]:
+    from tui.net.door import DoorLimits
     from tui.net.testing import TerminalClient
 
     rss_before, _, _, _ = await _wait_empty(server)
     _, join_cpu, _, _ = await _stats(server)
     started = time.perf_counter()
     clients = {}
-    # Like friends arriving: a few at a time (the door lets at most 8 connections log in
-    # at once from one address).
-    for batch in range(0, count, 5):
-        names = [f"p{i}" for i in range(batch, min(count, batch + 5))]
+    # Like friends arriving: a few at a time.  The door lets at most 8 connections log in
+    # at once from one address, split between the workers (the kernel may hand a whole
+    # batch to one of them), and every bench player comes from 127.0.0.1.
+    step = max(1, min(5, DoorLimits().shared_by(max(1, server.workers)).pending_per_address))
+    for batch in range(0, count, step):
+        names = [f"p{i}" for i in range(batch, min(count, batch + step))]
         joined = await asyncio.gather(*(TerminalClient.connect(server.port, username=n)
                                         for n in names))
         clients.update(zip(names, joined, strict=True))
