@@ -329,3 +329,31 @@ async def test_ascii_mode_pickers_are_ascii_too(tmp_path) -> None:
         text = screen_text(app)
         assert "7C 5H" in text
         assert {ch for ch in text if not ch.isascii()} == set(), text
+
+
+async def test_a_deep_pile_growing_never_moves_the_prompt_and_log_beside_it(tmp_path) -> None:
+    """Bug: the deep pile was as wide as its cards, so every discard laid the table out
+    again and pushed the prompt and the log to the right (#14: fixed sizes on a move)."""
+    from tui.app.widgets.piles import DiscardPile
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=5, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        table = screen.table
+        pile, info = screen.query_one(DiscardPile), screen.query_one("#info")
+        places, sizes, heights = set(), set(), set()
+        for _ in range(12):  # four turns round the table: the pile grows
+            while table.bot_to_move() is not None:
+                table.step_bot()
+            if table.view(0).phase != "draw":
+                break
+            await pilot.press("s")
+            await wait_until(pilot, lambda: at_table(app))
+            await pilot.press("d")
+            await wait_until(pilot, lambda: at_table(app))
+            places.add((info.region.x, info.region.width))  # (an opponent laying down
+            sizes.add((pile.region.x, pile.region.width))   # may change the heights)
+            heights.add(len(table.view(0).discard))
+        assert len(heights) >= 3  # the pile grew and shrank under the player's eyes
+        assert len(places) == 1 and len(sizes) == 1

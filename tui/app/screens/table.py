@@ -414,10 +414,6 @@ class TableScreen(Screen[None]):
             pile = self.query_one(DiscardPile)
             if old is None or now.pile.deep != old.pile.deep:
                 pile.set_class(now.pile.deep, "-deep")
-            # a deep pile fans out to the left of its top card: as wide as its cards need
-            width = 11 + 3 * max(0, len(now.pile.cards) - 1) if now.pile.deep else None
-            if pile.styles.max_width != width:
-                pile.styles.max_width = width
             pile.show(now.pile.cards, now.pile.count, now.pile.deep, now.pile.active, style,
                       view.is_wild)
         if old is None or (now.my_melds, now.targets) != (old.my_melds, old.targets):
