@@ -35,7 +35,17 @@ def written(tail: LogTail, events: list[Event], me: int, fresh_from: int) -> lis
     start = max(0, len(events) - height)
     text = log_text(events[start:], me, fresh_from - start, height, tail.headers, str.upper,
                     app_colours(tail.app))
-    lines = list(text.wrap(tail.app.console, width, overflow="fold"))[-height:]
+    entries: list[list[Text]] = []  # the wrapped lines, an entry's first line marked
+    for line in text.wrap(tail.app.console, width, overflow="fold"):
+        if not entries or line.plain.startswith(("● ", "· ", "— ")):
+            entries.append([line])
+        else:
+            entries[-1].append(line)
+    lines: list[Text] = []
+    for entry in reversed(entries):  # the newest entries that fit, each whole
+        if len(lines) + len(entry) > height:
+            break
+        lines = entry + lines
     return Visual.to_strips(tail, visualize(tail, Text("\n").join(lines)), width, height,
                             tail.visual_style)
 
@@ -115,3 +125,19 @@ async def test_the_tail_takes_the_seat_colours_from_the_theme_and_redraws_when_i
             dark, app.console.color_system))
         await pilot.pause()
         assert _marker_colour(tail, 0) == hexed(app_colours(app).seats[0]) != hexed(light[0])
+
+
+async def test_the_top_line_of_the_tail_is_never_the_end_of_an_entry_cut_off_above() -> None:
+    """Bug: the tail showed the last lines that fit, so at 80x24 its top line could read
+    "up." - the end of "... Q♣ turned up." whose start was cut off."""
+    long = Event(seat=1, deal=1, text="Deal 1: Ada deals 10 cards each; Q♣ turned up.")
+    events = [long] + [Event(seat=i % 3, deal=1, text=f"P{i} drew.") for i in range(8)]
+    app = TailApp(headers=False)
+    async with app.run_test(size=(34, 9)) as pilot:
+        tail = app.query_one(LogTail)
+        tail.show(events, -1, 0)
+        await pilot.pause()
+        shown = [tail.render_line(y).text for y in range(tail.size.height)]
+        assert shown[0].startswith(("· ", "● ")), shown  # the long entry went whole
+        assert not any("turned up" in line for line in shown)
+        assert "P7 drew." in shown[7] and not shown[8].strip()

@@ -85,6 +85,18 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
     return out
 
 
+def whole_tail(blocks: Sequence[list[Strip]], height: int) -> list[Strip]:
+    """The newest blocks (a wrapped event, a deal's heading) that fit `height` lines, each
+    whole: the top line is never the end of an entry cut off above it.  Only a newest
+    block taller than the box is cut, to its first lines."""
+    lines: list[Strip] = []
+    for block in reversed(blocks):
+        if len(lines) + len(block) > height:
+            return lines if lines else block[:height]
+        lines = block + lines
+    return lines
+
+
 class LogTail(Widget):
     """The table's log: the latest lines that fit, newest at the bottom, in a box of
     fixed size.  A move redraws this box alone (no layout, no scrolling); the whole log,
@@ -137,8 +149,9 @@ class LogTail(Widget):
         start = max(0, len(self._events) - height)
         text = log_text(self._events[start:], self._me, self._fresh_from - start, height,
                         self.headers, self._words, app_colours(self.app))
-        lines = text.wrap(self.app.console, width, overflow="fold")
-        return Text("\n").join(list(lines)[-height:])
+        lines = list(text.wrap(self.app.console, width, overflow="fold"))
+        shown = len(self._whole_tail(app_colours(self.app)))  # whole entries, as drawn
+        return Text("\n").join(lines[-shown:] if shown else [])
 
     def _tail_lines(self) -> list[Strip]:
         width, height = self.size.width, self.size.height
@@ -153,12 +166,18 @@ class LogTail(Widget):
                                      style)
             self._tail = (key, lines)
             return lines
-        drawn_for = (width, style, colours, self._me, self._words, self.headers)
+        self._tail = (key, self._whole_tail(colours))
+        return self._tail[1]
+
+    def _whole_tail(self, colours: Colours) -> list[Strip]:
+        """The newest entries that fit, each whole, from the kept lines."""
+        width, height = self.size.width, self.size.height
+        drawn_for = (width, self.visual_style, colours, self._me, self._words, self.headers)
         if drawn_for != self._drawn_for:
             self._drawn_for = drawn_for
             self._drawn.clear()
             self._heads.clear()
-        lines = []
+        blocks: list[list[Strip]] = []  # a deal's heading or one event, each whole
         if width > 0 and height > 0 and self._events:
             # each event takes at least one line: the last `height` events are enough
             events = self._events
@@ -167,13 +186,12 @@ class LogTail(Widget):
             for index in range(start, len(events)):
                 event = events[index]
                 if self.headers and event.deal != last_deal and event.deal:
-                    lines += self._head(event.deal)
+                    blocks.append(self._head(event.deal))
                     last_deal = event.deal
-                lines += self._event_lines(index, event, colours)
+                blocks.append(self._event_lines(index, event, colours))
             for index in [i for i in self._drawn if i < start or i >= len(events)]:
                 del self._drawn[index]
-        self._tail = (key, lines[-height:] if height > 0 else [])
-        return self._tail[1]
+        return whole_tail(blocks, height)
 
     def _head(self, deal: int) -> list[Strip]:
         if deal not in self._heads:
