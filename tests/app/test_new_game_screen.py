@@ -96,7 +96,13 @@ async def test_rules_that_break_after_listing_are_refused_with_the_reason(
         mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
         screen.query_one("#ruleset", Select).value = "quick_13"
         await wait_until(pilot, lambda: screen.ready)
-        assert "no longer loads" in str(screen.query_one("#ruleset-about").render())
+        about = screen.query_one("#ruleset-about").render()
+        assert "no longer loads" in str(about)
+        from textual.color import Color
+
+        from tui.app.colours import app_colours
+        colours = {span.style.foreground for span in about.spans}  # the theme's, not "red"
+        assert colours == {Color.parse(app_colours(app).bad)}
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is screen  # no game started

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.style import Style
+from rich.text import Text
+
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from tui.app.colours import Colours
     from tui.engine.rules import Ruleset
     from tui.engine.ruleset.loader import RulesetInfo
 
@@ -25,3 +29,9 @@ def read_rules(info: RulesetInfo, user_dir: Path | None,
         return load_ruleset(info.path, user_dir, confine), ""
     except RulesetError as exc:
         return None, str(exc)
+
+
+def no_longer_loads(name: str, why: str, colours: Colours) -> Text:
+    """What a screen shows in place of rules chosen from a list that no longer load (as
+    plain text, in the theme's colour for what went wrong)."""
+    return Text(f"{name} no longer loads:\n{why}", Style(color=colours.bad))

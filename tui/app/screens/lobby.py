@@ -32,7 +32,7 @@ from tui.service.lobby import LobbyError, TableSummary
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
-from ..rules_reading import read_rules
+from ..rules_reading import no_longer_loads, read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -601,8 +601,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         self.chosen, self.chosen_key = rules, info.key
         about = self.query_one("#create-about", Static)
         if rules is None:
-            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(error)}",
-                              Style(color="red")))
+            about.update(no_longer_loads(info.name, host(self).env.shown(error),
+                                         app_colours(self.app)))
         else:
             seats = self.query_one("#choose-seats", ChoiceRow)
             current = seats.value

@@ -21,9 +21,10 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tui.service.names import clean_name
 
+from ..colours import app_colours
 from ..host import host
 from ..plain_text import plain_text
-from ..rules_reading import read_rules
+from ..rules_reading import no_longer_loads, read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -151,8 +152,8 @@ class NewGameScreen(Screen[None]):
         self.chosen, self.chosen_key = rules, info.key
         about = self.query_one("#ruleset-about", Static)
         if rules is None:
-            about.update(Text(f"{info.name} no longer loads:\n{host(self).env.shown(error)}",
-                              Style(color="red")))
+            about.update(no_longer_loads(info.name, host(self).env.shown(error),
+                                         app_colours(self.app)))
         else:
             about.update(Text(info.description))
             players = self.query_one("#players", Select)
