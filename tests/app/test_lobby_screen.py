@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from app_driver import wait_until as settle
+from rulesets_helpers import watch_rule_reads
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -191,21 +192,7 @@ async def test_the_create_dialog_reads_the_rules_files_off_the_loop(monkeypatch)
     read) and loading the rules on show happen in workers."""
     import threading
 
-    import tui.engine.ruleset as ruleset
-
-    read_on: list[int] = []
-    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
-
-    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        read_on.append(threading.get_ident())
-        return real_list(*args, **kwargs)
-
-    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        read_on.append(threading.get_ident())
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(ruleset, "list_rulesets", listed)
-    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    reads = watch_rule_reads(monkeypatch)
     lobby = Lobby(FAST)
     app = guest_app(lobby, "ann")
     try:
@@ -215,8 +202,8 @@ async def test_the_create_dialog_reads_the_rules_files_off_the_loop(monkeypatch)
             assert len(lobby.tables) == 1
     finally:
         lobby.close()
-    assert len(read_on) >= 2  # the list, then the rules on show
-    assert threading.get_ident() not in read_on  # (the test runs on the app's loop)
+    assert len(reads.every) >= 2  # the list, then the rules on show
+    assert threading.get_ident() not in reads.every  # (the test runs on the app's loop)
 
 
 async def test_enter_while_the_rules_are_read_creates_the_table_once_they_are(monkeypatch):  # noqa: ANN001

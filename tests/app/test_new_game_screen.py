@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from app_driver import at_table, make_env, view, wait_until
+from rulesets_helpers import watch_rule_reads
 from textual.widgets import Select
 
 import tui.engine.ruleset as ruleset
@@ -18,19 +19,7 @@ from tui.app.screens.new_game import NewGameScreen
 
 async def test_the_rules_files_are_read_off_the_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    read_on: list[int] = []
-    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
-
-    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        read_on.append(threading.get_ident())
-        return real_list(*args, **kwargs)
-
-    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        read_on.append(threading.get_ident())
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(ruleset, "list_rulesets", listed)
-    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    reads = watch_rule_reads(monkeypatch)
     app = RummyApp(make_env(tmp_path, None))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
@@ -44,8 +33,8 @@ async def test_the_rules_files_are_read_off_the_loop(
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: at_table(app))
         assert view(app).rules.key == other
-    assert len(read_on) >= 3  # the list, the first rules on show, the rules chosen
-    assert threading.get_ident() not in read_on  # (the test runs on the app's loop)
+    assert len(reads.every) >= 3  # the list, the first rules on show, the rules chosen
+    assert threading.get_ident() not in reads.every  # (the test runs on the app's loop)
 
 
 async def test_start_while_the_rules_are_read_starts_once_they_are(

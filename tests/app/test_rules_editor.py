@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from app_driver import at_table, make_env, table_screen, wait_until
+from rulesets_helpers import watch_rule_reads
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -425,24 +426,10 @@ async def test_the_rules_screen_reads_the_files_off_the_loop(
     an edit: all in workers, never on the loop that draws (over SSH, everyone's)."""
     import threading
 
-    import tui.engine.ruleset as ruleset
     from tui.engine.ruleset.files import new_ruleset_file
 
     new_ruleset_file("mine", rulesets_folder(home), "three_thirteen", title="Mine")
-    listed_on: list[int] = []
-    loaded_on: list[int] = []
-    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
-
-    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        listed_on.append(threading.get_ident())
-        return real_list(*args, **kwargs)
-
-    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        loaded_on.append(threading.get_ident())
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(ruleset, "list_rulesets", listed)
-    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    reads = watch_rule_reads(monkeypatch)
     app = menu_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_rules(pilot, app, "mine")
@@ -454,5 +441,5 @@ async def test_the_rules_screen_reads_the_files_off_the_loop(
         await wait_until(pilot, lambda: app.screen is screen and screen.ready)
         assert screen.query_one("#rules-choice").value == "mine"
     loop_thread = threading.get_ident()  # (the test runs on the app's loop)
-    assert len(listed_on) >= 2 and loop_thread not in listed_on  # on opening, after the edit
-    assert len(loaded_on) >= 2 and loop_thread not in loaded_on  # the rules on show
+    assert len(reads.listed) >= 2 and loop_thread not in reads.listed  # on opening, after the edit
+    assert len(reads.loaded) >= 2 and loop_thread not in reads.loaded  # the rules on show

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import textwrap
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,36 @@ def only_error(path: Path, *words: str) -> LocatedError:
 
 def at(error: LocatedError) -> tuple[int, int]:
     return error.line, error.column
+
+
+@dataclass
+class RuleReads:
+    """The threads that listed the rulesets and loaded one (see `watch_rule_reads`)."""
+
+    listed: list[int] = field(default_factory=list)
+    loaded: list[int] = field(default_factory=list)
+
+    @property
+    def every(self) -> list[int]:
+        return self.listed + self.loaded
+
+
+def watch_rule_reads(monkeypatch: pytest.MonkeyPatch) -> RuleReads:
+    """Record the thread of every listing and loading of rulesets through the package's
+    public face (what the screens call), still doing the real work."""
+    import tui.engine.ruleset as ruleset
+
+    reads = RuleReads()
+    real_list, real_load = ruleset.list_rulesets, ruleset.load_ruleset
+
+    def listed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        reads.listed.append(threading.get_ident())
+        return real_list(*args, **kwargs)
+
+    def loaded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        reads.loaded.append(threading.get_ident())
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(ruleset, "list_rulesets", listed)
+    monkeypatch.setattr(ruleset, "load_ruleset", loaded)
+    return reads
