@@ -35,3 +35,13 @@ def no_longer_loads(name: str, why: str, colours: Colours) -> Text:
     """What a screen shows in place of rules chosen from a list that no longer load (as
     plain text, in the theme's colour for what went wrong)."""
     return Text(f"{name} no longer loads:\n{why}", Style(color=colours.bad))
+
+
+def player_counts(rules: Ruleset, current: object, most: int | None = None,
+                  ) -> tuple[list[int], int]:
+    """The numbers of players a screen offers for these rules (up to `most`), and the one
+    to show: the current choice where the rules allow it, else 3 or the nearest allowed."""
+    low, high = rules.players_min, min(rules.players_max, most or rules.players_max)
+    if isinstance(current, int) and low <= current <= high:
+        return list(range(low, high + 1)), current
+    return list(range(low, high + 1)), min(max(low, 3), high)

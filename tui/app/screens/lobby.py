@@ -32,7 +32,7 @@ from tui.service.lobby import LobbyError, TableSummary
 from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
-from ..rules_reading import no_longer_loads, read_rules
+from ..rules_reading import no_longer_loads, player_counts, read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -605,10 +605,8 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
                                          app_colours(self.app)))
         else:
             seats = self.query_one("#choose-seats", ChoiceRow)
-            current = seats.value
-            low, high = rules.players_min, rules.players_max
-            seats.set_choices([(str(n), n) for n in range(low, high + 1)],
-                              current if low <= current <= high else min(max(low, 3), high))
+            counts, preferred = player_counts(rules, seats.value)
+            seats.set_choices([(str(n), n) for n in counts], preferred)
             about.update(Text(info.description, Style(dim=True)))
         self._created_if_asked()
 

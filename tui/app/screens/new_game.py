@@ -24,7 +24,7 @@ from tui.service.names import clean_name
 from ..colours import app_colours
 from ..host import host
 from ..plain_text import plain_text
-from ..rules_reading import no_longer_loads, read_rules
+from ..rules_reading import no_longer_loads, player_counts, read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -157,11 +157,8 @@ class NewGameScreen(Screen[None]):
         else:
             about.update(Text(info.description))
             players = self.query_one("#players", Select)
-            low, high = rules.players_min, min(rules.players_max, MAX_SHOWN_PLAYERS)
-            current = players.value if isinstance(players.value, int) else None
-            players.set_options([(str(n), n) for n in range(low, high + 1)])
-            preferred = current if current is not None and low <= current <= high else min(
-                max(low, 3), high)
+            counts, preferred = player_counts(rules, players.value, MAX_SHOWN_PLAYERS)
+            players.set_options([(str(n), n) for n in counts])
             players.value = preferred
             self._show_opponents(preferred)
         self._started_if_asked()
