@@ -103,11 +103,7 @@ def test_a_record_still_being_written_when_the_program_ends_is_kept(home: Path) 
         asyncio.run(main())
         over.set()
     """)
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
-                          cwd=root, env={**os.environ, "RUMMY_HOME": str(home)}, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "pending"
+    assert _run_child(child, home) == "pending"
     assert RecordStore().count() == 1
 
 
@@ -181,9 +177,15 @@ def test_an_abandoned_game_still_being_written_when_the_program_ends_is_kept(
         asyncio.run(main())
         over.set()
     """)
+    assert _run_child(child, home) == "pending"
+    assert RecordStore().abandoned_count() == 1
+
+
+def _run_child(program: str, home: Path) -> str:
+    """Run `program` in a Python process of its own with `home` as the rummy home; what it
+    printed (it must end well)."""
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           cwd=root, env={**os.environ, "RUMMY_HOME": str(home)}, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "pending"
-    assert RecordStore().abandoned_count() == 1
+    return done.stdout.strip()
