@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from table_rig import fast_bot, goto_deal, new_game, rig
+from table_rig import card, fast_bot, goto_deal, new_game, rig
 
 from tui.bots import make_bot
 from tui.bots.contract_expert import points_race
 from tui.bots.expert import ExpertBot
 from tui.bots.memory import read_knowledge
+from tui.bots.tactics import evaluator_for
 from tui.engine.actions import Buy, Discard, DrawStock, LayDown, PassBuy, TakeDiscard
 from tui.engine.game import Game
+from tui.engine.view import SeatView
 
 CR = "contract_rummy"
 # Deal 7 (three runs, gone out all at once), seat 0 to draw.  Its hand is one card from
@@ -29,18 +31,33 @@ def expert(seed: int = 0) -> ExpertBot:
     return bot
 
 
-def deal_seven(top: str) -> Game:
+def deal_seven(top: str, turn: int = 0) -> Game:
     game = new_game(CR, 4)
     goto_deal(game, 7)
-    rig(game, [RUNS_HAND, *OTHERS], discard=f"KS {top}", stock_top="6D", turn=0)
+    rig(game, [RUNS_HAND, *OTHERS], discard=f"KS {top}", stock_top="6D 2S", turn=turn)
     return game
+
+
+def race(view: SeatView) -> bool:
+    return points_race(view, evaluator_for(view))
 
 
 def test_deal_seven_is_a_race_for_points_and_deal_one_is_not() -> None:
     game = deal_seven("2S")
-    assert points_race(game.view(0))
+    assert race(game.view(0))
     early = new_game(CR, 4)
-    assert not points_race(early.view(early.actor))
+    assert not race(early.view(early.actor))
+
+
+def test_a_hand_about_to_go_out_all_at_once_plays_for_it_not_for_points() -> None:
+    game = deal_seven("2S")  # seat 1 holds three runs: 2C-6C, 2D-5D, 2H-4H
+    assert not race(game.view(1))
+    game.apply(DrawStock(0))
+    game.apply(Discard(0, card(game, 0, "AH")))
+    game.apply(DrawStock(1))  # 2S, which no run of seat 1 takes
+    view = game.view(1)
+    assert not race(view)
+    assert expert(1).choose(view) == Discard(1, card(game, 1, "2S"))  # not 6C, the highest
 
 
 def test_in_a_race_for_points_expert_throws_its_highest_card_not_what_the_runs_spare() -> None:
@@ -115,3 +132,12 @@ def test_contract_games_are_judged_without_imagining_deals_and_count_unseen_card
         game.apply(action)
         decisions += 1
     assert decisions > 50 and taken > 0  # a long deal, with cards known to be held
+
+
+def test_a_hand_about_to_go_out_all_at_once_takes_only_a_discard_that_completes_it() -> None:
+    game = deal_seven("2S")
+    game.apply(DrawStock(0))
+    game.apply(Discard(0, card(game, 0, "2D")))  # low, but no run of seat 1 takes it
+    assert expert(1).choose(game.view(1)) == DrawStock(1)
+    game = deal_seven("6D", turn=1)  # 6D extends 2D-5D: the whole hand then goes down
+    assert expert(1).choose(game.view(1)) == TakeDiscard(1, 0)

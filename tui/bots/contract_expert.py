@@ -1,37 +1,85 @@
-"""How `expert` plays contract games: `hard`'s contract play, except where the deal will
-end on the stock rather than by someone going out, which it plays as a race for points.
+"""How `expert` plays contract games: `hard`'s contract play, except in a deal that must be
+gone out all at once, which it plays as a race for points unless its hand is about to go.
 
 Measured in 4-player Contract Rummy between `hard` players: the deal that must be gone out
-all at once (three runs, the whole hand, no discard) never ended with anyone out, and every
-seat scored its whole twelve-card hand, 68 points on average, four tenths of a game's
-points.  Where nobody is going to go out, the contract is worth nothing and the hand's
-points are everything, so `expert` collects low cards there: it takes the top discard
-when keeping it in place of the highest card in hand saves more than a stock card is
-expected to (over the unseen cards), and throws the highest card it holds.  Going out and
-laying down are still made the moment the engine offers them (`tactics.sure_play`).
+all at once (three runs, the whole hand, no discard) ended with someone out in about one
+deal of a hundred; otherwise every seat scored its whole twelve-card hand, 68 points on
+average, four tenths of a game's points.  `hard` plays that deal for the contract, which
+counts for nothing when nobody goes out.  So `expert`:
 
-The decision is cheap (a count over the unseen cards), so a contract game costs `expert`
-about what it costs `hard`: there is no search here, the measured gain comes from judging
-what the deal is about.
+* **races for points** there: it takes the top discard when keeping it in place of the
+  highest card in hand saves more than a stock card is expected to (over the unseen
+  cards), throws the highest card it holds, and never buys (a bought card and its penalty
+  card can never leave a hand that may only be laid down whole);
+* **plays for the whole hand** when the hand is about to go out (after this turn's discard
+  the whole hand would make the contract): it throws a card that keeps it so, not, as
+  `hard` would, the one the contract needs least (which may leave a card no run takes),
+  and takes the top discard only if it completes the hand;
+* lays the hand down the moment the engine offers it (`tactics.sure_play`), like every level.
+
+Every other deal is `hard`'s contract play (`contract_play`).  Each decision is a count over
+the unseen cards or a cached solver call, so a contract game costs `expert` about what it
+costs `hard`: there is no search here (measured: searching contract games a turn ahead
+cost ~4 minutes a game and did not beat `hard`).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from tui.engine.actions import TakeDiscard
 from tui.engine.cards import Card
+from tui.engine.solver import find_contract
 from tui.engine.view import SeatView
 
-from .evaluate import Evaluator
+from .evaluate import Evaluator, without_card
 from .hard import HardBot
 from .medium import discard_action
 from .memory import read_knowledge
 from .tactics import Decision, discards_after_taking, options, play_mode, stock_or_first
 
+Plan = Literal["race", "whole hand"]
 
-def points_race(view: SeatView) -> bool:
-    """Whether the deal is played for the points left in hand rather than for going out:
-    a contract round that must be gone out all at once."""
-    return play_mode(view) == "contract" and view.round.all_at_once
+
+def all_at_once_plan(view: SeatView, ev: Evaluator) -> Plan | None:
+    """In a contract deal that must be gone out all at once: "whole hand" if this hand is
+    about to do it (after this turn's discard, if it is to throw one, the whole hand could
+    be laid down as the contract), else "race" (for the points left in hand).  None in
+    other deals."""
+    if play_mode(view) != "contract" or not view.round.all_at_once:
+        return None
+    hand = list(view.hand)
+    spare = 1 if view.phase == "play" else 0  # the card to throw this turn
+    # quick counts first (they can only be optimistic), the solver for the last word
+    if ev.contract_need(hand).missing or len(ev.arrange(hand)[1]) > spare:
+        return "race"
+    if spare:
+        return "whole hand" if ready_throws(view, list(view.discardable)) else "race"
+    return "whole hand" if whole_hand_ready(view, hand) else "race"
+
+
+def whole_hand_ready(view: SeatView, cards: list[Card]) -> bool:
+    """Whether these cards, every one of them, make the round's contract."""
+    return find_contract(cards, view.rules, view.schedule_round, whole_hand=True,
+                         first_found=True) is not None
+
+
+def ready_throws(view: SeatView, allowed: list[Card]) -> list[Card]:
+    """The discards after which the rest of the hand could be laid down whole."""
+    hand = list(view.hand)
+    seen: set[tuple[int, str]] = set()
+    out = []
+    for card in allowed:
+        if card.face not in seen:
+            seen.add(card.face)
+            if whole_hand_ready(view, without_card(hand, card)):
+                out.append(card)
+    return out
+
+
+def points_race(view: SeatView, ev: Evaluator) -> bool:
+    """Whether the deal is played for the points left in hand rather than for going out."""
+    return all_at_once_plan(view, ev) == "race"
 
 
 def stock_saving(view: SeatView, ev: Evaluator, worst: int) -> float:
@@ -48,27 +96,36 @@ def stock_saving(view: SeatView, ev: Evaluator, worst: int) -> float:
     return saved / total
 
 
-def race_draw(view: SeatView, ev: Evaluator) -> Decision:
-    """Take the top discard when it saves more than a stock card would, on average."""
+def _draws(view: SeatView) -> tuple[Decision | None, TakeDiscard | None]:
+    """The stock draw, and the top discard if it may be taken; a decision already if there
+    is no choice to make."""
     stock = stock_or_first(view)
     top = next((a for a in options(view, "take_discard")
                 if isinstance(a, TakeDiscard) and a.depth == 0), None)
-    card = view.top_discard
-    if top is None or card is None:
-        return Decision(stock, "nothing to take")
+    if top is None or view.top_discard is None:
+        return Decision(stock, "nothing to take"), None
     if stock.kind != "draw_stock":
-        return Decision(top, "the stock is empty")
+        return Decision(top, "the stock is empty"), top
+    return None, top
+
+
+def race_draw(view: SeatView, ev: Evaluator) -> Decision:
+    """Take the top discard when it saves more than a stock card would, on average."""
+    made, top = _draws(view)
+    if made is not None:
+        return made
+    assert top is not None and view.top_discard is not None
+    card = view.top_discard
     hand = list(view.hand)
     with_card = hand + [card]
-    throwable = discards_after_taking(view, with_card, card)
-    worst = max(ev.value(c) for c in throwable)
+    worst = max(ev.value(c) for c in discards_after_taking(view, with_card, card))
     take_gain = worst - ev.value(card)
     stock_gain = stock_saving(view, ev, max(ev.value(c) for c in hand))
     if take_gain > stock_gain:
         return Decision(top, f"{card} in place of a {worst}-point card saves {take_gain}, "
                         f"a stock card {stock_gain:.1f} on average; no one will go out")
-    return Decision(stock, f"a stock card saves {stock_gain:.1f} on average, {card} "
-                    f"{max(take_gain, 0)}; no one will go out")
+    return Decision(stock_or_first(view), f"a stock card saves {stock_gain:.1f} on average, "
+                    f"{card} {max(take_gain, 0)}; no one will go out")
 
 
 def race_discard(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
@@ -78,25 +135,50 @@ def race_discard(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision
                     f"{card} scores {ev.value(card)}; no one will go out, so points count")
 
 
+def whole_hand_draw(view: SeatView, ev: Evaluator) -> Decision:
+    """Take the top discard only if the whole hand then makes the contract."""
+    made, top = _draws(view)
+    if made is not None:
+        return made
+    assert top is not None and view.top_discard is not None
+    card = view.top_discard
+    if whole_hand_ready(view, list(view.hand) + [card]):
+        return Decision(top, f"{card} completes the hand, to lay it all down")
+    return Decision(stock_or_first(view), f"{card} does not complete the hand")
+
+
+def whole_hand_discard(view: SeatView, ev: Evaluator, allowed: list[Card]) -> Decision:
+    """Throw a card after which the rest could be laid down whole (the highest of them)."""
+    card = max(ready_throws(view, allowed) or allowed, key=lambda c: (ev.value(c),
+                                                                     c.sort_key()))
+    return Decision(discard_action(view, card),
+                    "keeps a hand that any card extending a run lays down whole")
+
+
 class ContractExpert(HardBot):
     """`hard`, with the contract-game judgement above; `expert` inherits from it (a base to
     put first among `expert`'s bases: every other game is left to the next class)."""
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
-        if points_race(view):
+        plan = all_at_once_plan(view, ev)
+        if plan == "race":
             return race_draw(view, ev)
+        if plan == "whole hand":
+            return whole_hand_draw(view, ev)
         return super().draw(view, ev)
 
     def buy(self, view: SeatView, ev: Evaluator) -> Decision:
-        if points_race(view):
-            passing = options(view, "pass_buy")
-            if passing:
-                return Decision(passing[0], "a bought card and its penalty card would only "
-                                "add points to a hand that cannot shrink")
+        passing = options(view, "pass_buy")
+        if passing and all_at_once_plan(view, ev) is not None:
+            return Decision(passing[0], "a bought card and its penalty card would have to "
+                            "be laid down with the whole hand, or score")
         return super().buy(view, ev)
 
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         allowed = list(view.discardable)
-        if allowed and points_race(view):
+        plan = all_at_once_plan(view, ev) if allowed else None
+        if plan == "race":
             return race_discard(view, ev, allowed)
+        if plan == "whole hand":
+            return whole_hand_discard(view, ev, allowed)
         return super().discard(view, ev)
