@@ -141,3 +141,30 @@ def test_a_hand_about_to_go_out_all_at_once_takes_only_a_discard_that_completes_
     assert expert(1).choose(game.view(1)) == DrawStock(1)
     game = deal_seven("6D", turn=1)  # 6D extends 2D-5D: the whole hand then goes down
     assert expert(1).choose(game.view(1)) == TakeDiscard(1, 0)
+
+
+# Deal 1 (two sets), seat 0 to draw, holding two pairs: 7H 7D and 9S 9H.
+PAIRS_HAND = "7H 7D 9S 9H 4C 2D 3S 5H 6C 8D"
+DEAL_ONE_OTHERS = ["5C 5D 6S 6H 8C 10C JC QC 2S 3H", "AC 8H 10H JD QS KC 3C 4H 8S 10D",
+                   "AD AH 3D 4S 9D JS QH KH 10S 2C"]
+
+
+def deal_one(pile: str) -> Game:
+    game = new_game(CR, 4)
+    rig(game, [PAIRS_HAND, *DEAL_ONE_OTHERS], discard=pile, stock_top="6D", turn=0)
+    return game
+
+
+def test_a_deep_draw_that_would_leave_a_hand_full_of_cards_is_not_taken() -> None:
+    # 7C and 9C make the contract, but five high cards lie above them and no meld on the
+    # table could ever take those: they would stay in hand to the end of the deal
+    game = deal_one("7C 9C KS QD JH KD QC")
+    view = game.view(0)
+    assert make_bot("hard", 1).choose(view) == TakeDiscard(0, 6)
+    assert expert(1).choose(view).kind == "draw_stock"
+
+
+def test_a_deep_draw_that_lays_the_contract_down_cheaply_is_taken() -> None:
+    game = deal_one("KS 7C 9C")
+    view = game.view(0)
+    assert expert(1).choose(view) == TakeDiscard(0, 1)
