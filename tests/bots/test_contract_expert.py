@@ -168,3 +168,12 @@ def test_a_deep_draw_that_lays_the_contract_down_cheaply_is_taken() -> None:
     game = deal_one("KS 7C 9C")
     view = game.view(0)
     assert expert(1).choose(view) == TakeDiscard(0, 1)
+
+
+def test_a_deep_draw_of_many_low_cards_is_taken_when_the_contract_is_far_off() -> None:
+    # three cards short of two sets: waiting risks being caught with all 61 points, and
+    # the deep draw leaves eight low cards (33 points) once the sevens and nines are down
+    game = new_game(CR, 4)
+    rig(game, ["7H 7D 9S 4C 2D 3S 5H 6C 8D KH", *DEAL_ONE_OTHERS],
+        discard="7C 9C 9D 2H 3C", stock_top="6D", turn=0)
+    assert expert(1).choose(game.view(0)) == TakeDiscard(0, 4)

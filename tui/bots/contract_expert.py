@@ -9,8 +9,11 @@ Measured in 4-player Contract Rummy between `hard` players (single deals, mirror
   a third of the hands left at the end of deal 1 held eight cards or more.  `expert` takes
   the deep draw leaving fewest cards in hand once the contract is down (what the table
   takes laid off, one card thrown), and only if that is at most `DEEP_SLACK` cards more than
-  laying the contract down from the hand it holds would leave; else it draws as `hard`
-  does from the top of the pile or the stock.
+  laying the contract down from the hand it holds would leave, or if those cards score no
+  more than waiting is expected to cost (the whole hand, should someone go out first: the
+  further the contract, the likelier); else it draws as `hard` does from the top of the
+  pile or the stock.  (Refusing on the count alone left it caught with its whole hand in
+  a quarter of deal 6's hands, against `hard`'s one in twenty-five.)
 * **The deal gone out all at once** (three runs, the whole hand, no discard) ended with
   someone out in about one deal of a hundred; otherwise every seat scored its whole
   twelve-card hand, 68 points on average, four tenths of a game's points.  `hard` plays it
@@ -56,6 +59,7 @@ from .tactics import (
 
 Plan = Literal["race", "whole hand"]
 DEEP_SLACK = 1  # cards a deep draw may leave in hand beyond an ordinary lay-down
+CAUGHT_PER_NEED = 0.1  # chance of being caught before laying down, a card lacked
 
 
 def all_at_once_plan(view: SeatView, ev: Evaluator) -> Plan | None:
@@ -174,9 +178,12 @@ def whole_hand_discard(view: SeatView, ev: Evaluator, allowed: list[Card]) -> De
 
 def deep_draw(view: SeatView, ev: Evaluator) -> Decision | None:
     """Before the contract is down, with deep draws on offer (each makes the contract this
-    turn): the one leaving the fewest cards in hand once the contract is down, whatever
-    the table takes and one card thrown, if that is not more than `DEEP_SLACK` cards over
-    what laying the contract down from this hand would leave; None to draw as usual.
+    turn): the one leaving the fewest cards in hand once the contract is down (what the
+    table takes laid off, one card thrown), if that is at most `DEEP_SLACK` cards more than
+    laying the contract down from this hand would leave, or its points are no more than
+    waiting is expected to cost; None to draw as usual.  Waiting costs the whole hand if
+    someone goes out first (a chance of `CAUGHT_PER_NEED` for every card the contract
+    lacks, and one more), else an ordinary lay-down's leftovers at the hand's mean value.
     In a deal gone out all at once a deep draw lays the whole hand down: always taken."""
     deep = [a for a in options(view, "take_discard")
             if isinstance(a, TakeDiscard) and a.depth > 0]
@@ -186,17 +193,22 @@ def deep_draw(view: SeatView, ev: Evaluator) -> Decision | None:
     if view.round.all_at_once:
         return Decision(deep[0], "the cards lay the whole hand down")
     hand = list(view.hand)
-    contract = ev.contract
     p = ev.contract_params
-    usual = len(hand) - contract.sets * p.set_min - contract.runs * p.run_min
+    usual = len(hand) - ev.contract.sets * p.set_min - ev.contract.runs * p.run_min
     best: tuple[tuple[int, int], TakeDiscard] | None = None
     for take in deep:
         left = cards_left_after_laying_down(view, ev, take.depth)
         if left is not None and (best is None or left < best[0]):
             best = (left, take)
-    if best is None or best[0][0] > usual + DEEP_SLACK:
+    if best is None:
         return None
     (count, points), take = best
+    if count > usual + DEEP_SLACK:
+        caught = min(1.0, CAUGHT_PER_NEED * (ev.contract_need(hand).missing + 1))
+        now = sum(ev.value(c) for c in hand)
+        waiting = caught * now + (1 - caught) * max(usual, 0) * now / max(len(hand), 1)
+        if points > waiting:
+            return None
     return Decision(take, f"the cards make the contract this turn, leaving {count} card"
                     f"{'s' if count != 1 else ''} ({points} points) in hand")
 
