@@ -196,7 +196,7 @@ def measure(view: SeatView, game: Game, args: argparse.Namespace, rng: random.Ra
         add(f"rank corr, {name} ~ truth", spearman([mean(x) for x in v], tv))
         pick = min(range(len(v)), key=lambda i: mean(v[i]))
         add(f"gain over hard, {name} argmax", tv[0] - tv[pick])
-        for z in (1.0, 2.0):
+        for z in (1.0, 1.5, 2.0):
             add(f"gain over hard, {name} rule Z={z:g}", tv[0] - tv[margin_rule(v, z)])
     pick = min(range(len(t)), key=lambda i: mean(t[i][:half]))
     add("gain over hard, truth argmax (half, scored on other)",
