@@ -43,10 +43,11 @@ Declare games (Three Thirteen) search only discards that keep at least
 true hands as the yardstick), searching the draw, or the discards of short hands, chose
 worse than `hard` did; on the discards of long hands it gained in most measurements.
 
-Contract games (laying down, laying off, buying, joker swaps) use the same search with a
-short horizon (`CONTRACT_HORIZON` turns a seat) and a cheap playout that counts the cards
-a contract still lacks; the plays that cannot cost anything (going out, laying the
-contract down, laying off) are made at once, as every level makes them.
+Contract games are judged without a search (`contract_expert`: it knows when a deal is a
+race for points rather than for going out), so a contract game costs about what it costs
+`hard`.  Free-melding games use the search with a short horizon (`CONTRACT_HORIZON` turns a
+seat) and a cheap playout; the plays that cannot cost anything (going out, laying down,
+laying off) are made at once, as every level makes them.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .budget import Budget
+from .contract_expert import ContractExpert
 from .evaluate import Evaluator
-from .hard import EXACT_STEPS, FEED_SAMPLES, HardBot
+from .hard import EXACT_STEPS, FEED_SAMPLES
 from .lookahead import Feeder
 from .medium import discard_action
 from .memory import Knowledge, read_knowledge
@@ -115,7 +117,7 @@ class SearchReport:
     chosen: Option | None = None
 
 
-class ExpertBot(HardBot):
+class ExpertBot(ContractExpert):
     level = "expert"
 
     def __init__(self, seed: int = 0, budget: float | None = DEFAULT_BUDGET,
@@ -162,6 +164,8 @@ class ExpertBot(HardBot):
             return policy  # going out, laying down, laying off: no doubt about those
         if isinstance(act, TakeDiscard) and act.depth > 0:
             return policy
+        if play_mode(view) == "contract":
+            return policy  # judged, not searched (see contract_expert)
         if play_mode(view) == "declare" and (act.kind != "discard"
                                              or len(view.hand) - 1 < DECLARE_MIN_HAND):
             return policy  # measured: searching these did worse than hard (see above)
