@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from table_rig import card, fast_bot, goto_deal, new_game, rig
+from table_rig import card, cards, fast_bot, goto_deal, new_game, rig
 
 from tui.bots import make_bot
 from tui.bots.contract_expert import all_at_once_plan
 from tui.bots.expert import ExpertBot
 from tui.bots.memory import read_knowledge
 from tui.bots.tactics import evaluator_for
-from tui.engine.actions import Buy, Discard, DrawStock, LayDown, PassBuy, TakeDiscard
+from tui.engine.actions import Buy, Discard, DrawStock, LayDown, MeldSpec, PassBuy, TakeDiscard
 from tui.engine.game import Game
 from tui.engine.view import SeatView
 
@@ -177,3 +177,24 @@ def test_a_deep_draw_of_many_low_cards_is_taken_when_the_contract_is_far_off() -
     rig(game, ["7H 7D 9S 4C 2D 3S 5H 6C 8D KH", *DEAL_ONE_OTHERS],
         discard="7C 9C 9D 2H 3C", stock_top="6D", turn=0)
     assert expert(1).choose(game.view(0)) == TakeDiscard(0, 4)
+
+
+def test_with_the_contract_down_a_low_discard_is_not_taken_in_place_of_a_kept_wild() -> None:
+    # deuces wild, a 2 scoring 20: hard takes 3S "in place of" the 2H it then keeps, and
+    # throws 3S or its like back; seats doing that in turn never empty the stock
+    game = new_game("rulesets/cookbook/wild_twos.yaml", 4)
+    rig(game, ["5H 5D 5C 5S 6S 6H 6D 6C 2H 3C", "7H 8D 9H 10S JH QS KS AH 4H 8S",
+               "AC 8C 10H JD QH KC 4D 4S 8H 10D", "AD 3D 9S 9D JS JC QC KH 10C 3S"],
+        discard="7D", stock_top="KD 7S 7C AS", turn=0)
+    game.apply(DrawStock(0))
+    game.apply(LayDown(0, (MeldSpec(cards(game, 0, "5H 5D 5C 5S")),
+                           MeldSpec(cards(game, 0, "6S 6H 6D 6C")))))  # full: no room
+    game.apply(Discard(0, card(game, 0, "KD")))
+    for seat in (1, 2):
+        game.apply(DrawStock(seat))
+        game.apply(Discard(seat, game.round.hands[seat][0]))
+    game.apply(DrawStock(3))
+    game.apply(Discard(3, card(game, 3, "3S")))
+    view = game.view(0)  # holds 2H 3C; 3S fits no meld
+    assert make_bot("hard", 1).choose(view) == TakeDiscard(0, 0)
+    assert expert(1).choose(view) == DrawStock(0)

@@ -28,6 +28,11 @@ Measured in 4-player Contract Rummy between `hard` players (single deals, mirror
   only if it completes the hand.  It lays the hand down the moment the engine offers it
   (`tactics.sure_play`), like every level.
 
+* **A wild kept, contract down.**  `hard` takes a low discard "in place of" its highest
+  card even when that is a wild it will keep; where wilds score most (deuces wild) seats
+  then pass low cards round the pile for ever and the deal never ends.  `expert` draws
+  from the stock when the discard scores no less than every natural card it could throw.
+
 Everything else is `hard`'s contract play (`contract_play`).  Each decision is a count over
 the unseen cards or a few solver calls, so a contract game costs `expert` about what it
 costs `hard`: there is no search here (searching contract games a turn ahead cost ~4
@@ -229,6 +234,27 @@ def cards_left_after_laying_down(view: SeatView, ev: Evaluator, depth: int
     return len(kept), sum(kept)
 
 
+def wild_keeper_draw(view: SeatView, ev: Evaluator) -> Decision | None:
+    """Contract down: the stock, when the top discard fits nowhere and scores no less than
+    every card in hand but the wilds.  (`hard` weighs the discard against its highest
+    card, a wild included, then keeps the wild and throws the card it took or its like:
+    where a wild scores most, as deuces wild at 20, every seat can take and throw back
+    low cards for ever, the stock never running out to end the deal.)"""
+    card = view.top_discard
+    stock = stock_or_first(view)
+    if card is None or stock.kind != "draw_stock" or ev.is_wild(card) or \
+            not ev.stuck([card], view.table):
+        return None
+    hand = list(view.hand)
+    if not any(ev.is_wild(c) for c in hand):
+        return None
+    natural = [ev.value(c) for c in ev.stuck(hand, view.table) if not ev.is_wild(c)]
+    if natural and max(natural) > ev.value(card):
+        return None
+    return Decision(stock, f"{card} fits nowhere and scores as much as any card I would "
+                    "throw for it (the wilds stay)")
+
+
 class ContractExpert(HardBot):
     """`hard`, with the contract-game judgement above; `expert` inherits from it (a base to
     put first among `expert`'s bases: every other game is left to the next class)."""
@@ -247,7 +273,7 @@ class ContractExpert(HardBot):
         if plan == "whole hand":
             return whole_hand_draw(view, ev)
         if down:
-            return super().draw(view, ev)
+            return wild_keeper_draw(view, ev) or super().draw(view, ev)
         # hard's draw, the deep draws left aside (hard would take the shallowest)
         top = next((a for a in options(view, "take_discard")
                     if isinstance(a, TakeDiscard) and a.depth == 0), None)
