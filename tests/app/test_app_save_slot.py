@@ -109,3 +109,39 @@ async def test_leaving_the_table_saves_the_last_move_at_once(tmp_path: Path) -> 
     assert env.save_path is not None
     saved = Table.load(env.save_path)
     assert len(saved.game.history) == moves and saved.view(0).phase == "play"
+
+
+async def test_the_save_is_read_off_the_loop_to_continue_it_and_to_replace_it(
+        tmp_path: Path) -> None:
+    """A bug that was: continuing the saved game, and abandoning it for a new one, read
+    and replayed the save on the loop that draws."""
+    import dataclasses
+    import threading
+
+    from tui.app.screens.pickers import ConfirmScreen
+    from tui.engine.ruleset.loader import load_ruleset
+
+    path = await saved_game(tmp_path)
+    loaded_on: list[int] = []
+
+    def loader(at: Path) -> Table:
+        loaded_on.append(threading.get_ident())
+        return Table.load(at)
+
+    env = dataclasses.replace(make_env(tmp_path, None), table_loader=loader)
+    app = RummyApp(env)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("c")  # continue it
+        await wait_until(pilot, lambda: at_table(app))
+        continued = table_screen(app).table.seed
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        app.start_game(load_ruleset("three_thirteen"), [("Zed", "random")], 9)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")  # abandon it for a new game
+        await wait_until(pilot, lambda: at_table(app))
+        assert table_screen(app).table.seed == 9 != continued
+    loop_thread = threading.get_ident()  # (the test runs on the app's loop)
+    assert len(loaded_on) == 2 and loop_thread not in loaded_on
+    assert path.exists()  # the new game's save

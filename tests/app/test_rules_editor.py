@@ -443,3 +443,35 @@ async def test_the_rules_screen_reads_the_files_off_the_loop(
     loop_thread = threading.get_ident()  # (the test runs on the app's loop)
     assert len(reads.listed) >= 2 and loop_thread not in reads.listed  # on opening, after the edit
     assert len(reads.loaded) >= 2 and loop_thread not in reads.loaded  # the rules on show
+
+
+async def test_a_variant_is_written_and_a_file_read_for_the_editor_off_the_loop(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug that was: "Make a house variant" wrote its starter file, and opening a file in
+    the editor read it, on the loop that draws (over SSH, everyone's screens)."""
+    import threading
+
+    import tui.engine.ruleset as ruleset
+
+    wrote: list[int] = []
+    read: list[int] = []
+    real_new, real_read = ruleset.new_ruleset_file, Path.read_text
+
+    def new_file(*args, **kwargs) -> Path:  # noqa: ANN002, ANN003
+        wrote.append(threading.get_ident())
+        return real_new(*args, **kwargs)
+
+    def read_text(self: Path, *args, **kwargs) -> str:  # noqa: ANN002, ANN003
+        if self.parent == rulesets_folder(home):
+            read.append(threading.get_ident())
+        return real_read(self, *args, **kwargs)
+
+    monkeypatch.setattr(ruleset, "new_ruleset_file", new_file)
+    monkeypatch.setattr(Path, "read_text", read_text)
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        assert editor.text == real_read(editor.path, encoding="utf-8")
+    loop_thread = threading.get_ident()  # (the test runs on the app's loop)
+    assert wrote and loop_thread not in wrote
+    assert read and loop_thread not in read

@@ -196,3 +196,35 @@ async def test_searching_the_hand_for_melds_is_done_off_the_loop(tmp_path, monke
             await pilot.press("a")
             await wait_until(pilot, lambda mode=mode: screen.hand.sort_mode != mode)
     assert searched_on and loop_thread not in searched_on
+
+
+async def _hint_and_a_move(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """A hint, one move of mine and the bot's answer: work in threads of every kind."""
+    screen = table_screen(app)
+    game = screen.table.game
+    await pilot.press("h")  # a hint, worked out in a thread
+    await wait_until(pilot, lambda: game.actor == HUMAN and game.phase == "draw")
+    await wait_until(pilot, lambda: screen.view_now.phase == "draw")
+    await pilot.press("s")  # a move (saved in a thread); then the bot's (thought in one)
+    await wait_until(pilot, lambda: screen.view_now.phase == "play")
+    await pilot.press("d")
+    await wait_until(pilot, lambda: game.actor == HUMAN and game.phase == "draw")
+    await app.workers.wait_for_complete()
+
+
+async def test_a_table_left_is_not_kept_alive_by_the_work_it_did_in_threads(tmp_path) -> None:  # noqa: ANN001
+    """A bug that happened: the save, bot, search and hint work ran in Textual thread
+    workers, and the worker a thread ran last stayed in that thread's context, holding
+    the table screen (with its widgets and its game) after the player left it."""
+    import gc
+
+    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, bots=("medium",), seed=8))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        await _hint_and_a_move(pilot, app)
+        table_screen(app).action_leave()
+        await wait_until(pilot, lambda: not any(isinstance(s, TableScreen)
+                                                for s in app.screen_stack))
+        await pilot.pause()
+        gc.collect()
+        assert not [o for o in gc.get_objects() if isinstance(o, TableScreen)]

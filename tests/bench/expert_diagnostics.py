@@ -33,7 +33,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots import make_bot  # noqa: E402
-from tui.bots.expert import DECLARE_HORIZON, ExpertBot, Option, _final_turns_left  # noqa: E402
+from tui.bots.expert import (  # noqa: E402
+    DECLARE_HORIZON,
+    ExpertBot,
+    Option,
+    _final_turns_left,
+    verdict,
+)
 from tui.bots.hard import HardBot  # noqa: E402
 from tui.bots.memory import read_knowledge  # noqa: E402
 from tui.bots.opponents import OpponentModel, World  # noqa: E402
@@ -120,6 +126,23 @@ def margin_rule(values: list[list[float]], z: float) -> int:
     return best
 
 
+def sequential_rule(values: list[list[float]]) -> int:
+    """expert's own rule, deal by deal: options dropped as `ExpertBot._prune` drops them
+    (worse, or not trending better after `MIN_DEALS`), then `verdict`; the option
+    (index) it would play."""
+    opts = [Option(None, str(i), lambda deal: None) for i in range(len(values))]  # type: ignore[arg-type]
+    deals = 0
+    for k in range(len(values[0])):
+        deals += 1
+        for j in range(1, len(values)):
+            if opts[j].alive:
+                opts[j].diffs.append(values[j][k] - values[0][k])
+        if not ExpertBot._prune(opts, deals):
+            break
+    best = verdict(opts, deals)
+    return 0 if best is None else opts.index(best)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="three_thirteen")
@@ -196,8 +219,10 @@ def measure(view: SeatView, game: Game, args: argparse.Namespace, rng: random.Ra
         add(f"rank corr, {name} ~ truth", spearman([mean(x) for x in v], tv))
         pick = min(range(len(v)), key=lambda i: mean(v[i]))
         add(f"gain over hard, {name} argmax", tv[0] - tv[pick])
-        for z in (1.0, 2.0):
+        for z in (1.0, 1.5, 2.0):
             add(f"gain over hard, {name} rule Z={z:g}", tv[0] - tv[margin_rule(v, z)])
+        add(f"gain over hard, {name} expert's sequential rule",
+            tv[0] - tv[sequential_rule(v)])
     pick = min(range(len(t)), key=lambda i: mean(t[i][:half]))
     add("gain over hard, truth argmax (half, scored on other)",
         mean(t[0][half:]) - mean(t[pick][half:]))

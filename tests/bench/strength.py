@@ -98,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                         for level in result.cpu}
                     row["cpu_seconds"] = {lv: [round(t, 5) for t in ts]
                                           for lv, ts in result.cpu.items()}
+                row["seed"] = args.seed
+                row["budget"] = args.budget
                 row["deal_margins"] = [round(m, 3) for m in result.margins]
                 print(json.dumps(row), flush=True)
             else:

@@ -6,11 +6,13 @@ apps at once (one per SSH player) around one shared table service.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
     from tui.records import RecordOutcome
     from tui.service.interface import TableService
+    from tui.service.table import Table
 
 
 class RummyApp(App[None]):
@@ -168,8 +171,7 @@ class RummyApp(App[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._abandon_game_in_progress()
-                self._start_new_game(rules, opponents, seed)
+                self._replace_game_in_progress(rules, opponents, seed)
 
         self.push_screen(ConfirmScreen(
             "Abandon the game in progress?",
@@ -177,21 +179,32 @@ class RummyApp(App[None]):
             "keep it as abandoned.",
             "Abandon it and start the new game", "Keep it (back)"), answered)
 
-    def _abandon_game_in_progress(self) -> None:
+    @work(exclusive=True, group="game-file")
+    async def _replace_game_in_progress(self, rules: Ruleset,
+                                        opponents: Sequence[tuple[str, str]],
+                                        seed: int | None) -> None:
         """Record the saved, unfinished game as abandoned and forget it (a table shared
-        with others is only left, never abandoned for them).  The record is written in the
-        records thread; a problem with it is told when it is known."""
+        with others is only left, never abandoned for them), then start the new one.  The
+        save is read in a thread, not on the loop that draws; the record is written in
+        the records thread, and a problem with it is told when it is known."""
         from tui.engine.save import SaveError
 
         path = self.claimed_save_path()
-        if self.env.table is None and path is not None and path.exists():
+        if self.env.table is None and path is not None:
             try:
-                self.env.table_loader(path).abandon(self._abandoned_recorded)
+                old = await asyncio.to_thread(self._saved_table, path)
             except SaveError:
-                pass  # a damaged save cannot be recorded; it is replaced anyway
+                old = None  # a damaged save cannot be recorded; it is replaced anyway
+            if old is not None:
+                old.abandon(self._abandoned_recorded)
         self.env.table = None
         if path is not None:
-            path.unlink(missing_ok=True)
+            await asyncio.to_thread(path.unlink, missing_ok=True)
+        self._start_new_game(rules, opponents, seed)
+
+    def _saved_table(self, path: Path) -> Table | None:
+        """The table saved at `path` (None: no file there); raises SaveError."""
+        return self.env.table_loader(path) if path.exists() else None
 
     def _abandoned_recorded(self, outcome: RecordOutcome) -> None:
         if outcome.message:
@@ -211,8 +224,6 @@ class RummyApp(App[None]):
         self.open_table(table, 0)
 
     def resume_game(self) -> None:
-        from tui.engine.save import SaveError
-
         if self.env.table is not None:
             self.open_table(self.env.table, self.env.seat)
             return
@@ -220,10 +231,17 @@ class RummyApp(App[None]):
             self.notify("There is no game in progress.", severity="warning")
             return
         path = self.claimed_save_path()
-        if path is None:
-            return
+        if path is not None:
+            self._resume_saved(path)
+
+    @work(exclusive=True, group="game-file")
+    async def _resume_saved(self, path: Path) -> None:
+        """Load the saved game in a thread (it is read and replayed), not on the loop that
+        draws; a damaged one is reported, never half-loaded."""
+        from tui.engine.save import SaveError
+
         try:
-            table = self.env.table_loader(path)
+            table = await asyncio.to_thread(self.env.table_loader, path)
         except SaveError as exc:
             self.push_screen(DamagedSaveScreen(str(exc)),
                              lambda start_anew: self._after_damaged_save(path, start_anew))

@@ -1,12 +1,14 @@
 """The rules of any ruleset, as readable text; and the way into the house-rules editor.
 
-Listing the rulesets reads every file (again after an edit), and the rules on show are
-loaded from theirs: both in a worker, never on the loop that draws (over SSH it draws
-everyone's screens)."""
+Listing the rulesets reads every file (again after an edit), the rules on show are loaded
+from theirs, and a file opened in the editor (a new house variant is first written) is
+read: all in a worker, never on the loop that draws (over SSH it draws everyone's
+screens)."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.style import Style
@@ -144,25 +146,33 @@ class RulesScreen(Screen[PlayRules | None]):
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:
         """Write a file extending the chosen ruleset into the player's folder; edit it."""
-        from tui.engine.ruleset import NewRulesetError, RulesetError, free_name, new_ruleset_file
-
         info = self._selected()
         if info is None or info.error:
             self.notify("Choose a ruleset without mistakes to start from.", markup=False)
             return
-        name = free_name(info.key, self.user_dir)
-        number = name.rpartition("_")[2]
-        title = f"My {info.name}" + (f" {number}" if number.isdigit() else "")
+        self._make_variant(info)
+
+    @work(exclusive=True, group="rules-open")
+    async def _make_variant(self, info: RulesetInfo) -> None:
+        from tui.engine.ruleset import NewRulesetError, RulesetError, free_name, new_ruleset_file
+
         quota = self._env.rules_quota()
-        try:
+
+        def write() -> Path:
+            name = free_name(info.key, self.user_dir)
+            number = name.rpartition("_")[2]
+            title = f"My {info.name}" + (f" {number}" if number.isdigit() else "")
             if quota is not None:
                 quota.check(self.user_dir, self.user_dir / f"{name}.yaml", 0)
-            path = new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
+            return new_ruleset_file(name, self.user_dir, info.key, title, self.confine)
+
+        try:
+            path = await asyncio.to_thread(write)
         except (NewRulesetError, RulesetError, QuotaError) as exc:
             self.notify(self._env.shown(str(exc)), title="Cannot make a variant",
                         severity="error", markup=False)
             return
-        self._open_editor(path)
+        await self._open_editor(path)
 
     @on(Button.Pressed, "#edit-ruleset")
     def action_edit(self) -> None:
@@ -171,19 +181,28 @@ class RulesScreen(Screen[PlayRules | None]):
             self.notify("Bundled rules are not edited: make a house variant (v) instead.",
                         markup=False)
             return
-        self._open_editor(info.path)
+        self._edit(info.path)
 
-    def _open_editor(self, path) -> None:  # noqa: ANN001
+    @work(exclusive=True, group="rules-open")
+    async def _edit(self, path: Path) -> None:
+        await self._open_editor(path)
+
+    async def _open_editor(self, path: Path) -> None:
+        """Read the file in a thread, then open it in the editor (unless this screen was
+        closed meanwhile)."""
         from .rules_editor import RulesEditorScreen
 
         try:
-            editor = RulesEditorScreen(path, self.user_dir, self.confine)
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
                         severity="error", markup=False)
             return
+        if not self.is_attached:
+            return
         self.shown_key = None  # (the file is being edited: read again on the way back)
-        self.app.push_screen(editor, self._edited)
+        self.app.push_screen(RulesEditorScreen(path, text, self.user_dir, self.confine),
+                             self._edited)
 
     def _edited(self, result: str | PlayRules | None) -> None:
         """Back from the editor: pass a "Play this" on to whoever opened the rules, or list

@@ -65,7 +65,8 @@ def safe_check(text: str, path: Path, user_dir: Path | None, confine: bool = Fal
 
 
 class RulesEditorScreen(Screen[str | PlayRules | None]):
-    """Edit `path`; dismisses with the file's key if it was saved, else None."""
+    """Edit `path`, whose text (read by the opener, in a thread) is `text`; dismisses
+    with the file's key if it was saved, else None."""
 
     CSS_PATH = "rules_editor.tcss"
     BINDINGS = [
@@ -76,12 +77,13 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     ]
     CHECK_DELAY = 0.3  # seconds of no typing before the text is checked
 
-    def __init__(self, path: Path, user_dir: Path | None = None, confine: bool = False) -> None:
+    def __init__(self, path: Path, text: str, user_dir: Path | None = None,
+                 confine: bool = False) -> None:
         super().__init__(id="rules-editor")
         self.path = path
         self.user_dir = user_dir
         self.confine = confine  # over SSH: `extends` stays inside the player's folder
-        self.saved_text = path.read_text(encoding="utf-8")
+        self.saved_text = text
         self.result = LiveCheck(str(path))  # (until the first check answers)
         self.last_good: Ruleset | None = None
         self.was_saved = False

@@ -34,7 +34,6 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from tui.atomic import write_atomic
 from tui.engine.actions import (
@@ -497,11 +496,11 @@ class TableScreen(Screen[None]):
         elif (failure := self._write_numbered(path, text, self._save_number)) is not None:
             self._save_failed(path, failure)
 
-    @work(thread=True, group="save")
-    def _write_save(self, path: Path, text: str | None, number: int) -> None:
-        failure = self._write_numbered(path, text, number)
+    @work(group="save")
+    async def _write_save(self, path: Path, text: str | None, number: int) -> None:
+        failure = await asyncio.to_thread(self._write_numbered, path, text, number)
         if failure is not None:
-            self.app.call_from_thread(self._save_failed, path, failure)
+            self._save_failed(path, failure)
 
     def _write_numbered(self, path: Path, text: str | None, number: int) -> Exception | None:
         """Write save `number` (None: remove the save) unless a newer one is written;
@@ -557,16 +556,16 @@ class TableScreen(Screen[None]):
         self._bot_busy = True
         self._run_bot()
 
-    @work(thread=True, exclusive=True, group="bot")
-    def _run_bot(self) -> None:
-        """Think in the worker (a bot may take a while); move on the UI thread, where
+    @work(exclusive=True, group="bot")
+    async def _run_bot(self) -> None:
+        """Think in a thread (a bot may take a while); move on the UI thread, where
         every change to the game is made."""
         try:
-            choice = self.table.bot_choice()
+            choice = await asyncio.to_thread(self.table.bot_choice)
         except Exception as exc:  # noqa: BLE001 - a bot bug must not end the game for the player
-            self.app.call_from_thread(self._bot_failed, exc)
+            self._bot_failed(exc)
             return
-        self.app.call_from_thread(self._apply_bot, choice)
+        self._apply_bot(choice)
 
     def _apply_bot(self, choice: tuple[int, Action] | None) -> None:
         self._bot_busy = False
@@ -702,14 +701,16 @@ class TableScreen(Screen[None]):
         if self._view is not None:
             self._search_move(build, self._view, self._generation, then)
 
-    @work(thread=True, exclusive=True, group="search")
-    def _search_move(self, build: Callable[[SeatView], Action], view: SeatView,
-                     generation: int, then: Callable[[], None]) -> None:
-        try:
-            found: Action | intents.NeedChoice = build(view)
-        except intents.NeedChoice as exc:
-            found = exc
-        self.app.call_from_thread(self._searched, found, generation, then)
+    @work(exclusive=True, group="search")
+    async def _search_move(self, build: Callable[[SeatView], Action], view: SeatView,
+                           generation: int, then: Callable[[], None]) -> None:
+        def search() -> Action | intents.NeedChoice:
+            try:
+                return build(view)
+            except intents.NeedChoice as exc:
+                return exc
+
+        self._searched(await asyncio.to_thread(search), generation, then)
 
     def _searched(self, found: Action | intents.NeedChoice, generation: int,
                   then: Callable[[], None]) -> None:
@@ -839,10 +840,10 @@ class TableScreen(Screen[None]):
         self.hand.sort(mode, self._rank_keys())
         self._redraw_hand()
 
-    @work(thread=True, exclusive=True, group="search")
-    def _search_melds(self, hand: tuple[Card, ...], view: SeatView) -> None:
-        arrangement = self._arrange(hand, view)
-        self.app.call_from_thread(self._sort_by_melds, hand, arrangement)
+    @work(exclusive=True, group="search")
+    async def _search_melds(self, hand: tuple[Card, ...], view: SeatView) -> None:
+        arrangement = await asyncio.to_thread(self._arrange, hand, view)
+        self._sort_by_melds(hand, arrangement)
 
     def _sort_by_melds(self, hand: tuple[Card, ...], arrangement: Any) -> None:
         """Sort by the melds found, if the hand is still the one searched (by suit when
@@ -859,12 +860,17 @@ class TableScreen(Screen[None]):
     def action_hint(self) -> None:
         self._fetch_hint()
 
-    @work(thread=True, exclusive=True, group="hint")
-    def _fetch_hint(self) -> None:
-        moves = len(self.table.view(self.seat).log)
-        text = self.table.hint(self.seat)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_hint, text, moves)
+    @work(exclusive=True, group="hint")
+    async def _fetch_hint(self) -> None:
+        """A newer hint cancels this one: its answer, when the thread is done, is then
+        dropped with the cancelled await."""
+
+        def think() -> tuple[str, int]:
+            moves = len(self.table.view(self.seat).log)  # the hint is of this moment
+            return self.table.hint(self.seat), moves
+
+        text, moves = await asyncio.to_thread(think)
+        self._show_hint(text, moves)
 
     def _show_hint(self, text: str, moves: int) -> None:
         """A hint takes the prompt's place, with as many lines as it needs (never a box over
