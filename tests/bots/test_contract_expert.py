@@ -9,7 +9,7 @@ from collections import Counter
 from table_rig import card, fast_bot, goto_deal, new_game, rig
 
 from tui.bots import make_bot
-from tui.bots.contract_expert import points_race
+from tui.bots.contract_expert import all_at_once_plan
 from tui.bots.expert import ExpertBot
 from tui.bots.memory import read_knowledge
 from tui.bots.tactics import evaluator_for
@@ -39,7 +39,7 @@ def deal_seven(top: str, turn: int = 0) -> Game:
 
 
 def race(view: SeatView) -> bool:
-    return points_race(view, evaluator_for(view))
+    return all_at_once_plan(view, evaluator_for(view)) == "race"
 
 
 def test_deal_seven_is_a_race_for_points_and_deal_one_is_not() -> None:

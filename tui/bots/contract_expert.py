@@ -70,11 +70,13 @@ def all_at_once_plan(view: SeatView, ev: Evaluator) -> Plan | None:
     if play_mode(view) != "contract" or not view.round.all_at_once:
         return None
     hand = list(view.hand)
-    spare = 1 if view.phase == "play" else 0  # the card to throw this turn
-    # quick counts first (they can only be optimistic), the solver for the last word
-    if ev.contract_need(hand).missing or len(ev.arrange(hand)[1]) > spare:
+    throws = view.phase == "play"  # a card to throw this turn
+    # quick bounds first (they can only be optimistic: melding every card but one leaves
+    # at most that card's points), the solver for the last word
+    if ev.contract_need(hand).missing or ev.penalty(hand) > (
+            max(ev.value(c) for c in hand) if throws else 0):
         return "race"
-    if spare:
+    if throws:
         return "whole hand" if ready_throws(view, list(view.discardable)) else "race"
     return "whole hand" if whole_hand_ready(view, hand) else "race"
 
@@ -96,11 +98,6 @@ def ready_throws(view: SeatView, allowed: list[Card]) -> list[Card]:
             if whole_hand_ready(view, without_card(hand, card)):
                 out.append(card)
     return out
-
-
-def points_race(view: SeatView, ev: Evaluator) -> bool:
-    """Whether the deal is played for the points left in hand rather than for going out."""
-    return all_at_once_plan(view, ev) == "race"
 
 
 def stock_saving(view: SeatView, ev: Evaluator, worst: int) -> float:
