@@ -156,3 +156,19 @@ def test_a_layout_without_a_left_over_card_is_the_solvers_own() -> None:
         assert derived.penalty == solved.penalty == whole.penalty - ev.value(card)
         assert sorted(c.uid for c in derived.deadwood) == \
             sorted(c.uid for c in whole.deadwood if c.uid != card.uid)
+
+
+def test_cards_drawn_in_a_play_out_never_share_a_uid_with_the_hand() -> None:
+    """The solver tells cards apart by uid; unseen faces all come as uid -1 copies, so a
+    hand that draws two of them must give the second one a uid of its own."""
+    game = new_game(TT, 2)
+    goto_deal(game, 2)  # fours wild
+    view = game.view(game.round.in_turn)
+    play = Solitaire(evaluator_for(view))
+    node = play.node(hand("7H 8H KS QD"))
+    first, _ = play.step(node, parse_card("2C"))  # kept in place of KS
+    assert first is not None and first is not node
+    second, _ = play.step(first, parse_card("AC"))  # kept in place of QD
+    assert second is not None and second is not first
+    uids = [c.uid for c in second.cards]
+    assert len(set(uids)) == len(uids)

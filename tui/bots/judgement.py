@@ -57,6 +57,7 @@ TOOK_PACE = 1.3  # an opponent's chance to go out, times this for every card it 
 PACE_HANDS = 200  # random hands played out to learn the pace of a deal
 PACE_TURNS = 40
 MAX_HAZARD = 0.95
+FIRST_UID = 1 << 21  # uids of the cards a play-out draws (far from the shoe's)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class Solitaire:
         self.ev = ev
         self._nodes: dict[HandKey, _Node] = {}
         self._steps: dict[tuple[HandKey, tuple[int, str]], tuple[_Node | None, int]] = {}
+        self._uid = FIRST_UID
 
     def node(self, cards: Sequence[Card]) -> _Node:
         key = hand_key(cards)
@@ -100,6 +102,10 @@ class Solitaire:
         if outs.gain(card) <= 0 and not outs.uncertain(card):
             hit = (node, node.penalty)
         else:
+            if any(c.uid == card.uid for c in node.cards):
+                # the solver tells cards apart by uid: a drawn copy gets one of its own
+                self._uid += 1
+                card = Card(card.rank, card.suit, self._uid)
             drawn = node.cards + [card]
             layout = ev.layout(drawn)
             pen, dead = layout.penalty, layout.deadwood
