@@ -24,11 +24,15 @@ the turns each opponent has already had, and raised for every card it took from 
 (it took it because it helps).  As in `hard`, a discard is also charged what it would give
 the next player over hands guessed for them (the cards they took say what they collect).
 
-What did not help, measured against `hard` (2-player Three Thirteen, mirrored deals):
-valuing hands by sampled solitaire roll-outs several turns deep (their noise swamps the
-differences between discards; the deeper or slower the race, the worse), and judging the
-draw by the same roll-outs.  Contract games, and the final turns once someone is out
-(nothing left to race for), are played exactly as `hard` plays them.
+What did not help, measured against `hard` (2-player Three Thirteen, mirrored deals, all
+within noise or worse): valuing hands by sampled solitaire roll-outs six to ten turns deep
+(their noise swamps the differences between discards: the deeper or the slower the race,
+the worse), judging the draw by those roll-outs, hard's value plus the going-out credit
+alone, and weighting the unseen cards by how likely the opponent model puts them in a hand
+rather than the stock.  The gain measured for this version is small (a few points a game
+at most, not yet clear of noise); `expert` builds its search on it.  Contract games, and
+the final turns once someone is out (nothing left to race for), are played exactly as
+`hard` plays them.
 """
 
 from __future__ import annotations
