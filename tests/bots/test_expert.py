@@ -18,6 +18,7 @@ from tui.bots.arena import play_game
 from tui.bots.budget import Budget
 from tui.bots.expert import DECLARE_MIN_HAND, MIN_DEALS, ExpertBot, Option, verdict
 from tui.bots.hard import HardBot
+from tui.bots.judgement import Judgement
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset.loader import load_ruleset
@@ -269,8 +270,8 @@ def test_options_not_trending_better_are_dropped_and_the_search_stops() -> None:
 
 
 def test_with_no_budget_left_expert_plays_the_policy_move() -> None:
-    """No search at all: hard's judgement (whose feeding charge reads the opponent model,
-    so discards may differ from hard's; draws do not)."""
+    """No search at all: the judgement's move (whose feeding charge reads the opponent
+    model; its draws are hard's)."""
     game = new_game("three_thirteen", 2, seed=8)
     goto_deal(game, 10)
     for _ in range(12):
@@ -313,7 +314,8 @@ def test_expert_explains_its_move_in_one_sentence() -> None:
 
 def test_in_declare_games_only_the_discards_of_long_hands_are_searched() -> None:
     """Measured (README): searching draws, and the discards of hands under
-    `DECLARE_MIN_HAND` cards, did worse than hard's own moves; expert plays those as hard."""
+    `DECLARE_MIN_HAND` cards, did worse than hard's own moves; expert plays those by its
+    judgement without search (`judgement.Judgement`)."""
     for deal, searched_wanted in ((3, False), (DECLARE_MIN_HAND - 2, True)):
         game = new_game("three_thirteen", 2, seed=4)
         goto_deal(game, deal)  # deal n holds n + 2 cards
@@ -324,7 +326,9 @@ def test_in_declare_games_only_the_discards_of_long_hands_are_searched() -> None
             action = bot.choose(view)
             if view.phase == "draw" or len(view.hand) - 1 < DECLARE_MIN_HAND:
                 assert bot.last.deals == 0
-                assert action == HardBot(2).choose(view)
+                assert action == expert(2, steps=0).choose(view)  # the policy move
+                if view.phase == "draw":
+                    assert action == Judgement(2).choose(view)
             searched += bot.last.deals > 0
             game.apply(action)
             if game.phase not in ("draw", "play"):
@@ -356,3 +360,18 @@ def test_in_declare_games_the_feeding_charge_reads_the_opponent_model(
     bot = expert(0, steps=0)
     bot.choose(game.view(game.actor))
     assert len(imagined) == FEED_SAMPLES and len(models) == 1
+
+
+def test_in_declare_games_a_table_of_several_opponents_is_not_searched() -> None:
+    """Measured (expert's docstring): at four players the search lost to hard."""
+    from tui.bots.expert import DECLARE_MAX_OPPONENTS
+
+    game = new_game("three_thirteen", DECLARE_MAX_OPPONENTS + 2, seed=4)
+    goto_deal(game, DECLARE_MIN_HAND)
+    for _ in range(12):
+        view = game.view(game.actor)
+        bot = expert(2, steps=20)
+        game.apply(bot.choose(view))
+        assert bot.last.deals == 0
+        if game.phase not in ("draw", "play"):
+            break

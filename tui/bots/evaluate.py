@@ -110,6 +110,22 @@ class Evaluator:
                 self._remember(key, hit.penalty, hit.deadwood)
         return hit
 
+    def layout_without(self, cards: Sequence[Card], card: Card) -> Arrangement:
+        """The best arrangement of `cards` less `card`, a card the best arrangement of
+        `cards` leaves out of its melds: the same melds stay best (the penalty is exactly
+        that card's value less), so no solve is needed; remembered like `layout`."""
+        whole = self.layout(cards)
+        rest = list(whole.deadwood)
+        rest.remove(card)
+        key = hand_key(without_card(cards, card))
+        hit = self._layouts.get(key)
+        if hit is None:
+            hit = _put(self._layouts, key, Arrangement(whole.melds, tuple(rest),
+                                                       whole.penalty - self.value(card)))
+            if key not in self._arranged:
+                self._remember(key, hit.penalty, hit.deadwood)
+        return hit
+
     def penalty_within(self, cards: Sequence[Card], bound: int) -> int | None:
         """The hand's least penalty if it is at most `bound`, else None (faster: the search
         gives up on anything that cannot come in under the bound)."""

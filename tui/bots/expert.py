@@ -1,9 +1,11 @@
-"""`expert`: `hard`'s judgement, checked by playing the options out in imagined deals.
+"""`expert`: a judgement without search, checked by playing the options out in imagined deals.
 
 For each decision with a real choice (which card to discard; the top discard or the
-stock), `expert` first asks `hard` what it would do: that is the *policy move* (in
-declare games `hard`'s charge for feeding the next player is read over that player's
-hands as the opponent model imagines them, not blind ones).  Then,
+stock), `expert` first asks its judgement what it would do: that is the *policy move*.
+The judgement is `judgement.Judgement` in declare games (`hard` with the race to go out
+in mind) and `contract_expert.ContractExpert` in contract games; in declare games its
+charge for feeding the next player is read over that player's hands as the opponent
+model imagines them, not blind ones.  Then,
 while its budget lasts, it imagines a deal that fits what it has seen (`opponents`: the
 unseen cards dealt to the other hands in proportion to how well they fit each opponent's
 play, the rest in the stock) and plays every option out in that same deal (`playout`),
@@ -42,6 +44,10 @@ Declare games (Three Thirteen) search only discards that keep at least
 `DECLARE_MIN_HAND` cards: in diagnostics on hard-against-hard positions (playouts on the
 true hands as the yardstick), searching the draw, or the discards of short hands, chose
 worse than `hard` did; on the discards of long hands it gained in most measurements.
+With more than `DECLARE_MAX_OPPONENTS` opponents the search is not run: in 4-player
+Three Thirteen it lost to `hard` (-3.1 ± 3.2 points a game over 20 mirrored deals, seed
+101, and -5.7 ± 3.1 over 12, seed 1; `tests/bench/strength.py`), its playouts scoring
+three hands played by medium's quick rule where the real ones play better.
 
 Contract games are judged without a search (`contract_expert`: it knows when a deal is a
 race for points rather than for going out), so a contract game costs about what it costs
@@ -65,6 +71,7 @@ from .budget import Budget
 from .contract_expert import ContractExpert
 from .evaluate import Evaluator
 from .hard import EXACT_STEPS, FEED_SAMPLES
+from .judgement import Judgement
 from .lookahead import Feeder
 from .medium import discard_action
 from .memory import Knowledge, read_knowledge
@@ -83,6 +90,7 @@ NEAR = 15  # ... among those leaving at most this many points more than the best
 DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's end)
 CONTRACT_HORIZON = 1  # turns a seat, contract games
 DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this many cards
+DECLARE_MAX_OPPONENTS = 1  # ... at a table of at most this many opponents
 
 
 @dataclass
@@ -117,7 +125,7 @@ class SearchReport:
     chosen: Option | None = None
 
 
-class ExpertBot(ContractExpert):
+class ExpertBot(ContractExpert, Judgement):
     level = "expert"
 
     def __init__(self, seed: int = 0, budget: float | None = DEFAULT_BUDGET,
@@ -166,8 +174,9 @@ class ExpertBot(ContractExpert):
             return policy
         if play_mode(view) == "contract":
             return policy  # judged, not searched (see contract_expert)
-        if play_mode(view) == "declare" and (act.kind != "discard"
-                                             or len(view.hand) - 1 < DECLARE_MIN_HAND):
+        if play_mode(view) == "declare" and (
+                act.kind != "discard" or len(view.hand) - 1 < DECLARE_MIN_HAND
+                or len(view.players) - 1 > DECLARE_MAX_OPPONENTS):
             return policy  # measured: searching these did worse than hard (see above)
         ev = evaluator_for(view)
         opts = self._options(view, ev, act)
