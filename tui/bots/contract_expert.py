@@ -35,8 +35,8 @@ Measured in 4-player Contract Rummy between `hard` players (single deals, mirror
 
 Everything else is `hard`'s contract play (`contract_play`).  Each decision is a count over
 the unseen cards or a few solver calls, so a contract game costs `expert` about what it
-costs `hard`: there is no search here (searching contract games a turn ahead cost ~4
-minutes a game and did not beat `hard`).
+costs `hard`: there is no search here (the search a turn a seat ahead it replaces was
+level with `hard`, -2.1 ± 9.7 over 16 deals, at many times the cost).
 """
 
 from __future__ import annotations
