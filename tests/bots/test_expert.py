@@ -18,7 +18,8 @@ from tui.bots.arena import play_game
 from tui.bots.budget import Budget
 from tui.bots.expert import DECLARE_MIN_HAND, MIN_DEALS, ExpertBot, Option, verdict
 from tui.bots.hard import HardBot
-from tui.bots.judgement import Judgement
+from tui.bots.judgement import Judgement, pace_curve
+from tui.bots.tactics import evaluator_for
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
 from tui.engine.ruleset.loader import load_ruleset
@@ -241,8 +242,9 @@ def test_the_time_budget_is_a_cap_checked_inside_the_playouts(
         now[0] += tick
         return now[0]
 
-    monkeypatch.setattr(budget, "clock", fake_clock)
     view = searched_view()
+    pace_curve(view, evaluator_for(view))  # (learnt: the judgement's own part is tested below)
+    monkeypatch.setattr(budget, "clock", fake_clock)
     deals = []
     for seconds in (0.02, 0.15, 0.6):
         bot = ExpertBot(seed=1, budget=seconds)
@@ -375,3 +377,42 @@ def test_in_declare_games_a_table_of_several_opponents_is_not_searched() -> None
         assert bot.last.deals == 0
         if game.phase not in ("draw", "play"):
             break
+
+
+def test_the_judgement_expert_starts_from_keeps_to_the_budget_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug that was: learning a deal's pace (hundreds of solitaire play-outs, once a
+    process) and valuing the discards by the race ran inside a decision whatever its
+    budget (measured up to 0.5 s at a 0.3 s budget).  With a fake clock that ticks at
+    every reading, a small budget now stops the learning part-way, the decision ends
+    within a few ticks of its budget, the learning goes on at the next decisions, and the
+    curve it ends with is the one learnt at once."""
+    from tui.bots import budget, judgement
+
+    tick = 0.001
+    now = [0.0]
+
+    def fake_clock() -> float:
+        now[0] += tick
+        return now[0]
+
+    view = searched_view()
+    ev = evaluator_for(view)
+    key = (id(view.rules), view.schedule_round, len(view.players))
+    judgement._CURVES.pop(key, None)
+    whole = judgement.pace_curve(view, ev)  # learnt at once, no budget
+    judgement._CURVES.pop(key, None)
+    monkeypatch.setattr(budget, "clock", fake_clock)
+    seconds = 0.06
+    for decision in range(100):
+        started = now[0]
+        ExpertBot(seed=1, budget=seconds).choose(view)
+        assert now[0] - started <= seconds + 4 * tick
+        learning = judgement._CURVES[key]
+        if decision == 0:
+            assert isinstance(learning, judgement.PaceLearning)
+            assert 0 < learning.hands < judgement.PACE_HANDS
+        if isinstance(learning, judgement.PaceCurve):
+            break
+    assert judgement._CURVES[key] == whole
+    assert decision > 1

@@ -156,6 +156,11 @@ class ExpertBot(ContractExpert, Judgement):
         return Feeder(view, ev, know, self._seed, FEED_SAMPLES,
                       lambda rng, seat: model.imagine(rng).hands[seat])
 
+    def fits(self, cost: float) -> bool:
+        """The judgement's work (learning a deal's pace, valuing discards by the race)
+        counts against the decision's budget like the search's: see `judgement`."""
+        return self._whole.fits(cost)
+
     def _start_clock(self) -> Budget:
         # hard's judgement does its fixed work; the search has what is left of the budget
         self._whole = Budget(self.budget, self.steps).start()

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
+from . import budget
 from .evaluate import Evaluator, HandKey, hand_key, without_card
 from .hard import CANDIDATES, MARGIN, HardBot
 from .lookahead import unseen_faces
@@ -61,6 +62,7 @@ TOOK_PACE = 1.3  # an opponent's chance to go out, times this for every card it 
 PACE_HANDS = 200  # random hands played out to learn the pace of a deal
 PACE_TURNS = 40
 MAX_HAZARD = 0.95
+HARD_RESERVE = 0.05  # CPU seconds left for hard's discard while the pace is being learnt
 FIRST_UID = 1 << 21  # uids of the cards a play-out draws (far from the shoe's)
 
 
@@ -142,47 +144,83 @@ class PaceCurve:
         return self.hazard[i], self.penalty[i]
 
 
-_CURVES: dict[tuple[int, int, int], PaceCurve] = {}
+class PaceLearning:
+    """A `PaceCurve` being learnt: seeded solitaire play-outs of random hands of the deal's
+    size, `PACE_HANDS` in all, played a few at a time where a budget says so.  The hands
+    come from one seeded generator in one order however the work is split, so the curve
+    learnt is the same on every machine and at any load."""
 
+    def __init__(self, view: SeatView, ev: Evaluator) -> None:
+        self.size = view.round.cards_for(len(view.players))
+        self.shoe = list(shoe_for(view))
+        self.rng = random.Random(7919 * view.schedule_round + len(view.players))
+        self.play = Solitaire(ev)
+        self.hands = 0
+        self.out_at = [0] * (PACE_TURNS + 1)
+        self.alive = [0] * (PACE_TURNS + 1)
+        self.pen_sum = [0.0] * (PACE_TURNS + 1)
+        self.cost = 0.0  # CPU seconds the last hand took to play out
 
-def pace_curve(view: SeatView, ev: Evaluator) -> PaceCurve:
-    """The `PaceCurve` of the view's ruleset, round and table size, learnt once a process
-    from seeded play-outs (the same on every machine)."""
-    key = (id(view.rules), view.schedule_round, len(view.players))
-    hit = _CURVES.get(key)
-    if hit is not None:
-        return hit
-    size = view.round.cards_for(len(view.players))
-    shoe = list(shoe_for(view))
-    rng = random.Random(7919 * view.schedule_round + len(view.players))
-    play = Solitaire(ev)
-    out_at = [0] * (PACE_TURNS + 1)
-    alive = [0] * (PACE_TURNS + 1)
-    pen_sum = [0.0] * (PACE_TURNS + 1)
-    for _ in range(PACE_HANDS):
-        cards = shoe[:]
-        rng.shuffle(cards)
-        node: _Node | None = play.node(cards[:size])
-        draws = cards[size:]
+    def play_out(self) -> None:
+        """One more random hand played alone to the end (or `PACE_TURNS` draws)."""
+        started = budget.clock()
+        cards = self.shoe[:]
+        self.rng.shuffle(cards)
+        node: _Node | None = self.play.node(cards[:self.size])
+        draws = cards[self.size:]
         for k in range(1, min(PACE_TURNS, len(draws)) + 1):
             if node is None:
                 break
-            alive[k] += 1
-            node, _ = play.step(node, draws[k - 1])
+            self.alive[k] += 1
+            node, _ = self.play.step(node, draws[k - 1])
             if node is None:
-                out_at[k] += 1
+                self.out_at[k] += 1
             else:
-                pen_sum[k] += node.penalty
-    hazard: list[float] = []
-    penalty: list[float] = []
-    for k in range(1, PACE_TURNS + 1):
-        stay = alive[k] - out_at[k]
-        hazard.append(out_at[k] / alive[k] if alive[k] else (hazard[-1] if hazard else 0.0))
-        penalty.append(pen_sum[k] / stay if stay else (penalty[-1] if penalty else 0.0))
-    if len(_CURVES) > 256:
-        _CURVES.clear()
-    hit = _CURVES[key] = PaceCurve(tuple(hazard), tuple(penalty))
-    return hit
+                self.pen_sum[k] += node.penalty
+        self.hands += 1
+        self.cost = budget.clock() - started
+
+    def curve(self) -> PaceCurve:
+        hazard: list[float] = []
+        penalty: list[float] = []
+        for k in range(1, PACE_TURNS + 1):
+            alive, stay = self.alive[k], self.alive[k] - self.out_at[k]
+            hazard.append(self.out_at[k] / alive if alive else (hazard[-1] if hazard else 0.0))
+            penalty.append(self.pen_sum[k] / stay if stay else (penalty[-1] if penalty else 0.0))
+        return PaceCurve(tuple(hazard), tuple(penalty))
+
+
+_CURVES: dict[tuple[int, int, int], PaceCurve | PaceLearning] = {}
+
+
+def learn_pace(view: SeatView, ev: Evaluator,
+               fits: Callable[[float], bool] = lambda cost: True) -> PaceCurve | None:
+    """The `PaceCurve` of the view's ruleset, round and table size, learnt once a process;
+    None while it is still being learnt: hands are played out only while `fits(the cost of
+    one)` says the decision's budget allows, and the learning goes on where it stopped at
+    the next decision."""
+    key = (id(view.rules), view.schedule_round, len(view.players))
+    known = _CURVES.get(key)
+    if isinstance(known, PaceCurve):
+        return known
+    if known is None:
+        if len(_CURVES) > 256:
+            _CURVES.clear()
+        known = _CURVES[key] = PaceLearning(view, ev)
+    while known.hands < PACE_HANDS:
+        if not fits(known.cost):
+            return None
+        known.play_out()
+    curve = _CURVES[key] = known.curve()
+    return curve
+
+
+def pace_curve(view: SeatView, ev: Evaluator) -> PaceCurve:
+    """The `PaceCurve` of the view's ruleset, round and table size, learnt (to the end, at
+    once if need be) from seeded play-outs (the same on every machine)."""
+    curve = learn_pace(view, ev)
+    assert curve is not None
+    return curve
 
 
 def turns_taken(view: SeatView) -> dict[int, int]:
@@ -291,21 +329,32 @@ class Judgement(HardBot):
     pace = PACE
     took_pace = TOOK_PACE
 
+    def fits(self, cost: float) -> bool:
+        """Whether work expected to take `cost` CPU seconds fits in this decision: always,
+        for a judgement with no budget (`expert` has one)."""
+        return True
+
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         if play_mode(view) != "declare" or view.final_turns or not view.discardable:
             return super().discard(view, ev)
         hand = list(view.hand)
         ranked = ev.discards_near(hand, list(view.discardable), MARGIN)[:CANDIDATES]
-        if len(ranked) < 2:
-            return super().discard(view, ev)
+        if len(ranked) < 2 or learn_pace(
+                view, ev, lambda cost: self.fits(cost + HARD_RESERVE)) is None:
+            return super().discard(view, ev)  # (the pace is learnt over the next decisions)
         know = read_knowledge(view)
         odds = race_odds(view, ev, know.taken, 2, self.credit_weight, self.pace,
                          self.took_pace)
         race = ExactRace(ev, know.unseen, odds)
         feeder = self._feeder(view, ev, know)
-        scored = []
-        for _pen, card in ranked:
+        scored: list[tuple[Any, ...]] = []
+        cost = 0.0
+        for _pen, card in ranked:  # the least penalty first: anytime, the best so far
+            if scored and not self.fits(cost):
+                break
+            started = budget.clock()
             value = race.value(without_card(hand, card))
+            cost = budget.clock() - started
             scored.append((value + self.feed_weight * feeder.gain(card),
                            connections(card, hand, ev), -ev.value(card), card.sort_key(),
                            value, card))
