@@ -224,6 +224,27 @@ def test_round_ends_scored_when_stock_cannot_be_rebuilt() -> None:
     assert game.results[-1].went_out == -1
 
 
+def test_a_deal_where_nobody_draws_from_the_stock_still_ends() -> None:
+    """A bug that happened: players who only take the top discard and throw it back never
+    use the stock up, so the rebuild limit never came and the deal never ended (bots did
+    it under the `wild_twos` house rules).  After as many turns as the stock and its
+    rebuilds could supply, the deal ends as it stands, nobody out."""
+    game = new_game(TT, 2)
+    rig(game, ["5H 6H KC", "9D 9S 2C"], discard="AD", turn=0)
+    limit = (game.rules.stock.max_rebuilds + 1) * 52  # the first stock and two rebuilds
+    turns = 0
+    while game.phase == "draw" and turns <= limit:  # (before the fix: for ever)
+        seat = game.actor
+        top = game.round.discard[-1]
+        game.apply(TakeDiscard(seat, 0))
+        game.apply(Discard(seat, top))
+        turns += 1
+        game.check_conservation()
+    assert turns == limit
+    assert game.phase == "round_over" and game.results[-1].went_out == -1
+    assert game.round.rebuilds == 0  # the stock was never used
+
+
 def test_stock_is_rebuilt_from_discards_except_the_top() -> None:
     game = new_game(TT, 2)
     rig(game, ["5H 6H KC", "9D 9S 2C"], discard="AD", turn=0)

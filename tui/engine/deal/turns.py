@@ -58,6 +58,7 @@ class DealState:
         self.buy_queue: list[int] = []  # seats still to be asked
         self.discarded_by = -1  # who discarded the top card of the pile (-1: turned up)
         self.rebuilds = 0
+        self.turn_limit = turn_limit(rules, len(stock) + len(discard) + sum(map(len, hands)))
         self.next_meld_id = 0
         self._wild = meld_params(rules, self.rules_round).wild_ranks
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
@@ -143,6 +144,11 @@ class DealState:
         self.must_meld = None
         self.freed_jokers = []
         self.phase = "draw"
+        if self.turn_limit is not None and self.turn_count > self.turn_limit:
+            self._say(-1, f"{self.turn_limit} turns have been played: the round ends as it "
+                      "stands.", "stock")
+            self._end_round()
+            return
         if not self.stock and not self._rebuild_stock() and not self._lone_discard_left():
             self._say(-1, "The stock is exhausted: the round ends as it stands.", "stock")
             self._end_round()
@@ -188,6 +194,18 @@ class DealState:
     def _play_options(self, seat: int) -> list[Action]:
         """What `seat` may do after drawing (the moves are listed in `moves`)."""
         raise NotImplementedError
+
+
+def turn_limit(rules: Ruleset, cards: int) -> int | None:
+    """The turns after which a deal ends as it stands: as many as its stocks could supply
+    draws for (the first and every rebuild allowed, each at most the deal's `cards`).  The
+    stock's own end does not come if the players only take discards, and without this cap
+    such a deal (bots that pass cards round the pile) would never end.  None: the rebuilds
+    are not capped, and neither are the turns."""
+    stock = rules.stock
+    if stock.when_empty != "reshuffle":
+        return cards
+    return None if stock.max_rebuilds is None else (stock.max_rebuilds + 1) * cards
 
 
 def same_card(face: tuple[int, str], card: Card) -> bool:

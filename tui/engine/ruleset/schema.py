@@ -639,7 +639,10 @@ def _build_schema() -> dict[str, Any]:
                             "only pass cards back and forth then never finish the round). "
                             "Only with `when_empty: reshuffle`.  A turn that finds the stock "
                             "out and one card in the pile draws that card, and counts as a "
-                            "rebuild."
+                            "rebuild.  The round also ends as it stands after as many turns "
+                            "as the first stock and its rebuilds could supply draws for "
+                            "(one more than this, times the cards in play), so players who "
+                            "only take discards cannot keep it going for ever."
                         ),
                         "default": 2,
                         "examples": [5],
