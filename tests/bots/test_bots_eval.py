@@ -133,3 +133,21 @@ def test_memory_follows_the_pile_and_cards_taken() -> None:
     assert len(guess) == 3 and Card(13, "S") in guess
     assert any(c.rank == 13 or (c.suit == "S" and abs(c.rank - 13) <= 2)
                for c in guess if c != Card(13, "S"))
+
+
+def test_only_the_evaluators_of_the_latest_deals_are_kept() -> None:
+    """A bug that was: every past deal's evaluator (thousands of solved hands each) was
+    kept, so the heap grew over a game until one full garbage collection inside a bot's
+    decision cost half a second of its budget."""
+    from table_rig import goto_deal
+
+    from tui.bots import tactics
+
+    game = new_game("three_thirteen", 2, seed=3)
+    made = []
+    for deal in range(1, 9):
+        goto_deal(game, deal)
+        made.append(tactics.evaluator_for(game.view(0)))
+    assert len(tactics._EVALUATORS) <= tactics.EVALUATORS_KEPT
+    assert tactics.evaluator_for(game.view(0)) is made[-1]  # the deal in play: kept
+    assert made[0] not in tactics._EVALUATORS.values()
