@@ -227,30 +227,39 @@ def searched_view(deal: int = 8):
     return game.view(game.actor)
 
 
+TICK = 0.001  # the fake clock's step: one millisecond at every reading
+
+
+def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Make the bots' CPU clock a fake one that moves on by `TICK` at every reading (no
+    real time in a test); returns the one-element list holding its time."""
+    from tui.bots import budget
+
+    now = [0.0]
+
+    def fake_clock() -> float:
+        now[0] += TICK
+        return now[0]
+
+    monkeypatch.setattr(budget, "clock", fake_clock)
+    return now
+
+
 def test_the_time_budget_is_a_cap_checked_inside_the_playouts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The CPU-time cap with a fake clock that ticks a millisecond at every reading (no
     real time in the test): the decision ends within a few readings of its budget, even
     a budget shorter than one imagined deal (so a playout that ran on without asking the
     clock fails, as does a search that ignored it); and a larger budget buys more deals."""
-    from tui.bots import budget
-
-    tick = 0.001
-    now = [0.0]
-
-    def fake_clock() -> float:
-        now[0] += tick
-        return now[0]
-
     view = searched_view()
     pace_curve(view, evaluator_for(view))  # (learnt: the judgement's own part is tested below)
-    monkeypatch.setattr(budget, "clock", fake_clock)
+    now = ticking_clock(monkeypatch)
     deals = []
     for seconds in (0.02, 0.15, 0.6):
         bot = ExpertBot(seed=1, budget=seconds)
         started = now[0]
         bot.choose(view)
-        assert now[0] - started <= seconds + 4 * tick
+        assert now[0] - started <= seconds + 4 * TICK
         deals.append(bot.last.deals)
     assert deals[0] == 0 < deals[1] < deals[2]
 
@@ -387,14 +396,7 @@ def test_the_judgement_expert_starts_from_keeps_to_the_budget_too(
     every reading, a small budget now stops the learning part-way, the decision ends
     within a few ticks of its budget, the learning goes on at the next decisions, and the
     curve it ends with is the one learnt at once."""
-    from tui.bots import budget, judgement
-
-    tick = 0.001
-    now = [0.0]
-
-    def fake_clock() -> float:
-        now[0] += tick
-        return now[0]
+    from tui.bots import judgement
 
     view = searched_view()
     ev = evaluator_for(view)
@@ -402,12 +404,12 @@ def test_the_judgement_expert_starts_from_keeps_to_the_budget_too(
     judgement._CURVES.pop(key, None)
     whole = judgement.pace_curve(view, ev)  # learnt at once, no budget
     judgement._CURVES.pop(key, None)
-    monkeypatch.setattr(budget, "clock", fake_clock)
+    now = ticking_clock(monkeypatch)
     seconds = 0.06
     for decision in range(100):
         started = now[0]
         ExpertBot(seed=1, budget=seconds).choose(view)
-        assert now[0] - started <= seconds + 4 * tick
+        assert now[0] - started <= seconds + 4 * TICK
         learning = judgement._CURVES[key]
         if decision == 0:
             assert isinstance(learning, judgement.PaceLearning)
