@@ -60,6 +60,7 @@ from .tactics import (
     options,
     play_mode,
     stock_or_first,
+    top_take,
 )
 
 Plan = Literal["race", "whole hand"]
@@ -123,8 +124,7 @@ def _draws(view: SeatView) -> tuple[Decision | None, TakeDiscard | None]:
     """The stock draw, and the top discard if it may be taken; a decision already if there
     is no choice to make."""
     stock = stock_or_first(view)
-    top = next((a for a in options(view, "take_discard")
-                if isinstance(a, TakeDiscard) and a.depth == 0), None)
+    top = top_take(view)
     if top is None or view.top_discard is None:
         return Decision(stock, "nothing to take"), None
     if stock.kind != "draw_stock":
@@ -275,8 +275,7 @@ class ContractExpert(HardBot):
         if down:
             return wild_keeper_draw(view, ev) or super().draw(view, ev)
         # hard's draw, the deep draws left aside (hard would take the shallowest)
-        top = next((a for a in options(view, "take_discard")
-                    if isinstance(a, TakeDiscard) and a.depth == 0), None)
+        top = top_take(view)
         return draw_before_contract(view, ev, top, stock_or_first(view))
 
     def buy(self, view: SeatView, ev: Evaluator) -> Decision:

@@ -11,12 +11,11 @@ its contract is not yet down.
 
 from __future__ import annotations
 
-from tui.engine.actions import TakeDiscard
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator
 from .medium import connections, discard_action
-from .tactics import Decision, TacticalBot, options, stock_or_first
+from .tactics import Decision, TacticalBot, options, stock_or_first, top_take
 
 CARELESS = 0.25  # how often it draws from the stock without looking at the discard
 
@@ -26,8 +25,7 @@ class EasyBot(TacticalBot):
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
         stock = stock_or_first(view)
-        top = next((a for a in options(view, "take_discard")
-                    if isinstance(a, TakeDiscard) and a.depth == 0), None)
+        top = top_take(view)
         card = view.top_discard
         if top is None or card is None:
             return Decision(stock, "nothing to take")

@@ -77,7 +77,7 @@ from .medium import discard_action
 from .memory import Knowledge, read_knowledge
 from .opponents import OpponentModel, World
 from .playout import Deal
-from .tactics import Decision, evaluator_for, options, play_mode
+from .tactics import Decision, evaluator_for, options, play_mode, top_take
 
 DEFAULT_BUDGET = 0.3  # CPU seconds per decision
 Z = 1.0  # standard errors an option must win by
@@ -194,8 +194,7 @@ class ExpertBot(ContractExpert, Judgement):
     def _options(self, view: SeatView, ev: Evaluator, act: Action) -> list[Option]:
         """The policy move first, then the alternatives worth measuring."""
         if view.phase == "draw":
-            top = next((a for a in options(view, "take_discard")
-                        if isinstance(a, TakeDiscard) and a.depth == 0), None)
+            top = top_take(view)
             stock = next(iter(options(view, "draw_stock")), None)
             if top is None or stock is None:
                 return []

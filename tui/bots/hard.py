@@ -55,6 +55,7 @@ from .tactics import (
     options,
     play_mode,
     stock_or_first,
+    top_take,
 )
 
 EXACT_STEPS = 6  # exact re-evaluations a decision may make (a count, not a time)
@@ -98,8 +99,7 @@ class HardBot(MediumBot):
         if mode != "declare":
             return super().draw(view, ev)
         stock = stock_or_first(view)
-        top = next((a for a in options(view, "take_discard")
-                    if isinstance(a, TakeDiscard) and a.depth == 0), None)
+        top = top_take(view)
         card = view.top_discard
         if top is None or card is None:
             return Decision(stock, "nothing to take")

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tui.engine.actions import Action, GoOut, LayDown, LayOff, MeldSpec, SwapJoker
+from tui.engine.actions import Action, GoOut, LayDown, LayOff, MeldSpec, SwapJoker, TakeDiscard
 from tui.engine.cards import Card
 from tui.engine.meld import Meld
 from tui.engine.solver import best_arrangement
@@ -204,3 +204,8 @@ def stock_or_first(view: SeatView) -> Action:
         if action.kind == "draw_stock":
             return action
     return view.legal[0]
+
+
+def top_take(view: SeatView) -> TakeDiscard | None:
+    """Taking the top discard (not deeper), if the rules allow it now."""
+    return next((a for a in view.legal if isinstance(a, TakeDiscard) and a.depth == 0), None)
