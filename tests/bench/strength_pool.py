@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except (KeyError, TypeError) as exc:  # a JSON line that is not strength.py's
+        print(f"not a line of `strength.py --json`: no {exc}", file=sys.stderr)
+        return 2
     for row in rows:
         print(f"{row['rules']:<16} {row['players']}p {row['a']:>6} vs {row['b']:<6} "
               f"{row['games']:>4} games ({row['deals']} deals, {row['chunks']} chunks)  "
