@@ -20,11 +20,13 @@ to the end of the deal or a horizon, scoring each by its points less the others'
 * **Anytime, under a hard cap**: the budget (CPU seconds of the thread, or a step count
   for tests; `budget`) is checked before every imagined deal and between the turns of
   every playout, so no search runs past its budget by more than one playout turn (one
-  hand solved).  What the clock also counts is `hard`'s judgement run first (a fixed
-  amount of work, not interrupted) and the interpreter's own housekeeping: measured over
-  10 mirrored deals of 2-player Three Thirteen, every decision that went over its 0.3 s
-  (up to 0.56 s) had a full (generation 2) garbage collection inside it, whose cost is
-  that of the whole heap (the bots' hand caches), not of the search.
+  hand solved).  The judgement run first keeps to the same budget (`fits`: its pace
+  learning and its race stop when the budget says so, see `judgement`).  What the clock
+  also counts is the interpreter's own housekeeping: measured over 10 mirrored deals of
+  2-player Three Thirteen, every decision that went over its 0.3 s (up to 0.56 s) had a
+  full (generation 2) garbage collection inside it, whose cost is that of the whole heap
+  (the bots' hand caches, now those of the latest deals only: `tactics.EVALUATORS_KEPT`),
+  not of the search.
 * **Early stop**: an option is dropped once it is shown worse than the policy move
   (`DROP_Z` standard errors), and also once, after `MIN_DEALS` deals, it is no better
   on average (`FUTILE_GAIN`): such an option would need many more deals to win at the
