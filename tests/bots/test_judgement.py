@@ -14,7 +14,9 @@ from table_rig import goto_deal, new_game, rig
 
 from tui.bots.arena import play_game
 from tui.bots.hard import HardBot
-from tui.bots.judgement import Judgement, Solitaire, pace_curve, race_odds
+from tui.bots.judgement import ExactRace, Judgement, Solitaire, pace_curve, race_odds
+from tui.bots.lookahead import Feeder, Lookahead
+from tui.bots.memory import read_knowledge
 from tui.bots.tactics import evaluator_for
 from tui.engine.actions import Discard, DrawStock
 from tui.engine.cards import parse_card
@@ -172,3 +174,31 @@ def test_cards_drawn_in_a_play_out_never_share_a_uid_with_the_hand() -> None:
     assert second is not None and second is not first
     uids = [c.uid for c in second.cards]
     assert len(set(uids)) == len(uids)
+
+
+def test_the_feeder_reads_which_discard_lets_the_next_player_go_out() -> None:
+    """Three cards, threes wild: the next player holds QC QD 9D (here told to the feeder as
+    its reading of the hand), so QH or any three lets it go out and 2S does not."""
+    game = new_game(TT, 2)
+    rig(game, ["7C 7D QH 2S", "QC QD 9D"], discard="JD", turn=0)
+    view = game.view(0)
+    ev = evaluator_for(view)
+    know = read_knowledge(view)
+    theirs = list(game.round.hands[1])
+    feeder = Feeder(view, ev, know, 1, 4, lambda rng, seat: theirs)
+    assert feeder.out_chance(parse_card("QH")) == 1.0
+    assert feeder.out_chance(parse_card("3S")) == 1.0
+    assert feeder.out_chance(parse_card("2S")) == 0.0
+
+
+def test_a_hand_whose_deal_ends_now_is_worth_what_it_keeps_after_one_last_draw() -> None:
+    game = new_game(TT, 2)
+    goto_deal(game, 2)  # four cards, fours wild
+    view = game.view(game.round.in_turn)
+    ev = evaluator_for(view)
+    know = read_knowledge(view)
+    race = ExactRace(ev, know.unseen, race_odds(view, ev, {}))
+    cards = hand("7H 8H KS 2C")
+    last = Lookahead(ev, know.unseen).expect(cards)
+    assert race.value(cards, end=1.0) == pytest.approx(last)
+    assert race.value(cards, end=0.0) < race.value(cards, end=1.0)  # it may still go out

@@ -97,3 +97,47 @@ def test_imagined_deals_lean_to_hands_that_explain_the_last_turn() -> None:
         blind.append(model.last_turn_fit(order))
     assert seats == [1]
     assert sum(imagined) / len(imagined) > 2 * sum(blind) / len(blind)
+
+
+def test_developed_hands_keep_the_known_cards_and_look_played_not_dealt() -> None:
+    """After six draws the opponent has kept what melds: hands played forward alone for
+    the draws it had are closer to melded than hands dealt blind, and a card it took
+    from the pile stays in every one of them."""
+    game = new_game("three_thirteen", 2, seed=3)
+    goto_deal(game, 6)
+    for _ in range(12):  # six turns each, bots' way: stock draws, heaviest card out
+        seat = game.actor
+        game.apply(DrawStock(seat=seat))
+        ev = evaluator_for(game.view(seat))
+        _, card_out = ev.discards(list(game.round.hands[seat]))[0]
+        game.apply(Discard(seat=seat, card=card_out))
+    game.apply(DrawStock(seat=0))
+    game.apply(Discard(seat=0, card=game.round.hands[0][0]))
+    taken = game.round.discard[-1]
+    game.apply(TakeDiscard(seat=1))
+    game.apply(Discard(seat=1, card=next(c for c in game.round.hands[1] if c is not taken)))
+    model = model_of(game)
+    ev = model.ev
+    assert ev is not None and model.draws[1] == 7
+    rng = random.Random(2)
+    developed = [model._split(model.developed_order(rng))[0][1] for _ in range(60)]
+    blind = []
+    for _ in range(60):
+        order = list(model.pool)
+        rng.shuffle(order)
+        blind.append(model._split(order)[0][1])
+    known = model.known[1]
+    assert [c.face for c in known] == [taken.face]
+    assert all(len(h) == model.hidden[1] for h in developed)
+    mean = lambda hands: sum(ev.penalty(known + h) for h in hands) / len(hands)  # noqa: E731
+    assert mean(developed) < 0.6 * mean(blind)
+    pool = {id(c) for c in model.pool}
+    assert all(id(c) in pool for h in developed for c in h)  # only unseen cards, no copies
+    assert all(len({id(c) for c in h}) == len(h) for h in developed)
+
+
+def test_developed_deals_are_the_same_for_the_same_seed() -> None:
+    model = model_of(opponent_turn())
+    first = [c.face for c in model.developed_order(random.Random(9))]
+    again = [c.face for c in model_of(opponent_turn()).developed_order(random.Random(9))]
+    assert first == again and sorted(first) == sorted(c.face for c in model.pool)

@@ -93,6 +93,7 @@ DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's en
 CONTRACT_HORIZON = 1  # turns a seat, contract games
 DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this many cards
 DECLARE_MAX_OPPONENTS = 1  # ... at a table of at most this many opponents
+OUT_SCALE = 0.5  # the developed hands overstate how often a card lets a player out (by ~2x)
 
 
 @dataclass
@@ -129,6 +130,7 @@ class SearchReport:
 
 class ExpertBot(ContractExpert, Judgement):
     level = "expert"
+    out_scale = OUT_SCALE
 
     def __init__(self, seed: int = 0, budget: float | None = DEFAULT_BUDGET,
                  steps: int | None = None) -> None:

@@ -51,7 +51,7 @@ from .evaluate import Evaluator, HandKey, hand_key, without_card
 from .hard import CANDIDATES, MARGIN, HardBot
 from .lookahead import unseen_faces
 from .medium import connections, discard_action, keeps_text
-from .memory import read_knowledge, shoe_for
+from .memory import read_knowledge, shoe_for, turns_taken
 from .outs import Outs
 from .tactics import Decision, play_mode
 
@@ -223,15 +223,6 @@ def pace_curve(view: SeatView, ev: Evaluator) -> PaceCurve:
     return curve
 
 
-def turns_taken(view: SeatView) -> dict[int, int]:
-    """Draws each seat has made this deal (from the stock or the pile)."""
-    counts = {s: 0 for s in range(len(view.players))}
-    for event in view.deal_events():
-        if event.kind in ("draw", "take"):
-            counts[event.seat] = counts.get(event.seat, 0) + 1
-    return counts
-
-
 @dataclass(frozen=True)
 class Odds:
     """`ends[k]`: the chance that an opponent goes out after this seat's k-th turn from now
@@ -303,12 +294,13 @@ class ExactRace:
             hit = self._later[node.key] = expect - lasts * later * out
         return hit
 
-    def value(self, cards: Sequence[Card]) -> float:
+    def value(self, cards: Sequence[Card], end: float | None = None) -> float:
         """Expected points of holding `cards` after this turn's discard (lower is
-        better)."""
+        better); `end`: the chance the deal ends before this seat's next draw, if not the
+        odds'."""
         play = self.play
         node = play.node(cards)
-        end = self.odds.ends[0]
+        end = self.odds.ends[0] if end is None else end
         out_credit = self.odds.credit[0]
         last = 0.0
         going_on = 0.0
@@ -328,6 +320,7 @@ class Judgement(HardBot):
     credit_weight = CREDIT
     pace = PACE
     took_pace = TOOK_PACE
+    out_scale = 0.0  # how far the feeder's reading of "this card lets them go out" is believed
 
     def fits(self, cost: float) -> bool:
         """Whether work expected to take `cost` CPU seconds fits in this decision: always,
@@ -353,7 +346,9 @@ class Judgement(HardBot):
             if scored and not self.fits(cost):
                 break
             started = budget.clock()
-            value = race.value(without_card(hand, card))
+            fed = min(1.0, self.out_scale * feeder.out_chance(card)) if self.out_scale else 0.0
+            value = race.value(without_card(hand, card),
+                               1.0 - (1.0 - odds.ends[0]) * (1.0 - fed) if fed else None)
             cost = budget.clock() - started
             scored.append((value + self.feed_weight * feeder.gain(card),
                            connections(card, hand, ev), -ev.value(card), card.sort_key(),

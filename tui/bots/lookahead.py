@@ -90,6 +90,12 @@ class Feeder:
             # what a stock card would give them instead, on average
             self.stock_gain.append(sum(n * outs.gain(c) for c, n in faces) / total)
 
+    def out_chance(self, card: Card) -> float:
+        """The share of the next player's sampled hands that `card` would let go out."""
+        if not self.outs:
+            return 0.0
+        return sum(1 for o in self.outs if 0 < o.penalty <= o.gain(card)) / len(self.outs)
+
     def gain(self, card: Card) -> float:
         """How much more the next player gains by taking `card` than by drawing blind."""
         if not self.outs:

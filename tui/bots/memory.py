@@ -23,6 +23,15 @@ Face = tuple[int, str]
 _SHOES: dict[tuple[int, int], tuple[Card, ...]] = {}
 
 
+def turns_taken(view: SeatView) -> dict[int, int]:
+    """Draws each seat has made this deal (from the stock or the pile)."""
+    counts = {s: 0 for s in range(len(view.players))}
+    for event in view.deal_events():
+        if event.kind in ("draw", "take"):
+            counts[event.seat] = counts.get(event.seat, 0) + 1
+    return counts
+
+
 def shoe_for(view: SeatView) -> tuple[Card, ...]:
     """Every physical card in play for the view's ruleset and player count."""
     spec = view.rules.deck_for(len(view.players))

@@ -1,0 +1,217 @@
+"""How much a Three Thirteen player loses by feeding the next player the card it goes out
+with, and how much of that the public log lets a bot see coming.
+
+    python tests/bench/feed_diagnostics.py oracle --deals 20 --seed 9100
+    python tests/bench/feed_diagnostics.py reading --games 6 --seed 3000
+
+`oracle` plays mirrored 2-player games of `hard` against a `hard` that looks at the next
+player's true hand (a yardstick only: no bot may) and, when its discard would let that
+player go out, throws the best other card that would not, if one leaves at most `--slack`
+points more.  The margin is what never feeding the winning card is worth.
+
+`reading` plays `hard` against `hard` and, at every discard with a choice, asks for each
+candidate card how likely the next player goes out with it, over hands for that player
+drawn three ways from the cards this seat has not seen: **blind** (dealt at random),
+**model** (imagined by `opponents.OpponentModel`, as expert reads the table) and
+**developed** (`OpponentModel.developed_order`: dealt at random, then played alone for as
+many draws as the player has had, so they look like kept hands, not dealt ones), unweighed
+and weighed as expert weighs them.  It prints, against the true hand, each
+reading's mean for the cards that do let the player out and for those that do not, and
+its AUC: over all candidates, and *within* a decision (what choosing between the cards in
+hand needs).  Printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
+from tui.bots.hard import CANDIDATES, MARGIN, HardBot  # noqa: E402
+from tui.bots.lookahead import next_player  # noqa: E402
+from tui.bots.medium import discard_action  # noqa: E402
+from tui.bots.memory import Knowledge, read_knowledge  # noqa: E402
+from tui.bots.opponents import OpponentModel  # noqa: E402
+from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
+from tui.engine.cards import Card  # noqa: E402
+from tui.engine.game import Game  # noqa: E402
+from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
+from tui.engine.view import SeatView  # noqa: E402
+
+HANDS = 60  # hands drawn for the next player, per reading and decision
+
+
+def goes_out(ev: Evaluator, hand: Sequence[Card], card: Card) -> bool:
+    return ev.after_best_discard(list(hand) + [card]) == 0
+
+
+def candidates(view: SeatView, ev: Evaluator) -> list[tuple[int, Card]]:
+    """The discards `hard` weighs, with the penalty each leaves."""
+    return ev.discards_near(list(view.hand), list(view.discardable), MARGIN)[:CANDIDATES]
+
+
+def feeding_position(view: SeatView) -> bool:
+    return (view.phase == "play" and play_mode(view) == "declare" and not view.final_turns
+            and bool(view.discardable) and next_player(view) is not None)
+
+
+class FeedOracle(HardBot):
+    """`hard`, told the next player's true hand by `peek` (a yardstick, not a bot)."""
+
+    level = "feed-oracle"
+
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], slack: int) -> None:
+        super().__init__(seed)
+        self.peek = peek
+        self.slack = slack
+        self.saved = 0
+
+    def discard(self, view: SeatView, ev: Evaluator) -> Decision:
+        decision = super().discard(view, ev)
+        card = getattr(decision.action, "card", None)
+        seat = next_player(view)
+        if card is None or seat is None or not feeding_position(view):
+            return decision
+        theirs = self.peek(seat)
+        if not goes_out(ev, theirs, card):
+            return decision
+        kept = ev.penalty(without_card(list(view.hand), card))
+        for pen, other in candidates(view, ev):
+            if pen <= kept + self.slack and not goes_out(ev, theirs, other):
+                self.saved += 1
+                return Decision(discard_action(view, other), "the next player needs it")
+        return decision
+
+
+def play(game: Game, bots: Sequence[HardBot]) -> None:
+    while game.phase != "game_over":
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        seat = game.actor
+        game.apply(bots[seat].choose(game.view(seat)))
+
+
+def oracle(deals: int, seed: int, slack: int) -> None:
+    rules = load_ruleset("three_thirteen")
+    margins = []
+    saved = 0
+    for deal in range(deals):
+        totals: dict[str, list[int]] = {"oracle": [], "hard": []}
+        for swap in (False, True):
+            game = Game(rules, ["a", "b"], seed + deal)
+            peeker = FeedOracle(10 * deal, lambda s, g=game: g.round.hands[s], slack)
+            bots = [peeker, HardBot(10 * deal + 1)]
+            if swap:
+                bots.reverse()
+            play(game, bots)
+            for seat, bot in enumerate(bots):
+                totals["oracle" if bot is peeker else "hard"].append(game.totals[seat])
+            saved += peeker.saved
+        margins.append(statistics.mean(totals["hard"]) - statistics.mean(totals["oracle"]))
+    mean = statistics.mean(margins)
+    se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
+    print(f"never feeding the going-out card (slack {slack}): {mean:+.1f} ± {se:.1f} points "
+          f"a game over {deals} mirrored deals; {saved / (2 * deals):.1f} discards changed "
+          f"a game")
+
+
+READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
+            "developed, weighed": (True, 0.2)}  # name: (develop, weight power)
+
+
+def reader(view: SeatView, know: Knowledge, ev: Evaluator, develop: bool,
+           power: float) -> OpponentModel:
+    model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1, ev)
+    model.develop, model.weight_power = develop, power
+    return model
+
+
+def auc(pairs: Sequence[tuple[float, float]]) -> float:
+    """Chance that a card the player goes out with reads likelier than one it does not."""
+    if not pairs:
+        return float("nan")
+    return sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs) / len(pairs)
+
+
+def reading(games: int, seed: int) -> None:
+    rules = load_ruleset("three_thirteen")
+    names = ("blind", *READINGS)
+    rows: list[tuple[int, bool, dict[str, float]]] = []  # decision, truth, readings
+    for number in range(games):
+        game = Game(rules, ["a", "b"], seed + number)
+        bots = [HardBot(number), HardBot(number + 1)]
+        decision = 0
+        while game.phase != "game_over":
+            if game.phase == "round_over":
+                game.next_round()
+                continue
+            seat = game.actor
+            view = game.view(seat)
+            if feeding_position(view):
+                ev = evaluator_for(view)
+                ranked = candidates(view, ev)
+                nxt = next_player(view)
+                if len(ranked) > 1 and nxt is not None:
+                    decision += 1
+                    know = read_knowledge(view)
+                    rng = random.Random(decision)
+                    readings = {name: reader(view, know, ev, *how)
+                                for name, how in READINGS.items()}
+                    blind = readings["model"]
+
+                    hands = {k: [m.imagine(rng).hands[nxt] for _ in range(HANDS)]
+                             for k, m in readings.items()}
+                    hands["blind"] = [blind.known[nxt] + rng.sample(blind.pool,
+                                                                    blind.hidden[nxt])
+                                      for _ in range(HANDS)]
+                    truth_hand = game.round.hands[nxt]
+                    for _, card in ranked:
+                        read = {k: sum(goes_out(ev, h, card) for h in hs) / HANDS
+                                for k, hs in hands.items()}
+                        rows.append((decision + 1000 * number, goes_out(ev, truth_hand, card),
+                                     read))
+            game.apply(bots[seat].choose(view))
+    out = [r for r in rows if r[1]]
+    safe = [r for r in rows if not r[1]]
+    by_decision: dict[int, list[tuple[int, bool, dict[str, float]]]] = defaultdict(list)
+    for row in rows:
+        by_decision[row[0]].append(row)
+    print(f"{len(rows)} candidate discards at {len(by_decision)} decisions; the next player "
+          f"goes out with {len(out)} ({100 * len(out) / max(1, len(rows)):.1f}%)")
+    print(f"{'reading':<20} {'mean, out':>10} {'mean, not':>10} {'AUC':>6} {'AUC within':>11}")
+    for name in names:
+        overall = [(a[2][name], b[2][name]) for a in out for b in safe[::5]]
+        within = [(a[2][name], b[2][name]) for group in by_decision.values()
+                  for a in group if a[1] for b in group if not b[1]]
+        print(f"{name:<20} {statistics.mean(r[2][name] for r in out):>10.3f} "
+              f"{statistics.mean(r[2][name] for r in safe):>10.3f} {auc(overall):>6.3f} "
+              f"{auc(within):>11.3f}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    one = sub.add_parser("oracle", help="what never feeding the going-out card is worth")
+    one.add_argument("--deals", type=int, default=20)
+    one.add_argument("--seed", type=int, default=9100)
+    one.add_argument("--slack", type=int, default=6)
+    two = sub.add_parser("reading", help="how well each reading sees that card coming")
+    two.add_argument("--games", type=int, default=6)
+    two.add_argument("--seed", type=int, default=3000)
+    args = parser.parse_args(argv)
+    if args.what == "oracle":
+        oracle(args.deals, args.seed, args.slack)
+    else:
+        reading(args.games, args.seed)
+
+
+if __name__ == "__main__":
+    main()
