@@ -141,3 +141,30 @@ def test_developed_deals_are_the_same_for_the_same_seed() -> None:
     first = [c.face for c in model.developed_order(random.Random(9))]
     again = [c.face for c in model_of(opponent_turn()).developed_order(random.Random(9))]
     assert first == again and sorted(first) == sorted(c.face for c in model.pool)
+
+
+def test_the_population_stops_growing_when_the_budget_says_so() -> None:
+    """Developing and weighing the population costs real time (long hands, three
+    opponents: up to 2 s a decision was measured); it asks its budget before every hand,
+    and always keeps at least one."""
+    asked: list[float] = []
+
+    def fits(cost: float) -> bool:
+        asked.append(cost)
+        return len(asked) < 10
+
+    game = opponent_turn()
+    view = game.view(0)
+    ev = evaluator_for(view)
+    know = read_knowledge(view)
+    capped = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1, ev, fits)
+    capped.imagine(random.Random(1))
+    assert capped._population is not None and len(capped._population) == 10
+    assert all(cost >= 0.0 for cost in asked)
+    never = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1, ev,
+                          lambda cost: False)
+    assert never.imagine(random.Random(1)).hands[1]
+    assert never._population is not None and len(never._population) == 1
+    full = model_of(game)
+    full.imagine(random.Random(1))
+    assert full._population is not None and len(full._population) == opponents.POPULATION

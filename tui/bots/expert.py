@@ -3,9 +3,12 @@
 For each decision with a real choice (which card to discard; the top discard or the
 stock), `expert` first asks its judgement what it would do: that is the *policy move*.
 The judgement is `judgement.Judgement` in declare games (`hard` with the race to go out
-in mind) and `contract_expert.ContractExpert` in contract games; in declare games its
-charge for feeding the next player is read over that player's hands as the opponent
-model imagines them, not blind ones.  Then,
+in mind) and `contract_expert.ContractExpert` in contract games.  In declare games it
+reads the next player's hand from the opponent model (hands developed by play for the
+draws that player has had, weighed by the public log), not from blind deals: its charge
+for feeding that player a card, and the chance that the card lets it go out, which the
+race believes at `OUT_SCALE` (the developed hands go out about twice as often as the real
+ones do; `tests/bench/feed_diagnostics.py`).  Then,
 while its budget lasts, it imagines a deal that fits what it has seen (`opponents`: the
 unseen cards dealt to the other hands in proportion to how well they fit each opponent's
 play, the rest in the stock) and plays every option out in that same deal (`playout`),
@@ -93,6 +96,7 @@ DECLARE_HORIZON = 14  # turns a seat, declare games (nearly always the deal's en
 CONTRACT_HORIZON = 1  # turns a seat, contract games
 DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this many cards
 DECLARE_MAX_OPPONENTS = 1  # ... at a table of at most this many opponents
+RACE_RESERVE = 0.15  # CPU seconds the reading of the hands leaves for valuing the discards
 OUT_SCALE = 0.5  # the developed hands overstate how often a card lets a player out (by ~2x)
 
 
@@ -148,7 +152,8 @@ class ExpertBot(ContractExpert, Judgement):
         if self._model is None:
             self._model = OpponentModel(view, know, ev.params.wild_ranks,
                                         ev.params.run_min - 1,
-                                        ev if play_mode(view) == "declare" else None)
+                                        ev if play_mode(view) == "declare" else None,
+                                        lambda cost: self.fits(cost + RACE_RESERVE))
         return self._model
 
     def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:

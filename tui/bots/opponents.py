@@ -46,13 +46,14 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tui.engine.cards import Card
 from tui.engine.meld import Meld
 from tui.engine.view import SeatView
 
+from . import budget
 from .evaluate import Evaluator
 from .memory import Knowledge, turns_taken
 
@@ -98,8 +99,10 @@ class OpponentModel:
     weight_power = 0.2  # the evidence's weights, flattened (1: as read; 0: ignored)
 
     def __init__(self, view: SeatView, know: Knowledge, wild_ranks: frozenset[int],
-                 reach: int, ev: Evaluator | None = None) -> None:
+                 reach: int, ev: Evaluator | None = None,
+                 fits: Callable[[float], bool] = lambda cost: True) -> None:
         self.view = view
+        self.fits = fits  # whether work of this many CPU seconds fits the decision's budget
         self.ev = ev  # given (declare games): each hand is checked against the last turn
         self.know = know
         self.wild = wild_ranks
@@ -174,12 +177,16 @@ class OpponentModel:
         return self._deal(chosen)
 
     def _from_population(self, rng: random.Random) -> World:
-        """Declare games: `POPULATION` blind deals are weighed once (the hands' fit to the
-        whole record, the last turn replayed); every imagined deal picks one of them by
-        weight and shuffles its stock afresh."""
+        """Declare games: `POPULATION` deals (fewer if the budget says so) are developed
+        and weighed once (the hands' fit to the whole record, the last turn replayed);
+        every imagined deal picks one of them by weight and shuffles its stock afresh."""
         if self._population is None:
             self._population = []
-            for _ in range(POPULATION):
+            cost = 0.0
+            for _ in range(POPULATION):  # at least one hand, then what the budget allows
+                if self._population and not self.fits(cost):
+                    break
+                started = budget.clock()
                 if self.develop:
                     order = self.developed_order(rng)
                 else:
@@ -187,6 +194,7 @@ class OpponentModel:
                     rng.shuffle(order)
                 weight = self.likelihood(order) * self.last_turn_fit(order)
                 self._population.append((weight ** self.weight_power, order))
+                cost = budget.clock() - started
         total = sum(w for w, _ in self._population)
         pick = rng.random() * total
         chosen = self._population[-1][1]
