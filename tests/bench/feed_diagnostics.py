@@ -7,7 +7,10 @@ with, and how much of that the public log lets a bot see coming.
 `oracle` plays mirrored 2-player games of `hard` against a `hard` that looks at the next
 player's true hand (a yardstick only: no bot may) and, when its discard would let that
 player go out, throws the best other card that would not, if one leaves at most `--slack`
-points more.  The margin is what never feeding the winning card is worth.
+points more.  The margin is what never feeding the winning card is worth.  With
+`--judged` the peeking player is instead the judgement `expert` starts from, believing
+fully what the true hand says of each card (`Judgement.out_scale` = 1), and with
+`--judged --blind` the same judgement with no peeking (its yardstick on the same deals).
 
 `reading` plays `hard` against `hard` and, at every discard with a choice, asks for each
 candidate card how likely the next player goes out with it, over hands for that player
@@ -29,13 +32,15 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
 from tui.bots.hard import CANDIDATES, MARGIN, HardBot  # noqa: E402
-from tui.bots.lookahead import next_player  # noqa: E402
+from tui.bots.judgement import Judgement  # noqa: E402
+from tui.bots.lookahead import Feeder, next_player  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
 from tui.bots.memory import Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import OpponentModel  # noqa: E402
@@ -90,6 +95,32 @@ class FeedOracle(HardBot):
         return decision
 
 
+class JudgedOracle(Judgement):
+    """The judgement, its feeder told by `peek` which cards let the next player go out."""
+
+    level = "judged-oracle"
+    out_scale = 1.0
+
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]] | None) -> None:
+        super().__init__(seed)
+        self.peek = peek
+
+    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
+        feeder = super()._feeder(view, ev, know)
+        seat = next_player(view)
+        if self.peek is None or seat is None:
+            self.out_scale = 0.0
+            return feeder
+        self.out_scale = 1.0
+        theirs = list(self.peek(seat))
+        feeder.out_chance = lambda card: float(goes_out(ev, theirs, card))  # type: ignore
+        return feeder
+
+
+def hand_of(game: Game, seat: int) -> Sequence[Card]:
+    return game.round.hands[seat]
+
+
 def play(game: Game, bots: Sequence[HardBot]) -> None:
     while game.phase != "game_over":
         if game.phase == "round_over":
@@ -99,7 +130,8 @@ def play(game: Game, bots: Sequence[HardBot]) -> None:
         game.apply(bots[seat].choose(game.view(seat)))
 
 
-def oracle(deals: int, seed: int, slack: int) -> None:
+def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool = False
+           ) -> None:
     rules = load_ruleset("three_thirteen")
     margins = []
     saved = 0
@@ -107,20 +139,24 @@ def oracle(deals: int, seed: int, slack: int) -> None:
         totals: dict[str, list[int]] = {"oracle": [], "hard": []}
         for swap in (False, True):
             game = Game(rules, ["a", "b"], seed + deal)
-            peeker = FeedOracle(10 * deal, lambda s, g=game: g.round.hands[s], slack)
+            peek = partial(hand_of, game)
+            peeker: HardBot = (JudgedOracle(10 * deal, None if blind else peek) if judged
+                               else FeedOracle(10 * deal, peek, slack))
             bots = [peeker, HardBot(10 * deal + 1)]
             if swap:
                 bots.reverse()
             play(game, bots)
             for seat, bot in enumerate(bots):
                 totals["oracle" if bot is peeker else "hard"].append(game.totals[seat])
-            saved += peeker.saved
+            saved += getattr(peeker, "saved", 0)
         margins.append(statistics.mean(totals["hard"]) - statistics.mean(totals["oracle"]))
     mean = statistics.mean(margins)
     se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
-    print(f"never feeding the going-out card (slack {slack}): {mean:+.1f} ± {se:.1f} points "
-          f"a game over {deals} mirrored deals; {saved / (2 * deals):.1f} discards changed "
-          f"a game")
+    what = ("the judgement, blind" if blind else "the judgement told the going-out cards"
+            ) if judged else f"never feeding the going-out card (slack {slack})"
+    print(f"{what}: {mean:+.1f} ± {se:.1f} points a game against hard over {deals} "
+          f"mirrored deals" + ("" if judged else
+                                f"; {saved / (2 * deals):.1f} discards changed a game"))
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -144,11 +180,13 @@ def auc(pairs: Sequence[tuple[float, float]]) -> float:
 def reading(games: int, seed: int) -> None:
     rules = load_ruleset("three_thirteen")
     names = ("blind", *READINGS)
+    deals = fed = 0  # deals won by going out; of those, with the card just thrown
     rows: list[tuple[int, bool, dict[str, float]]] = []  # decision, truth, readings
     for number in range(games):
         game = Game(rules, ["a", "b"], seed + number)
         bots = [HardBot(number), HardBot(number + 1)]
         decision = 0
+        drew: dict[int, str] = {}  # seat: how it drew last
         while game.phase != "game_over":
             if game.phase == "round_over":
                 game.next_round()
@@ -178,12 +216,20 @@ def reading(games: int, seed: int) -> None:
                                 for k, hs in hands.items()}
                         rows.append((decision + 1000 * number, goes_out(ev, truth_hand, card),
                                      read))
-            game.apply(bots[seat].choose(view))
+            action = bots[seat].choose(view)
+            if action.kind in ("draw_stock", "take_discard"):
+                drew[seat] = action.kind
+            game.apply(action)
+            if game.phase != "play" and game.phase != "draw" and game.round.went_out >= 0:
+                deals += 1
+                fed += drew.get(game.round.went_out) == "take_discard"
     out = [r for r in rows if r[1]]
     safe = [r for r in rows if not r[1]]
     by_decision: dict[int, list[tuple[int, bool, dict[str, float]]]] = defaultdict(list)
     for row in rows:
         by_decision[row[0]].append(row)
+    print(f"{fed} of {deals} deals ({100 * fed / max(1, deals):.0f}%) were won by going out "
+          f"with the card the player before had just thrown")
     print(f"{len(rows)} candidate discards at {len(by_decision)} decisions; the next player "
           f"goes out with {len(out)} ({100 * len(out) / max(1, len(rows)):.1f}%)")
     print(f"{'reading':<20} {'mean, out':>10} {'mean, not':>10} {'AUC':>6} {'AUC within':>11}")
@@ -203,12 +249,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     one.add_argument("--deals", type=int, default=20)
     one.add_argument("--seed", type=int, default=9100)
     one.add_argument("--slack", type=int, default=6)
+    one.add_argument("--judged", action="store_true", help="the judgement peeks, not hard")
+    one.add_argument("--blind", action="store_true", help="with --judged: no peeking")
     two = sub.add_parser("reading", help="how well each reading sees that card coming")
     two.add_argument("--games", type=int, default=6)
     two.add_argument("--seed", type=int, default=3000)
     args = parser.parse_args(argv)
     if args.what == "oracle":
-        oracle(args.deals, args.seed, args.slack)
+        oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
     else:
         reading(args.games, args.seed)
 
