@@ -9,7 +9,7 @@ from dataclasses import replace
 from brute_force import brute_contract
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from solver_hands import SHOE, cards, check_partition, deals
+from solver_hands import SHOE, Rulesets, cards, check_partition, deals
 from solver_rules import contract_rummy, liverpool, three_thirteen, with_melds
 
 from tui.engine.cards import Card
@@ -25,7 +25,7 @@ def with_contract(rules, runs_same_suit: str = "forbidden", sets_same_rank: bool
     return replace(rules, contract=ContractRules(runs_same_suit, sets_same_rank))
 
 
-RULESETS = {
+RULESETS = Rulesets({
     "contract_rummy": CR,
     "liverpool": LP,
     "liverpool_short_runs": with_melds(LP, run=RunRule(3, None)),
@@ -50,7 +50,7 @@ RULESETS = {
     "wilds_never_natural": with_melds(replace(three_thirteen(), rounds=tuple(
         replace(r, contract=Contract(1, 1)) for r in three_thirteen().rounds)),
         wild_rank_natural=False, min_natural=0),
-}
+})
 
 
 @st.composite

@@ -12,6 +12,15 @@ from tui.engine.rules import Ruleset
 SHOE = build_shoe(2, 4)
 
 
+class Rulesets(dict[str, Ruleset]):
+    """Rulesets by name whose repr is their names: hypothesis writes a strategy's arguments
+    into the strategy's repr, and a dozen whole rulesets made one of 51 kB (and a warning
+    in every test run)."""
+
+    def __repr__(self) -> str:
+        return f"Rulesets({', '.join(self)})"
+
+
 def cards(text: str) -> list[Card]:
     """Cards from text, each a distinct physical card (twins included) by its place."""
     return [parse_card(tok, uid=i) for i, tok in enumerate(text.split())]
