@@ -102,6 +102,12 @@ def test_contract_rummy_text() -> None:
             "shuffled into",
         ),
         ("three_thirteen", "stock: {max_rebuilds: 5}", "rebuilt 5 times", "rebuilt 2 times"),
+        # the turn cap follows the stocks a deal may draw from
+        ("three_thirteen", "stock: {max_rebuilds: 5}", "cards in play times 6",
+         "cards in play times 3"),
+        ("three_thirteen", "stock: {when_empty: end_round}",
+         "as many turns as there are cards in play (players", "cards in play times"),
+        ("three_thirteen", "stock: {max_rebuilds: null}", None, "cards in play"),
         ("three_thirteen", "scoring: {values: {K: 25}}", "J 10, Q 10, K 25", "J, Q, K 10"),
         ("three_thirteen", "scoring: {score_best_arrangement: false}", None, "arranged into melds"),
         (

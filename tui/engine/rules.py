@@ -204,6 +204,14 @@ class StockRules:
     max_rebuilds: int | None = 2  # None: no limit
     rebuild: StockRebuild = "shuffle"
 
+    @property
+    def stocks(self) -> int | None:
+        """How many stocks a deal may draw from: the first and every rebuild allowed
+        (None: no limit)."""
+        if self.when_empty != "reshuffle":
+            return 1
+        return None if self.max_rebuilds is None else self.max_rebuilds + 1
+
 
 @dataclass(frozen=True)
 class ScoringRules:

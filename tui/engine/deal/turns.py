@@ -202,10 +202,8 @@ def turn_limit(rules: Ruleset, cards: int) -> int | None:
     stock's own end does not come if the players only take discards, and without this cap
     such a deal (bots that pass cards round the pile) would never end.  None: the rebuilds
     are not capped, and neither are the turns."""
-    stock = rules.stock
-    if stock.when_empty != "reshuffle":
-        return cards
-    return None if stock.max_rebuilds is None else (stock.max_rebuilds + 1) * cards
+    stocks = rules.stock.stocks
+    return None if stocks is None else stocks * cards
 
 
 def same_card(face: tuple[int, str], card: Card) -> bool:

@@ -536,10 +536,9 @@ def _stock(r: Ruleset) -> str:
         else:
             text += "  (The stock is never rebuilt: the round then ends as it stands.)"
     text += "  A round also ends that way when no card can be drawn"
-    text += ("." if s.when_empty == "reshuffle" and s.max_rebuilds is None else
+    text += ("." if s.stocks is None else
              ", and after as many turns as there are cards in play"
-             + (f" times {s.max_rebuilds + 1}" if s.when_empty == "reshuffle"
-                and s.max_rebuilds else "")
+             + (f" times {s.stocks}" if s.stocks > 1 else "")
              + " (players who only take discards never use the stock up).")
     return _section("When the stock runs out", [_para(text)])
 
