@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
-from tui.bots.hard import CANDIDATES, MARGIN, HardBot  # noqa: E402
+from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
 from tui.bots.judgement import Judgement  # noqa: E402
 from tui.bots.lookahead import Feeder, next_player  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
@@ -55,11 +55,6 @@ HANDS = 60  # hands drawn for the next player, per reading and decision
 
 def goes_out(ev: Evaluator, hand: Sequence[Card], card: Card) -> bool:
     return ev.after_best_discard(list(hand) + [card]) == 0
-
-
-def candidates(view: SeatView, ev: Evaluator) -> list[tuple[int, Card]]:
-    """The discards `hard` weighs, with the penalty each leaves."""
-    return ev.discards_near(list(view.hand), list(view.discardable), MARGIN)[:CANDIDATES]
 
 
 def feeding_position(view: SeatView) -> bool:
@@ -88,7 +83,7 @@ class FeedOracle(HardBot):
         if not goes_out(ev, theirs, card):
             return decision
         kept = ev.penalty(without_card(list(view.hand), card))
-        for pen, other in candidates(view, ev):
+        for pen, other in weighed_discards(view, ev):
             if pen <= kept + self.slack and not goes_out(ev, theirs, other):
                 self.saved += 1
                 return Decision(discard_action(view, other), "the next player needs it")
@@ -195,7 +190,7 @@ def reading(games: int, seed: int) -> None:
             view = game.view(seat)
             if feeding_position(view):
                 ev = evaluator_for(view)
-                ranked = candidates(view, ev)
+                ranked = weighed_discards(view, ev)
                 nxt = next_player(view)
                 if len(ranked) > 1 and nxt is not None:
                     decision += 1

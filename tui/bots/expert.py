@@ -173,7 +173,8 @@ class ExpertBot(ContractExpert, Judgement):
         return self._whole.fits(cost)
 
     def _start_clock(self) -> Budget:
-        # hard's judgement does its fixed work; the search has what is left of the budget
+        # the whole budget, for the judgement (which asks `fits`) and then the search;
+        # hard's own exact re-evaluations stay a fixed count
         self._whole = Budget(self.budget, self.steps).start()
         return Budget(None, EXACT_STEPS).start()
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.engine.actions import TakeDiscard
+from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .budget import Budget
@@ -65,6 +66,12 @@ MARGIN = 12  # discards whose penalty is this much worse than the best are not c
 CANDIDATES = 5
 
 
+def weighed_discards(view: SeatView, ev: Evaluator) -> list[tuple[int, Card]]:
+    """The discards worth weighing: at most `CANDIDATES` of those leaving no more than
+    `MARGIN` points over the best one, with the exact penalty each leaves, best first."""
+    return ev.discards_near(list(view.hand), list(view.discardable), MARGIN)[:CANDIDATES]
+
+
 class HardBot(MediumBot):
     level = "hard"
 
@@ -92,7 +99,7 @@ class HardBot(MediumBot):
         if mode == "contract":
             takes = [a for a in options(view, "take_discard") if isinstance(a, TakeDiscard)]
             if not any(a.depth > 0 for a in takes):
-                top = next((a for a in takes if a.depth == 0), None)
+                top = top_take(view)
                 if may_lay_off_now(view):
                     return draw_after_contract(view, ev, top, stock_or_first(view))
                 return draw_before_contract(view, ev, top, stock_or_first(view))
@@ -153,7 +160,7 @@ class HardBot(MediumBot):
             return Decision(view.legal[0], "the only kind of move left")
         hand = list(view.hand)
         know = read_knowledge(view)
-        ranked = ev.discards_near(hand, allowed, MARGIN)[:CANDIDATES]
+        ranked = weighed_discards(view, ev)
         feeder = self._feeder(view, ev, know)
         if view.final_turns:
             # nothing more to draw: what stays scores; only the next player can still gain

@@ -53,7 +53,7 @@ from tui.engine.view import SeatView
 
 from . import budget
 from .evaluate import Evaluator, HandKey, hand_key, without_card
-from .hard import CANDIDATES, MARGIN, HardBot
+from .hard import HardBot, weighed_discards
 from .lookahead import unseen_faces
 from .medium import connections, discard_action, keeps_text
 from .memory import read_knowledge, shoe_for, turns_taken
@@ -336,7 +336,7 @@ class Judgement(HardBot):
         if play_mode(view) != "declare" or view.final_turns or not view.discardable:
             return super().discard(view, ev)
         hand = list(view.hand)
-        ranked = ev.discards_near(hand, list(view.discardable), MARGIN)[:CANDIDATES]
+        ranked = weighed_discards(view, ev)
         if len(ranked) < 2 or learn_pace(
                 view, ev, lambda cost: self.fits(cost + HARD_RESERVE)) is None:
             return super().discard(view, ev)  # (the pace is learnt over the next decisions)
