@@ -94,21 +94,18 @@ class JudgedOracle(Judgement):
     """The judgement, its feeder told by `peek` which cards let the next player go out."""
 
     level = "judged-oracle"
-    out_scale = 1.0
 
     def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]] | None) -> None:
         super().__init__(seed)
         self.peek = peek
+        self.out_scale = 0.0 if peek is None else 1.0  # blind: the judgement as it is
 
     def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
         feeder = super()._feeder(view, ev, know)
         seat = next_player(view)
-        if self.peek is None or seat is None:
-            self.out_scale = 0.0
-            return feeder
-        self.out_scale = 1.0
-        theirs = list(self.peek(seat))
-        feeder.out_chance = lambda card: float(goes_out(ev, theirs, card))  # type: ignore
+        if self.peek is not None and seat is not None:
+            theirs = list(self.peek(seat))
+            feeder.out_chance = lambda card: float(goes_out(ev, theirs, card))  # type: ignore
         return feeder
 
 
@@ -143,7 +140,8 @@ def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool 
             play(game, bots)
             for seat, bot in enumerate(bots):
                 totals["oracle" if bot is peeker else "hard"].append(game.totals[seat])
-            saved += getattr(peeker, "saved", 0)
+            if isinstance(peeker, FeedOracle):
+                saved += peeker.saved
         margins.append(statistics.mean(totals["hard"]) - statistics.mean(totals["oracle"]))
     mean = statistics.mean(margins)
     se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
@@ -220,6 +218,9 @@ def reading(games: int, seed: int) -> None:
                 fed += drew.get(game.round.went_out) == "take_discard"
     out = [r for r in rows if r[1]]
     safe = [r for r in rows if not r[1]]
+    if not out or not safe:
+        print(f"{len(rows)} candidate discards: too few to compare (play more games)")
+        return
     by_decision: dict[int, list[tuple[int, bool, dict[str, float]]]] = defaultdict(list)
     for row in rows:
         by_decision[row[0]].append(row)
@@ -237,17 +238,24 @@ def reading(games: int, seed: int) -> None:
               f"{auc(within):>11.3f}")
 
 
+def positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return number
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
     one = sub.add_parser("oracle", help="what never feeding the going-out card is worth")
-    one.add_argument("--deals", type=int, default=20)
+    one.add_argument("--deals", type=positive, default=20)
     one.add_argument("--seed", type=int, default=9100)
     one.add_argument("--slack", type=int, default=6)
     one.add_argument("--judged", action="store_true", help="the judgement peeks, not hard")
     one.add_argument("--blind", action="store_true", help="with --judged: no peeking")
     two = sub.add_parser("reading", help="how well each reading sees that card coming")
-    two.add_argument("--games", type=int, default=6)
+    two.add_argument("--games", type=positive, default=6)
     two.add_argument("--seed", type=int, default=3000)
     args = parser.parse_args(argv)
     if args.what == "oracle":
