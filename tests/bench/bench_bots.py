@@ -2,6 +2,7 @@
 
     python tests/bench/bench_bots.py                 # 13-card Three Thirteen, 12-card contract
     python tests/bench/bench_bots.py --positions 40 --budget 0.4   # expert's budget
+    python tests/bench/bench_bots.py --gc 2          # the garbage collector's share
 
 Positions come from real play: medium bots play seeded games up to the deal with the
 biggest hands (Three Thirteen round 11: 13 cards, 14 after the draw; Contract Rummy deals
@@ -11,19 +12,28 @@ and worst CPU times (of the deciding thread, what `expert`'s budget caps) are pr
 `hard` does a fixed amount of work, `expert` searches until its budget is spent.  Also
 printed: headless throughput of `rummy simulate` for 4-player Three Thirteen between
 medium bots.
+
+With `--gc N`, N whole 4-player Three Thirteen games of expert, hard, expert, hard are
+played in this process instead, and the garbage collector's work in them is printed: its
+full (generation 2) collections, their total and longest time, and one full collection
+of what is left at the end.  A full collection walks every object the interpreter tracks,
+so what the bots keep between decisions sets what each costs, and one lands inside
+whichever decision (or, in the app, whichever frame) happens to be running.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots import make_bot  # noqa: E402
-from tui.bots.arena import run_match  # noqa: E402
+from tui.bots.arena import play_game, run_match  # noqa: E402
 from tui.bots.budget import clock  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
 from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
@@ -71,13 +81,48 @@ def report(label: str, times: list[float]) -> None:
           f"({len(times)} moves)", flush=True)
 
 
+def collections(games: int) -> None:
+    """The full garbage collections of `games` 4-player expert/hard games (see above)."""
+    rules = load_ruleset("three_thirteen")
+    full: list[float] = []
+    started = [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        elif info["generation"] == 2:
+            full.append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(watch)
+    cpu = time.process_time()
+    for g in range(games):
+        bots = [make_bot(level, 10 * g + s)
+                for s, level in enumerate(("expert", "hard", "expert", "hard"))]
+        play_game(rules, bots, 4112 * 1_000_003 + g)
+    cpu = time.process_time() - cpu
+    gc.callbacks.remove(watch)
+    last = time.perf_counter()
+    gc.collect()
+    last = time.perf_counter() - last
+    print(f"three_thirteen, 4 players, expert/hard: {games} games, {cpu:.1f} s CPU; "
+          f"{len(full)} full collections, {sum(full):.2f} s in all "
+          f"({sum(full) / cpu:.0%}), longest {max(full, default=0) * 1000:.0f} ms; "
+          f"one more at the end {last * 1000:.0f} ms "
+          f"({len(gc.get_objects())} objects tracked)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--budget", type=float, default=None,
                         help="expert's CPU seconds per decision (default: its own default)")
     parser.add_argument("--games", type=int, default=20, help="games for the throughput run")
+    parser.add_argument("--gc", type=int, default=0, metavar="N",
+                        help="instead: the garbage collector's work over N whole games")
     args = parser.parse_args(argv)
+    if args.gc:
+        collections(args.gc)
+        return 0
     for key, first in (("three_thirteen", 11), ("contract_rummy", 5)):
         views = positions(key, first, args.positions)
         sizes = sorted({len(v.hand) for v in views})

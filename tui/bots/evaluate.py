@@ -11,10 +11,16 @@ Three measures, one per way a ruleset plays:
 
 Solver answers are cached per ruleset, round and multiset of faces, because bots ask about
 the same few hands over and over (every candidate discard, every card that might be drawn).
+The caches hold only numbers and faces, never cards or melds: the garbage collector
+untracks such tuples, so its full collections do not walk every hand a deal has solved
+(with cards and melds cached, one full collection took 0.2-0.3 s in a 4-player expert
+game, inside whichever decision or frame it landed; `tests/bench/bench_bots.py --gc`).
+A hit is rebuilt from the cards asked about.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,12 +28,14 @@ from itertools import combinations
 from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
-from tui.engine.meld import Meld
+from tui.engine.meld import Face, Meld, MeldKind
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
 from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
 
 HandKey = tuple[tuple[int, str], ...]
+Picks = tuple[int, ...]  # places in a hand's key (its faces in order): which cards
+MeldShape = tuple[MeldKind, Picks, tuple[Face, ...]]  # a meld, its cards as picks
 T = TypeVar("T")
 # Hands remembered per measure and round: enough for every hand a deal's decisions revisit,
 # small enough (some tens of MB in all) for a server that plays for weeks.
@@ -44,6 +52,31 @@ def _put(cache: dict[HandKey, T], key: HandKey, value: T) -> T:
 
 def hand_key(cards: Iterable[Card]) -> HandKey:
     return tuple(sorted(c.face for c in cards))
+
+
+def _picks(key: HandKey, cards: Iterable[Card], taken: set[int] | None = None) -> Picks:
+    """Where the cards (some of the hand's) sit in the hand's key, in their order, each
+    place once (a face the hand holds twice has two places); `taken`: places already
+    given to other cards of the same hand (its melds' and its deadwood's)."""
+    taken = set() if taken is None else taken
+    out = []
+    for card in cards:
+        i = bisect_left(key, card.face)
+        while i in taken:
+            i += 1
+        taken.add(i)
+        out.append(i)
+    return tuple(out)
+
+
+def _face_of(card: Card) -> tuple[int, str]:
+    return card.face
+
+
+def _picked(cards: Sequence[Card], picks: Picks) -> tuple[Card, ...]:
+    """The hand's own cards at those places of its key."""
+    ordered = sorted(cards, key=_face_of)
+    return tuple(ordered[i] for i in picks)
 
 
 @dataclass(frozen=True)
@@ -66,8 +99,8 @@ class Evaluator:
         # contract melds may be smaller than other melds (sizes given per contract meld)
         self.contract_params = meld_params(rules, round_no, "contract")
         self.contract = rules.round(round_no).contract
-        self._arranged: dict[HandKey, tuple[int, tuple[Card, ...]]] = {}
-        self._layouts: dict[HandKey, Arrangement] = {}
+        self._arranged: dict[HandKey, tuple[int, Picks]] = {}  # penalty, deadwood
+        self._layouts: dict[HandKey, tuple[tuple[MeldShape, ...], Picks, int]] = {}
         self._need: dict[HandKey, ContractNeed] = {}
         self._values: dict[tuple[int, str], int] = {}
 
@@ -92,23 +125,40 @@ class Evaluator:
         if hit is None:
             plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"))
             assert plan is not None
-            hit = self._remember(key, plan.cost, tuple(plan.deadwood))
-        return hit
+            self._remember(key, plan.cost, plan.deadwood)
+            return plan.cost, tuple(plan.deadwood)
+        return hit[0], _picked(cards, hit[1])
 
-    def _remember(self, key: HandKey, penalty: int, deadwood: tuple[Card, ...]
-                  ) -> tuple[int, tuple[Card, ...]]:
-        return _put(self._arranged, key, (penalty, deadwood))
+    def _remember(self, key: HandKey, penalty: int, deadwood: Iterable[Card]) -> None:
+        _put(self._arranged, key, (penalty, _picks(key, deadwood)))
 
     def layout(self, cards: Sequence[Card]) -> Arrangement:
         """The best arrangement itself (melds and deadwood), cached."""
         key = hand_key(cards)
         hit = self._layouts.get(key)
-        if hit is None:
-            hit = _put(self._layouts, key, best_arrangement(list(cards), self.rules,
-                                                            self.round_no))
-            if key not in self._arranged:
-                self._remember(key, hit.penalty, hit.deadwood)
-        return hit
+        if hit is not None:
+            return self._rebuilt(cards, hit)
+        found = best_arrangement(list(cards), self.rules, self.round_no)
+        self._keep_layout(key, found)
+        return found
+
+    def _keep_layout(self, key: HandKey, layout: Arrangement) -> None:
+        taken: set[int] = set()
+        shapes = tuple((m.kind, _picks(key, m.cards, taken), m.stands_for)
+                       for m in layout.melds)
+        dead = _picks(key, layout.deadwood, taken)
+        _put(self._layouts, key, (shapes, dead, layout.penalty))
+        if key not in self._arranged:
+            self._remember(key, layout.penalty, layout.deadwood)
+
+    @staticmethod
+    def _rebuilt(cards: Sequence[Card],
+                 kept: tuple[tuple[MeldShape, ...], Picks, int]) -> Arrangement:
+        ordered = sorted(cards, key=_face_of)
+        shapes, dead, penalty = kept
+        melds = tuple(Meld(kind, tuple(ordered[i] for i in picks), faces)
+                      for kind, picks, faces in shapes)
+        return Arrangement(melds, tuple(ordered[i] for i in dead), penalty)
 
     def layout_without(self, cards: Sequence[Card], card: Card) -> Arrangement:
         """The best arrangement of `cards` less `card`, a card the best arrangement of
@@ -117,14 +167,14 @@ class Evaluator:
         whole = self.layout(cards)
         rest = list(whole.deadwood)
         rest.remove(card)
-        key = hand_key(without_card(cards, card))
+        kept = without_card(cards, card)
+        key = hand_key(kept)
         hit = self._layouts.get(key)
-        if hit is None:
-            hit = _put(self._layouts, key, Arrangement(whole.melds, tuple(rest),
-                                                       whole.penalty - self.value(card)))
-            if key not in self._arranged:
-                self._remember(key, hit.penalty, hit.deadwood)
-        return hit
+        if hit is not None:
+            return self._rebuilt(kept, hit)
+        found = Arrangement(whole.melds, tuple(rest), whole.penalty - self.value(card))
+        self._keep_layout(key, found)
+        return found
 
     def penalty_within(self, cards: Sequence[Card], bound: int) -> int | None:
         """The hand's least penalty if it is at most `bound`, else None (faster: the search
@@ -136,7 +186,7 @@ class Evaluator:
         plan = solve(list(cards), context_for(self.rules, self.round_no, "penalty"), bound=bound)
         if plan is None:
             return None
-        self._remember(key, plan.cost, tuple(plan.deadwood))
+        self._remember(key, plan.cost, plan.deadwood)
         return plan.cost
 
     def penalty(self, cards: Sequence[Card]) -> int:
@@ -151,7 +201,7 @@ class Evaluator:
         if key not in self._arranged:
             rest = list(dead)
             rest.remove(card)
-            self._remember(key, after, tuple(rest))
+            self._remember(key, after, rest)
         return after
 
     def discards(self, cards: Sequence[Card], allowed: Iterable[Card] | None = None
