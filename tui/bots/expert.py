@@ -25,11 +25,12 @@ to the end of the deal or a horizon, scoring each by its points less the others'
   every playout, so no search runs past its budget by more than one playout turn (one
   hand solved).  The judgement run first keeps to the same budget (`fits`: its pace
   learning and its race stop when the budget says so, see `judgement`).  What the clock
-  also counts is the interpreter's own housekeeping: measured over 10 mirrored deals of
-  2-player Three Thirteen, every decision that went over its 0.3 s (up to 0.56 s) had a
-  full (generation 2) garbage collection inside it, whose cost is that of the whole heap
-  (the bots' hand caches, now those of the latest deals only: `tactics.EVALUATORS_KEPT`),
-  not of the search.
+  also counts is the interpreter's own housekeeping: a full (generation 2) garbage
+  collection that lands inside a decision costs what walking every tracked object
+  costs.  In 4-player Three Thirteen every decision probed over 0.45 s (up to 0.54 s)
+  held one of 0.2-0.36 s, the evaluators' caches being most of the heap; those now keep
+  numbers and faces, which the collector does not walk (`evaluate`), and a full
+  collection costs tens of milliseconds.
 * **Early stop**: an option is dropped once it is shown worse than the policy move
   (`DROP_Z` standard errors), and also once, after `MIN_DEALS` deals, it is no better
   on average (`FUTILE_GAIN`): such an option would need many more deals to win at the
