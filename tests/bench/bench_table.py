@@ -1,6 +1,7 @@
 """The table screen's cost per move, against the floor of a plain Textual screen.
 
     python tests/bench/bench_table.py [--rules three_thirteen] [--games 1] [--profile]
+                                      [--collector tuned|default]
 
 A whole game is played at 80×24 and at 120×40 in a headless app: every seat is a bot, the
 bench asks the bot to move (not timed), then times the move itself and everything the
@@ -11,6 +12,11 @@ change the text of three panes, timed the same way in the same run.  The goal (#
 median at most 2x the floor and a p90 at most 3x.
 
 `--profile` runs the 120×40 game under cProfile and prints where the time goes.
+
+The garbage collector is tuned as `rummy play` tunes it (`tui.app.collector`), or left at
+Python's defaults with `--collector default`; its collections over the whole run are
+printed at the end (a full one walks every object and holds every thread, the screen's
+included).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import pstats
 import statistics
 import tempfile
@@ -30,6 +37,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
+from tui.app.collector import tune_collector
 from tui.app.environment import AppEnvironment
 from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
 from tui.app.screens.table import TableScreen
@@ -140,7 +148,21 @@ def main() -> None:
     parser.add_argument("--rules", default="three_thirteen")
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--collector", choices=("tuned", "default"), default="tuned",
+                        help="the garbage collector as `rummy play` tunes it, or Python's")
     args = parser.parse_args()
+    if args.collector == "tuned":
+        tune_collector()
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    started = [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses[info["generation"]].append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(watch)
     with tempfile.TemporaryDirectory() as home:
         if args.profile:
             profiler = cProfile.Profile()
@@ -150,6 +172,10 @@ def main() -> None:
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
             return
         asyncio.run(run(args.rules, args.games, Path(home)))
+    gc.callbacks.remove(watch)
+    print(f"collector ({args.collector}): " + "; ".join(
+        f"generation {g}: {len(times)} collections, {sum(times):.2f} s, longest "
+        f"{max(times, default=0) * 1000:.0f} ms" for g, times in pauses.items()))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         request = GameRequest(args.rules, args.players, _parse_bots(args.bots), args.seed)
 
     from tui.app.app import RummyApp
+    from tui.app.collector import tune_collector
 
+    tune_collector()
     RummyApp(AppEnvironment.local(request)).run()
     return 0

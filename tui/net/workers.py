@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.net.collector import tune_collector
+from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
 from tui.net.remote import RemoteGuest, ServiceLink
 from tui.net.session import SessionInfo
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = WorkerSettings.from_json(args.settings)
     import tui.app.app  # noqa: F401 - loaded before the first player, and frozen with the rest
 
-    tune_collector()  # this process only hosts apps (see tui.net.collector)
+    tune_collector()  # this process only hosts apps (see tui.app.collector)
     return asyncio.run(run_worker(args.socket, args.worker, settings,
                                   os.environ.get(PASSWORD_ENV)))
 
