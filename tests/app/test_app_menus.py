@@ -55,6 +55,28 @@ async def test_rules_screen_shows_the_chosen_ruleset(tmp_path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
 
 
+async def test_rules_read_after_the_screen_was_closed_are_dropped(tmp_path) -> None:
+    """A bug that happened: a player closed the rules while they were being read; the
+    reading came back while the closed screen's widgets were being taken down (the screen
+    still attached, its text gone) and the query for the text crashed the session."""
+    from tui.app.host import still_shown
+
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        info = screen._selected()
+        assert info is not None and still_shown(screen)
+        await screen.query_one("#rules-text").remove()  # taken down, as on closing ...
+        app.pop_screen()  # ... once off the stack (the rest follows on the next ticks)
+        assert screen.is_attached and not still_shown(screen)
+        screen._described(info, "read too late")  # nothing to show it in: nothing done
+        screen._listed(screen.infos or [], info.key)
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+
+
 async def test_settings_are_saved_and_used_at_the_table(tmp_path) -> None:
     env = make_env(tmp_path, None)
     app = RummyApp(env)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.dom import DOMNode
+from textual.screen import Screen
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
@@ -44,3 +45,12 @@ class Host(Protocol):
 def host(node: DOMNode) -> Host:
     """The app `node` runs in, as the game's host."""
     return cast(Host, node.app)
+
+
+def still_shown(screen: Screen) -> bool:
+    """Whether `screen` is still one of the app's open screens.  Work a screen started in a
+    thread may come back after the player closed it, and must then leave it alone:
+    `is_attached` is not enough, since a closed screen stays attached while its widgets
+    are taken down, and a query made then finds some of them gone (a session crashed so
+    when its player closed the rules while they were being read)."""
+    return screen.is_attached and screen in screen.app.screen_stack

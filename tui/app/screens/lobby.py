@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from tui.service.lobby import LobbyError, TableSummary
 
 from ..colours import app_colours
-from ..host import host
+from ..host import host, still_shown
 from ..results import QUICK_OPPONENT_LEVEL, PlayRules
 from ..rules_reading import no_longer_loads, player_counts, read_rules
 from ..widgets.footer import Footer
@@ -567,7 +567,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         self._listed([i for i in listed if i.error is None and not i.shadowed])
 
     def _listed(self, infos: list[RulesetInfo]) -> None:
-        if not self.is_attached:
+        if not still_shown(self):
             return  # the dialog was closed while the files were read
         self.infos = infos
         row = self.query_one("#choose-rules", ChoiceRow)
@@ -596,7 +596,7 @@ class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | Non
         self._loaded(info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
-        if not self.is_attached or self.query_one("#choose-rules", ChoiceRow).value != info.key:
+        if not still_shown(self) or self.query_one("#choose-rules", ChoiceRow).value != info.key:
             return  # closed, or other rules chosen meanwhile (they are being read)
         self.chosen, self.chosen_key = rules, info.key
         about = self.query_one("#create-about", Static)

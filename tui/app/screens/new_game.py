@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from tui.service.names import clean_name
 
 from ..colours import app_colours
-from ..host import host
+from ..host import host, still_shown
 from ..plain_text import plain_text
 from ..rules_reading import no_longer_loads, player_counts, read_rules
 from ..widgets.footer import Footer
@@ -108,7 +108,7 @@ class NewGameScreen(Screen[None]):
         self._listed(await asyncio.to_thread(list_rulesets, self.user_dir))
 
     def _listed(self, listed: list[RulesetInfo]) -> None:
-        if not self.is_attached:
+        if not still_shown(self):
             return  # the screen was closed while the files were read
         self.infos = [i for i in listed if i.error is None and not i.shadowed]
         broken = [i for i in listed if i.error is not None]
@@ -146,7 +146,7 @@ class NewGameScreen(Screen[None]):
         self._loaded(info, rules, error)
 
     def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
-        chosen = self._info() if self.is_attached else None
+        chosen = self._info() if still_shown(self) else None
         if chosen is None or chosen.key != info.key:
             return  # closed, or other rules chosen meanwhile (they are being read)
         self.chosen, self.chosen_key = rules, info.key

@@ -22,7 +22,7 @@ from textual.widgets import Button, Label, Select, Static
 
 from tui.service.rules_quota import QuotaError
 
-from ..host import host
+from ..host import host, still_shown
 from ..plain_text import plain_text
 from ..results import PlayRules
 from ..rules_reading import read_rules
@@ -96,7 +96,7 @@ class RulesScreen(Screen[PlayRules | None]):
     def _listed(self, infos: list[RulesetInfo], select: str | None) -> None:
         """The list (again after an edit: a new file, a fixed one), `select` chosen if it
         is in it."""
-        if not self.is_attached:
+        if not still_shown(self):
             return  # the screen was closed while the files were read
         self.infos = infos
         choice = self.query_one("#rules-choice", Select)
@@ -137,7 +137,7 @@ class RulesScreen(Screen[PlayRules | None]):
         self._described(info, await asyncio.to_thread(read))
 
     def _described(self, info: RulesetInfo, text: str) -> None:
-        chosen = self._selected() if self.is_attached else None
+        chosen = self._selected() if still_shown(self) else None
         if chosen is None or chosen.key != info.key or self._showing != info.key:
             return  # closed, or other rules chosen (or listed again) meanwhile
         self.query_one("#rules-body", Static).update(Text(text))
@@ -198,7 +198,7 @@ class RulesScreen(Screen[PlayRules | None]):
             self.notify(self._env.shown(f"{path}: {exc}"), title="Cannot open the file",
                         severity="error", markup=False)
             return
-        if not self.is_attached:
+        if not still_shown(self):
             return
         self.shown_key = None  # (the file is being edited: read again on the way back)
         self.app.push_screen(RulesEditorScreen(path, text, self.user_dir, self.confine),

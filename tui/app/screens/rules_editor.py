@@ -35,7 +35,7 @@ from tui.engine.ruleset import LiveCheck, LocatedError, check_text, describe_rul
 from tui.service.rules_quota import QuotaError, RulesQuota
 from tui.terminal_text import printable
 
-from ..host import host
+from ..host import host, still_shown
 from ..results import PlayRules
 from ..widgets.footer import Footer
 from ..widgets.yaml_editor import YamlEditor
@@ -174,7 +174,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self._checked(text, result)
 
     def _checked(self, text: str, result: LiveCheck) -> None:
-        if not self.is_attached:
+        if not still_shown(self):
             return  # the editor was left while its check ran
         if text != self.text or text != self._checking or self._timer is not None:
             return  # typed again meanwhile: its own check is on the way
@@ -303,7 +303,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def _saved(self, text: str, outcome: LiveCheck | QuotaError | OSError,
                then: Callable[[Ruleset], None] | None) -> None:
-        if not self.is_attached:
+        if not still_shown(self):
             return  # left meanwhile (the file is written or not; nothing to show)
         env = host(self).env
         if isinstance(outcome, QuotaError):

@@ -54,7 +54,7 @@ from ..cardart import CardStyle, card_words, chips
 from ..colours import app_colours
 from ..describe import name_of
 from ..hand_model import SORT_MODES, HandModel
-from ..host import host
+from ..host import host, still_shown
 from ..messages import (
     ActionRefused,
     CardClicked,
@@ -339,7 +339,7 @@ class TableScreen(Screen[None]):
     def _view_failed(self, exc: Exception, generation: int) -> None:
         """A reading the table changed under may fail half-way: dropped, a newer one is on
         its way.  Any other failure is a bug, and fails as one."""
-        if generation == self._generation and self.is_attached:
+        if generation == self._generation and still_shown(self):
             raise exc
 
     def _show_view(self, view: SeatView, can_undo: bool, generation: int,
@@ -347,7 +347,7 @@ class TableScreen(Screen[None]):
         """Bring the hand model up to date with a view just read and redraw what changed,
         unless the table changed while it was read (its own reading follows) or the
         screen was left meanwhile."""
-        if generation != self._generation or not self.is_attached:
+        if generation != self._generation or not still_shown(self):
             return
         if self._view is None:  # the first view: what was logged before is not news
             self._log_seen = self._fresh_from = len(view.log)
@@ -714,7 +714,7 @@ class TableScreen(Screen[None]):
 
     def _searched(self, found: Action | intents.NeedChoice, generation: int,
                   then: Callable[[], None]) -> None:
-        if not self.is_attached:
+        if not still_shown(self):
             return
         if generation != self._generation:
             self.notify("The table changed while your hand was searched: press again.",
@@ -848,7 +848,7 @@ class TableScreen(Screen[None]):
     def _sort_by_melds(self, hand: tuple[Card, ...], arrangement: Any) -> None:
         """Sort by the melds found, if the hand is still the one searched (by suit when
         no meld was found)."""
-        if not self.is_attached or {c.uid for c in hand} != {c.uid for c in self.hand.hand}:
+        if not still_shown(self) or {c.uid for c in hand} != {c.uid for c in self.hand.hand}:
             return
         if arrangement is None:
             self.hand.sort("suit", self._rank_keys())
