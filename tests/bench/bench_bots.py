@@ -32,6 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from collector_pauses import CollectorPauses  # noqa: E402 (beside this script)
+
 from tui.bots import make_bot  # noqa: E402
 from tui.bots.arena import play_game, run_match  # noqa: E402
 from tui.bots.budget import clock  # noqa: E402
@@ -84,23 +86,14 @@ def report(label: str, times: list[float]) -> None:
 def collections(games: int) -> None:
     """The full garbage collections of `games` 4-player expert/hard games (see above)."""
     rules = load_ruleset("three_thirteen")
-    full: list[float] = []
-    started = [0.0]
-
-    def watch(phase: str, info: dict) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-        elif info["generation"] == 2:
-            full.append(time.perf_counter() - started[0])
-
-    gc.callbacks.append(watch)
-    cpu = time.process_time()
-    for g in range(games):
-        bots = [make_bot(level, 10 * g + s)
-                for s, level in enumerate(("expert", "hard", "expert", "hard"))]
-        play_game(rules, bots, 4112 * 1_000_003 + g)
+    with CollectorPauses() as pauses:
+        cpu = time.process_time()
+        for g in range(games):
+            bots = [make_bot(level, 10 * g + s)
+                    for s, level in enumerate(("expert", "hard", "expert", "hard"))]
+            play_game(rules, bots, 4112 * 1_000_003 + g)
     cpu = time.process_time() - cpu
-    gc.callbacks.remove(watch)
+    full = pauses.by_generation[2]
     last = time.perf_counter()
     gc.collect()
     last = time.perf_counter() - last
@@ -120,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gc", type=int, default=0, metavar="N",
                         help="instead: the garbage collector's work over N whole games")
     args = parser.parse_args(argv)
+    if args.gc < 0:
+        parser.error(f"--gc {args.gc}: a number of games, 1 or more (0: the move times)")
     if args.gc:
         collections(args.gc)
         return 0

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import gc
 import pstats
 import statistics
 import tempfile
@@ -32,6 +31,7 @@ import time
 import timeit
 from pathlib import Path
 
+from collector_pauses import CollectorPauses  # (beside this script)
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -153,17 +153,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.collector == "tuned":
         tune_collector()
-    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    started = [0.0]
-
-    def watch(phase: str, info: dict) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-        else:
-            pauses[info["generation"]].append(time.perf_counter() - started[0])
-
-    gc.callbacks.append(watch)
-    with tempfile.TemporaryDirectory() as home:
+    with CollectorPauses() as pauses, tempfile.TemporaryDirectory() as home:
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
@@ -172,10 +162,9 @@ def main() -> None:
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
             return
         asyncio.run(run(args.rules, args.games, Path(home)))
-    gc.callbacks.remove(watch)
     print(f"collector ({args.collector}): " + "; ".join(
         f"generation {g}: {len(times)} collections, {sum(times):.2f} s, longest "
-        f"{max(times, default=0) * 1000:.0f} ms" for g, times in pauses.items()))
+        f"{max(times, default=0) * 1000:.0f} ms" for g, times in pauses.by_generation.items()))
 
 
 if __name__ == "__main__":
