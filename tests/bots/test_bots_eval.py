@@ -176,8 +176,9 @@ def test_a_remembered_arrangement_is_made_of_the_cards_asked_about() -> None:
     king = next(c for c in second if c.rank == 13)
     less = ev.layout_without(second, king)
     assert less.penalty == whole.penalty - 10 and king not in less.deadwood
-    again = ev.layout_without(_numbered(faces, 300), Card(13, "D", 307))
-    assert {c.uid for c in again.deadwood} == {301 + 6}
+    third = _numbered(faces, 300)  # ... KD is 306, 2C 307
+    again = ev.layout_without(third, third[6])
+    assert {c.uid for c in again.deadwood} == {third[7].uid}
 
 
 def test_the_evaluator_caches_hold_nothing_a_full_collection_walks() -> None:

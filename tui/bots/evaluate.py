@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
@@ -36,6 +37,7 @@ from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
 HandKey = tuple[tuple[int, str], ...]
 Picks = tuple[int, ...]  # places in a hand's key (its faces in order): which cards
 MeldShape = tuple[MeldKind, Picks, tuple[Face, ...]]  # a meld, its cards as picks
+KeptLayout = tuple[tuple[MeldShape, ...], Picks, int]  # melds, deadwood, penalty
 T = TypeVar("T")
 # Hands remembered per measure and round: enough for every hand a deal's decisions revisit,
 # small enough (some tens of MB in all) for a server that plays for weeks.
@@ -69,14 +71,9 @@ def _picks(key: HandKey, cards: Iterable[Card], taken: set[int] | None = None) -
     return tuple(out)
 
 
-def _face_of(card: Card) -> tuple[int, str]:
-    return card.face
-
-
-def _picked(cards: Sequence[Card], picks: Picks) -> tuple[Card, ...]:
-    """The hand's own cards at those places of its key."""
-    ordered = sorted(cards, key=_face_of)
-    return tuple(ordered[i] for i in picks)
+def _in_key_order(cards: Sequence[Card]) -> list[Card]:
+    """The hand's cards in the order of its key: `picks` index this list."""
+    return sorted(cards, key=attrgetter("face"))
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,7 @@ class Evaluator:
         self.contract_params = meld_params(rules, round_no, "contract")
         self.contract = rules.round(round_no).contract
         self._arranged: dict[HandKey, tuple[int, Picks]] = {}  # penalty, deadwood
-        self._layouts: dict[HandKey, tuple[tuple[MeldShape, ...], Picks, int]] = {}
+        self._layouts: dict[HandKey, KeptLayout] = {}
         self._need: dict[HandKey, ContractNeed] = {}
         self._values: dict[tuple[int, str], int] = {}
 
@@ -127,7 +124,8 @@ class Evaluator:
             assert plan is not None
             self._remember(key, plan.cost, plan.deadwood)
             return plan.cost, tuple(plan.deadwood)
-        return hit[0], _picked(cards, hit[1])
+        ordered = _in_key_order(cards)
+        return hit[0], tuple(ordered[i] for i in hit[1])
 
     def _remember(self, key: HandKey, penalty: int, deadwood: Iterable[Card]) -> None:
         _put(self._arranged, key, (penalty, _picks(key, deadwood)))
@@ -152,9 +150,8 @@ class Evaluator:
             self._remember(key, layout.penalty, layout.deadwood)
 
     @staticmethod
-    def _rebuilt(cards: Sequence[Card],
-                 kept: tuple[tuple[MeldShape, ...], Picks, int]) -> Arrangement:
-        ordered = sorted(cards, key=_face_of)
+    def _rebuilt(cards: Sequence[Card], kept: KeptLayout) -> Arrangement:
+        ordered = _in_key_order(cards)
         shapes, dead, penalty = kept
         melds = tuple(Meld(kind, tuple(ordered[i] for i in picks), faces)
                       for kind, picks, faces in shapes)

@@ -146,7 +146,7 @@ class OpponentModel:
             for _ in range(min(self.draws.get(seat, 0), len(rest))):
                 card = rest.pop(0)
                 drawn = hand + [card]
-                # the solver's cache answers by faces: its cards may be other copies
+                # by face: a known card's twin left out frees a drawn copy too
                 dead = Counter(c.face for c in ev.layout(known + drawn).deadwood)
                 free = [c for c in drawn if dead[c.face]]
                 natural = [c for c in free if not ev.is_wild(c)] or free
