@@ -28,8 +28,10 @@ YOUNG = 20_000
 
 
 def tune_collector() -> None:
-    """Call once, when the process has imported what it serves and before its first app
-    starts: what exists then is frozen for good."""
+    """Call once, before the process's first app starts.  The app's modules are loaded
+    first, so they are frozen with the rest."""
+    import tui.app.app  # noqa: F401
+
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()

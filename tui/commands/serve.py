@@ -423,7 +423,6 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
         password = _resolve_password(args.password)
         idle = args.idle_timeout * 60 or None
         if workers == 0:  # every player's app in this process, as in a worker
-            import tui.app.app  # noqa: F401 - loaded before the first player, then frozen
             from tui.app.collector import tune_collector
 
             tune_collector()

@@ -298,8 +298,6 @@ def main(argv: list[str] | None = None) -> int:
                         format=f"%(asctime)s [worker {args.worker}] %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     settings = WorkerSettings.from_json(args.settings)
-    import tui.app.app  # noqa: F401 - loaded before the first player, and frozen with the rest
-
     tune_collector()  # this process only hosts apps (see tui.app.collector)
     return asyncio.run(run_worker(args.socket, args.worker, settings,
                                   os.environ.get(PASSWORD_ENV)))
