@@ -14,7 +14,9 @@ B's mean score per game minus A's (positive: A, the first level named, scored le
 table shows both levels' mean score per game, the mean margin and its standard error over
 the deals.  Deals are shared out between `--jobs` processes.  With `--times`, every
 decision of each level is timed: CPU time of the deciding thread (what a bot's budget
-caps) and wall-clock time, as median, 95th percentile and maximum.
+caps) and wall-clock time, as median, 95th percentile and maximum, and the bot's own
+work: each decision's CPU less the garbage collections that landed in it (a full
+collection walks the whole process's heap, whoever allocated it).
 """
 
 from __future__ import annotations
@@ -94,10 +96,13 @@ def main(argv: list[str] | None = None) -> int:
                 if args.times:
                     row["decision_seconds"] = {
                         level: {"cpu": _spread(result.cpu[level]),
-                                "wall": _spread(result.wall[level])}
+                                "wall": _spread(result.wall[level]),
+                                "own": _spread(own_work(result, level))}
                         for level in result.cpu}
                     row["cpu_seconds"] = {lv: [round(t, 5) for t in ts]
                                           for lv, ts in result.cpu.items()}
+                    row["collector_seconds"] = {lv: [round(t, 5) for t in ts]
+                                                for lv, ts in result.collector.items()}
                 row["seed"] = args.seed
                 row["budget"] = args.budget
                 row["deal_margins"] = [round(m, 3) for m in result.margins]
@@ -111,11 +116,19 @@ def main(argv: list[str] | None = None) -> int:
                 if args.times:
                     for level in (a, b):
                         cpu, wall = _spread(result.cpu[level]), _spread(result.wall[level])
+                        own = _spread(own_work(result, level))
                         print(f"    {level:>6} {cpu['decisions']} decisions, CPU median "
                               f"{cpu['median']:.3f} p95 {cpu['p95']:.3f} max {cpu['max']:.3f} s;"
                               f" wall median {wall['median']:.3f} p95 {wall['p95']:.3f} "
-                              f"max {wall['max']:.3f} s", flush=True)
+                              f"max {wall['max']:.3f} s; own work p95 {own['p95']:.3f} "
+                              f"max {own['max']:.3f} s", flush=True)
     return 0
+
+
+def own_work(result: PairingResult, level: str) -> list[float]:
+    """CPU seconds of each of a level's decisions, less the collections made in it."""
+    return [cpu - gc for cpu, gc in zip(result.cpu[level], result.collector[level],
+                                         strict=True)]
 
 
 def _spread(times: list[float]) -> dict:

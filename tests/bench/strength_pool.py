@@ -9,7 +9,9 @@ A chunk's margins are per mirrored deal, so pooling is exact: the margin is the 
 every deal of every chunk and its standard error is over those deals, as one long run
 would give.  Chunks of one pairing must use different seeds (the same seed twice would be
 the same deals counted twice: refused).  With `--times` in the chunks, the decision
-times are pooled too (CPU of the deciding thread: median, 95th percentile, maximum).
+times are pooled too (CPU of the deciding thread: median, 95th percentile, maximum), with
+the bot's own work (each decision's CPU less the garbage collections that landed in it)
+where the chunks recorded the collections.
 """
 
 from __future__ import annotations
@@ -45,10 +47,16 @@ def pool(lines: list[dict]) -> list[dict]:
                "deals": n, "a_mean": a_mean, "b_mean": b_mean, "margin": mean,
                "stderr": se, "a_win_share": a_wins / games if games else 0.0}
         times = defaultdict(list)
+        own = defaultdict(list)
         for r in rows:
+            collected = r.get("collector_seconds", {})
             for level, ts in r.get("cpu_seconds", {}).items():
                 times[level].extend(ts)
+                if level in collected:
+                    own[level].extend(t - g for t, g in zip(ts, collected[level], strict=True))
         row["cpu"] = {level: spread(ts) for level, ts in times.items()}
+        row["own"] = {level: spread(ts) for level, ts in own.items()
+                      if len(ts) == len(times[level])}
         out.append(row)
     return out
 
@@ -96,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {level:>6} {t['decisions']} decisions, CPU median "
                       f"{t['median'] * 1000:.0f} ms, p95 {t['p95'] * 1000:.0f} ms, "
                       f"max {t['max'] * 1000:.0f} ms, mean {t['mean'] * 1000:.0f} ms")
+                mine = row["own"].get(level)
+                if mine:
+                    print(f"    {'':>6} its own work (collections left out): p95 "
+                          f"{mine['p95'] * 1000:.0f} ms, max {mine['max'] * 1000:.0f} ms")
     return 0
 
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from table_rig import fast_bot, goto_deal, new_game, rig
 
-from tui.bots import LEVELS, available_levels, make_bot
+from tui.bots import LEVELS, Bot, available_levels, make_bot
 from tui.bots.arena import play_game, run_pairing
-from tui.engine.actions import Discard, DrawStock, GoOut, TakeDiscard
+from tui.engine.actions import Action, Discard, DrawStock, GoOut, TakeDiscard
 from tui.engine.game import Game
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.view import SeatView
@@ -182,6 +182,39 @@ def test_medium_beats_easy_over_a_few_mirrored_deals() -> None:
     assert result.games == 6
     assert len(result.margins) == 3
     assert result.margin > 0  # medium scores less
+
+
+def test_a_timed_pairing_tells_the_collectors_pauses_from_the_bots_own_work() -> None:
+    result = run_pairing(load_ruleset(TT), "medium", "easy", deals=1, seed=2, players=2,
+                         timed=True)
+    for level in ("medium", "easy"):
+        assert len(result.collector[level]) == len(result.cpu[level]) > 0
+        assert all(0.0 <= gc_ <= cpu for gc_, cpu in zip(result.collector[level],
+                                                         result.cpu[level], strict=True))
+
+
+def test_a_collection_inside_a_decision_is_counted_as_the_collectors() -> None:
+    import gc
+
+    from tui.bots.arena import TimedBot
+
+    class Collecting(Bot):
+        level = "collecting"
+
+        def choose(self, view: SeatView) -> Action:
+            junk = [[i] for i in range(200_000)]  # a heap worth walking
+            gc.collect()
+            del junk
+            return view.legal[0]
+
+    game = new_game(TT, 2)
+    cpu: list[float] = []
+    wall: list[float] = []
+    collected: list[float] = []
+    bot = TimedBot(Collecting(), cpu, wall, collected)
+    bot.choose(game.view(game.actor))
+    assert 0.0 < collected[0] <= cpu[0]
+    assert bot._watch not in gc.callbacks  # the watcher leaves with the decision
 
 
 def test_table_hint_says_what_the_advisor_would_do_and_why() -> None:

@@ -3,6 +3,7 @@ measuring strength, and for shaking out engine bugs across thousands of seeded g
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -122,6 +123,8 @@ class PairingResult:
     seconds: float = 0.0
     cpu: dict[str, list[float]] = field(default_factory=dict)  # per level: CPU per decision
     wall: dict[str, list[float]] = field(default_factory=dict)  # ... and wall-clock
+    collector: dict[str, list[float]] = field(default_factory=dict)  # ... the CPU of that
+    # decision that went on garbage collections (the interpreter's, not the bot's own work)
 
     @property
     def games(self) -> int:
@@ -154,7 +157,8 @@ class PairingResult:
         self.margins += other.margins
         self.a_wins += other.a_wins
         self.seconds += other.seconds
-        for mine, theirs in ((self.cpu, other.cpu), (self.wall, other.wall)):
+        for mine, theirs in ((self.cpu, other.cpu), (self.wall, other.wall),
+                             (self.collector, other.collector)):
             for level, times in theirs.items():
                 mine.setdefault(level, []).extend(times)
 
@@ -171,20 +175,39 @@ class PairingResult:
 
 class TimedBot(Bot):
     """A bot whose every decision's CPU time (of the deciding thread) and wall time are
-    written down, for decision-time figures."""
+    written down, for decision-time figures, with the part of that CPU time the garbage
+    collector took: a full collection lands in whichever decision allocates past the
+    threshold, and it walks the whole process's heap, not the bot's."""
 
-    def __init__(self, bot: Bot, cpu: list[float], wall: list[float]) -> None:
+    def __init__(self, bot: Bot, cpu: list[float], wall: list[float],
+                 collector: list[float] | None = None) -> None:
         super().__init__()
         self.bot = bot
         self.level = bot.level  # type: ignore[misc]
         self._cpu = cpu
         self._wall = wall
+        self._collector = collector if collector is not None else []
+        self._collecting = 0.0  # CPU clock when the running collection began
+        self._collected = 0.0  # CPU of the collections made in this decision so far
+
+    def _watch(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._collecting = clock()
+        else:
+            self._collected += clock() - self._collecting
 
     def choose(self, view: SeatView) -> Action:
-        cpu, wall = clock(), time.perf_counter()
-        action = self.bot.choose(view)
-        self._cpu.append(clock() - cpu)
-        self._wall.append(time.perf_counter() - wall)
+        self._collected = 0.0
+        gc.callbacks.append(self._watch)
+        try:
+            cpu, wall = clock(), time.perf_counter()
+            action = self.bot.choose(view)
+            spent, waited = clock() - cpu, time.perf_counter() - wall
+        finally:
+            gc.callbacks.remove(self._watch)
+        self._cpu.append(spent)
+        self._wall.append(waited)
+        self._collector.append(min(self._collected, spent))
         return action
 
 
@@ -194,16 +217,15 @@ def run_pairing(rules: Ruleset, a: str, b: str, deals: int, seed: int = 0, playe
                 timed: bool = False) -> PairingResult:
     """Play deals `first_deal` … `first_deal + deals - 1` twice each, mirrored (see
     `PairingResult`).  `make(level, seed)` builds the bots (default `make_bot`); with
-    `timed`, every decision's time is kept in the result (`cpu`, `wall`)."""
+    `timed`, every decision's time is kept in the result (`cpu`, `wall`, `collector`)."""
     made = make or make_bot
-    result_times: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})
+    result_times: tuple[dict[str, list[float]], ...] = ({}, {}, {})
 
     def build(level: str, bot_seed: int) -> Bot:
         bot = made(level, bot_seed)
         if not timed:
             return bot
-        return TimedBot(bot, result_times[0].setdefault(level, []),
-                        result_times[1].setdefault(level, []))
+        return TimedBot(bot, *(times.setdefault(level, []) for times in result_times))
     sign = 1 if rules.end.winner == "lowest" else -1
     result = PairingResult(rules.key or rules.name, a, b, players, 0)
     started = time.perf_counter()
@@ -232,5 +254,5 @@ def run_pairing(rules: Ruleset, a: str, b: str, deals: int, seed: int = 0, playe
         result.margins.append(sign * (b_total / b_n - a_total / a_n))
         result.deals += 1
     result.seconds = time.perf_counter() - started
-    result.cpu, result.wall = result_times
+    result.cpu, result.wall, result.collector = result_times
     return result
