@@ -17,11 +17,12 @@ candidate card how likely the next player goes out with it, over hands for that 
 drawn three ways from the cards this seat has not seen: **blind** (dealt at random),
 **model** (imagined by `opponents.OpponentModel`, as expert reads the table) and
 **developed** (`OpponentModel.developed_order`: dealt at random, then played alone for as
-many draws as the player has had, so they look like kept hands, not dealt ones), unweighed
-and weighed as expert weighs them.  It prints, against the true hand, each
-reading's mean for the cards that do let the player out and for those that do not, and
-its AUC: over all candidates, and *within* a decision (what choosing between the cards in
-hand needs).  Printed, not asserted.
+many draws as the player has had, so they look like kept hands, not dealt ones), unweighed,
+weighed as expert weighs them (flattened) and weighed fully; `--population` sets how many
+hands the model weighs (whether a bigger population would let sharper weights pay).  It
+prints, against the true hand, each reading's mean for the cards that do let the player
+out and for those that do not, and its AUC: over all candidates, and *within* a decision
+(what choosing between the cards in hand needs).  Printed, not asserted.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from tui.bots.judgement import Judgement  # noqa: E402
 from tui.bots.lookahead import Feeder, next_player  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
 from tui.bots.memory import Knowledge, read_knowledge  # noqa: E402
-from tui.bots.opponents import OpponentModel  # noqa: E402
+from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
 from tui.engine.cards import Card  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
@@ -153,13 +154,14 @@ def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool 
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
-            "developed, weighed": (True, 0.2)}  # name: (develop, weight power)
+            "developed, weighed": (True, 0.2),  # as expert reads
+            "dev., weighed fully": (True, 1.0)}  # name: (develop, weight power)
 
 
 def reader(view: SeatView, know: Knowledge, ev: Evaluator, develop: bool,
-           power: float) -> OpponentModel:
+           power: float, population: int) -> OpponentModel:
     model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1, ev)
-    model.develop, model.weight_power = develop, power
+    model.develop, model.weight_power, model.population = develop, power, population
     return model
 
 
@@ -170,7 +172,7 @@ def auc(pairs: Sequence[tuple[float, float]]) -> float:
     return sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs) / len(pairs)
 
 
-def reading(games: int, seed: int) -> None:
+def reading(games: int, seed: int, population: int = POPULATION) -> None:
     rules = load_ruleset("three_thirteen")
     names = ("blind", *READINGS)
     deals = fed = 0  # deals won by going out; of those, with the card just thrown
@@ -194,7 +196,7 @@ def reading(games: int, seed: int) -> None:
                     decision += 1
                     know = read_knowledge(view)
                     rng = random.Random(decision)
-                    readings = {name: reader(view, know, ev, *how)
+                    readings = {name: reader(view, know, ev, *how, population)
                                 for name, how in READINGS.items()}
                     blind = readings["model"]
 
@@ -257,11 +259,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     two = sub.add_parser("reading", help="how well each reading sees that card coming")
     two.add_argument("--games", type=positive, default=6)
     two.add_argument("--seed", type=int, default=3000)
+    two.add_argument("--population", type=positive, default=POPULATION,
+                     help="hands the opponent model weighs a decision (expert's: %(default)s)")
     args = parser.parse_args(argv)
     if args.what == "oracle":
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
     else:
-        reading(args.games, args.seed)
+        reading(args.games, args.seed, args.population)
 
 
 if __name__ == "__main__":

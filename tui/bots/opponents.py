@@ -97,6 +97,7 @@ class OpponentModel:
 
     develop = True  # declare games: deals developed by solitaire play, not dealt blind
     weight_power = 0.2  # the evidence's weights, flattened (1: as read; 0: ignored)
+    population = POPULATION  # declare games: hands weighed a decision, at most
 
     def __init__(self, view: SeatView, know: Knowledge, wild_ranks: frozenset[int],
                  reach: int, ev: Evaluator | None = None,
@@ -177,13 +178,13 @@ class OpponentModel:
         return self._deal(chosen)
 
     def _from_population(self, rng: random.Random) -> World:
-        """Declare games: `POPULATION` deals (fewer if the budget says so) are developed
+        """Declare games: `population` deals (fewer if the budget says so) are developed
         and weighed once (the hands' fit to the whole record, the last turn replayed);
         every imagined deal picks one of them by weight and shuffles its stock afresh."""
         if self._population is None:
             self._population = []
             cost = 0.0
-            for _ in range(POPULATION):  # at least one hand, then what the budget allows
+            for _ in range(self.population):  # at least one hand, then what the budget allows
                 if self._population and not self.fits(cost):
                     break
                 started = budget.clock()
