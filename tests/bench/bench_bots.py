@@ -32,11 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from collector_pauses import CollectorPauses  # noqa: E402 (beside this script)
-
 from tui.bots import make_bot  # noqa: E402
 from tui.bots.arena import play_game, run_match  # noqa: E402
 from tui.bots.budget import clock  # noqa: E402
+from tui.collector_pauses import CollectorPauses  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
 from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
 from tui.engine.view import SeatView  # noqa: E402

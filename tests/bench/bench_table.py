@@ -31,7 +31,6 @@ import time
 import timeit
 from pathlib import Path
 
-from collector_pauses import CollectorPauses  # (beside this script)
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -42,6 +41,7 @@ from tui.app.environment import AppEnvironment
 from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
 from tui.app.screens.table import TableScreen
 from tui.app.settings import Settings, SettingsStore
+from tui.collector_pauses import CollectorPauses
 from tui.engine.ruleset.loader import load_ruleset
 from tui.service.table import SeatSpec, Table
 

@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                         for level in result.cpu}
                     row["cpu_seconds"] = {lv: [round(t, 5) for t in ts]
                                           for lv, ts in result.cpu.items()}
-                    row["collector_seconds"] = {lv: [round(t, 5) for t in ts]
-                                                for lv, ts in result.collector.items()}
+                    row["own_cpu_seconds"] = {lv: [round(t, 5) for t in own_work(result, lv)]
+                                              for lv in result.cpu}
                 row["seed"] = args.seed
                 row["budget"] = args.budget
                 row["deal_margins"] = [round(m, 3) for m in result.margins]

@@ -49,14 +49,12 @@ def pool(lines: list[dict]) -> list[dict]:
         times = defaultdict(list)
         own = defaultdict(list)
         for r in rows:
-            collected = r.get("collector_seconds", {})
-            for level, ts in r.get("cpu_seconds", {}).items():
-                times[level].extend(ts)
-                if level in collected:
-                    own[level].extend(t - g for t, g in zip(ts, collected[level], strict=True))
+            for pooled, key in ((times, "cpu_seconds"), (own, "own_cpu_seconds")):
+                for level, ts in r.get(key, {}).items():
+                    pooled[level].extend(ts)
         row["cpu"] = {level: spread(ts) for level, ts in times.items()}
         row["own"] = {level: spread(ts) for level, ts in own.items()
-                      if len(ts) == len(times[level])}
+                      if len(ts) == len(times[level])}  # (only if every chunk has it)
         out.append(row)
     return out
 

@@ -211,10 +211,10 @@ def test_a_collection_inside_a_decision_is_counted_as_the_collectors() -> None:
     cpu: list[float] = []
     wall: list[float] = []
     collected: list[float] = []
-    bot = TimedBot(Collecting(), cpu, wall, collected)
-    bot.choose(game.view(game.actor))
+    watchers = list(gc.callbacks)
+    TimedBot(Collecting(), cpu, wall, collected).choose(game.view(game.actor))
     assert 0.0 < collected[0] <= cpu[0]
-    assert bot._watch not in gc.callbacks  # the watcher leaves with the decision
+    assert gc.callbacks == watchers  # the watcher leaves with the decision
 
 
 def test_table_hint_says_what_the_advisor_would_do_and_why() -> None:

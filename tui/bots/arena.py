@@ -3,13 +3,13 @@ measuring strength, and for shaking out engine bugs across thousands of seeded g
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.collector_pauses import CollectorPauses
 from tui.engine.actions import Action
 from tui.engine.game import Game
 from tui.engine.rules import Ruleset
@@ -187,27 +187,14 @@ class TimedBot(Bot):
         self._cpu = cpu
         self._wall = wall
         self._collector = collector if collector is not None else []
-        self._collecting = 0.0  # CPU clock when the running collection began
-        self._collected = 0.0  # CPU of the collections made in this decision so far
-
-    def _watch(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            self._collecting = clock()
-        else:
-            self._collected += clock() - self._collecting
 
     def choose(self, view: SeatView) -> Action:
-        self._collected = 0.0
-        gc.callbacks.append(self._watch)
-        try:
-            cpu, wall = clock(), time.perf_counter()
+        cpu, wall = clock(), time.perf_counter()
+        with CollectorPauses(clock) as pauses:  # inside the timing: its share is a part
             action = self.bot.choose(view)
-            spent, waited = clock() - cpu, time.perf_counter() - wall
-        finally:
-            gc.callbacks.remove(self._watch)
-        self._cpu.append(spent)
-        self._wall.append(waited)
-        self._collector.append(min(self._collected, spent))
+        self._cpu.append(clock() - cpu)
+        self._wall.append(time.perf_counter() - wall)
+        self._collector.append(pauses.total())
         return action
 
 
