@@ -3,6 +3,8 @@ with, and how much of that the public log lets a bot see coming.
 
     python tests/bench/feed_diagnostics.py oracle --deals 20 --seed 9100
     python tests/bench/feed_diagnostics.py reading --games 6 --seed 3000
+    python tests/bench/feed_diagnostics.py going-out --games 30 --seed 2900 --players 2
+    python tests/bench/feed_diagnostics.py dead-cards --deals 30 --seed 9500 --players 2
 
 `oracle` plays mirrored 2-player games of `hard` against a `hard` that looks at the next
 player's true hand (a yardstick only: no bot may) and, when its discard would let that
@@ -22,16 +24,29 @@ weighed as expert weighs them (flattened) and weighed fully; `--population` sets
 hands the model weighs (whether a bigger population would let sharper weights pay).  It
 prints, against the true hand, each reading's mean for the cards that do let the player
 out and for those that do not, and its AUC: over all candidates, and *within* a decision
-(what choosing between the cards in hand needs).  Printed, not asserted.
+(what choosing between the cards in hand needs).
+
+`going-out` plays `hard` at every seat and, whenever a player goes out with a choice of
+the card it throws (several cards whose loss leaves the rest melded; the engine offers the
+dearest), plays the deal's final turns out from copies of the game once for each choice:
+what the best choice would have saved against the engine's (a ceiling: those copies know
+the stock), and what choosing as `expert` reads the next player (the card its feeder says
+that player can use least) gains or loses.
+
+`dead-cards` plays mirrored games of `hard` against a `hard` told which of the cards it
+has not seen are in the other hands, so its look-ahead draws only from what the stock
+holds: what knowing where the cards are is worth to hard's own planning, as against what
+its feeding charge would give (`oracle`).  Printed, not asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import statistics
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -39,13 +54,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
+from tui.bots.expert import ExpertBot  # noqa: E402
 from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
 from tui.bots.judgement import Judgement  # noqa: E402
 from tui.bots.lookahead import Feeder, next_player  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
-from tui.bots.memory import Knowledge, read_knowledge  # noqa: E402
+from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
+from tui.engine.actions import GoOut, MeldSpec  # noqa: E402
 from tui.engine.cards import Card  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
 from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
@@ -123,34 +140,77 @@ def play(game: Game, bots: Sequence[HardBot]) -> None:
         game.apply(bots[seat].choose(game.view(seat)))
 
 
-def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool = False
-           ) -> None:
+def mirrored(deals: int, seed: int, players: int,
+             peeker: Callable[[int, Game], HardBot]) -> tuple[list[float], list[HardBot]]:
+    """Games of `peeker(deal, game)` (even seats) against `hard` (odd seats), every deal
+    played twice with the seats turned by one: hard's mean points a game less the
+    peeker's, per deal, and the peekers that played."""
     rules = load_ruleset("three_thirteen")
     margins = []
-    saved = 0
+    peekers: list[HardBot] = []
     for deal in range(deals):
-        totals: dict[str, list[int]] = {"oracle": [], "hard": []}
-        for swap in (False, True):
-            game = Game(rules, ["a", "b"], seed + deal)
-            peek = partial(hand_of, game)
-            peeker: HardBot = (JudgedOracle(10 * deal, None if blind else peek) if judged
-                               else FeedOracle(10 * deal, peek, slack))
-            bots = [peeker, HardBot(10 * deal + 1)]
-            if swap:
-                bots.reverse()
+        totals: dict[bool, list[int]] = {True: [], False: []}
+        for turned in (False, True):
+            game = Game(rules, [f"p{s}" for s in range(players)], seed + deal)
+            bots = [peeker(deal, game) if s % 2 == 0 else HardBot(10 * deal + s)
+                    for s in range(players)]
+            peekers.extend(b for b in bots if type(b) is not HardBot)
+            if turned:
+                bots = bots[1:] + bots[:1]
             play(game, bots)
             for seat, bot in enumerate(bots):
-                totals["oracle" if bot is peeker else "hard"].append(game.totals[seat])
-            if isinstance(peeker, FeedOracle):
-                saved += peeker.saved
-        margins.append(statistics.mean(totals["hard"]) - statistics.mean(totals["oracle"]))
+                totals[type(bot) is not HardBot].append(game.totals[seat])
+        margins.append(statistics.mean(totals[False]) - statistics.mean(totals[True]))
+    return margins, peekers
+
+
+def summary(margins: Sequence[float]) -> str:
     mean = statistics.mean(margins)
     se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
+    return f"{mean:+.1f} ± {se:.1f} points a game against hard over {len(margins)} " \
+        "mirrored deals"
+
+
+def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool = False
+           ) -> None:
+    def peeker(deal: int, game: Game) -> HardBot:
+        peek = partial(hand_of, game)
+        if judged:
+            return JudgedOracle(10 * deal, None if blind else peek)
+        return FeedOracle(10 * deal, peek, slack)
+
+    margins, peekers = mirrored(deals, seed, 2, peeker)
+    saved = sum(p.saved for p in peekers if isinstance(p, FeedOracle))
     what = ("the judgement, blind" if blind else "the judgement told the going-out cards"
             ) if judged else f"never feeding the going-out card (slack {slack})"
-    print(f"{what}: {mean:+.1f} ± {se:.1f} points a game against hard over {deals} "
-          f"mirrored deals" + ("" if judged else
-                                f"; {saved / (2 * deals):.1f} discards changed a game"))
+    print(f"{what}: {summary(margins)}" + ("" if judged else
+                                         f"; {saved / (2 * deals):.1f} discards changed a game"))
+
+
+class DeadCardOracle(HardBot):
+    """`hard`, told by `peek` which unseen cards sit in the other hands, so that its
+    look-ahead draws only what the stock holds (a yardstick, not a bot)."""
+
+    level = "dead-card-oracle"
+
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]]) -> None:
+        super().__init__(seed)
+        self.peek = peek
+
+    def _draw_pool(self, view: SeatView, know: Knowledge) -> Counter[Face]:
+        pool = Counter(know.unseen)
+        for seat in range(len(view.players)):
+            if seat != view.seat:
+                hidden = Counter(c.face for c in self.peek(seat)) - know.held.get(seat, Counter())
+                pool.subtract(hidden)
+        return +pool
+
+
+def dead_cards(deals: int, seed: int, players: int) -> None:
+    margins, _ = mirrored(deals, seed, players,
+                          lambda deal, game: DeadCardOracle(10 * deal, partial(hand_of, game)))
+    print(f"hard knowing which unseen cards are in the stock, {players} players: "
+          f"{summary(margins)}")
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -240,6 +300,74 @@ def reading(games: int, seed: int, population: int = POPULATION) -> None:
               f"{auc(within):>11.3f}")
 
 
+def going_out_choices(game: Game, seat: int, listed: GoOut) -> list[GoOut]:
+    """Every way for `seat` to go out throwing a different card, the engine's offer first."""
+    view = game.view(seat)
+    ev = evaluator_for(view)
+    hand = list(view.hand)
+    found = [listed]
+    seen = {listed.discard.face} if listed.discard is not None else set()
+    for card in hand if listed.discard is not None else ():
+        if card.face in seen:
+            continue
+        seen.add(card.face)
+        rest = without_card(hand, card)
+        if ev.penalty(rest) or ev.layout(rest).deadwood:
+            continue
+        specs = tuple(MeldSpec(m.cards, tuple((c.uid, f) for c, f in m.wild_cards()), m.kind)
+                      for m in ev.layout(rest).melds)
+        found.append(GoOut(seat, specs, card))
+    return found
+
+
+def final_turns(game: Game, bots: Sequence[HardBot], seat: int, out: GoOut) -> float:
+    """The others' mean points once the deal's final turns are played after `out`, on
+    copies of the game and the bots."""
+    game, bots = copy.deepcopy((game, list(bots)))
+    game.apply(out)
+    while game.phase not in ("round_over", "game_over"):
+        actor = game.actor
+        game.apply(bots[actor].choose(game.view(actor)))
+    others = [p for s, p in enumerate(game.scores[-1]) if s != seat]
+    return statistics.mean(others)
+
+
+def going_out(games: int, seed: int, players: int) -> None:
+    rules = load_ruleset("three_thirteen")
+    outs = 0
+    ceiling: list[float] = []
+    read: list[float] = []
+    for number in range(games):
+        bots = [HardBot(100 * number + s) for s in range(players)]
+        game = Game(rules, [f"p{s}" for s in range(players)], seed + number)
+        while game.phase != "game_over":
+            if game.phase == "round_over":
+                game.next_round()
+                continue
+            seat = game.actor
+            view = game.view(seat)
+            action = bots[seat].choose(view)
+            if isinstance(action, GoOut):
+                outs += 1
+                choices = going_out_choices(game, seat, action)
+                if len(choices) > 1:
+                    held = [final_turns(game, bots, seat, c) for c in choices]
+                    ceiling.append(max(held) - held[0])
+                    reader = ExpertBot(number)
+                    reader.decide(view)  # starts its clock, as a decision would
+                    feeder = reader._feeder(view, evaluator_for(view), read_knowledge(view))
+                    gains = [feeder.gain(c.discard) for c in choices if c.discard is not None]
+                    pick = min(range(len(choices)), key=lambda i: gains[i])
+                    read.append(held[pick] - held[0])
+            game.apply(action)
+    changed = sum(1 for r in read if r)
+    print(f"{players} players, {games} games: {outs} go-outs, {len(ceiling)} with a choice of "
+          f"discard; the best choice would save {sum(ceiling) / games:.2f} points a game "
+          f"({sum(1 for c in ceiling if c > 0)} choices mattered); choosing by expert's "
+          f"reading changes {changed} and gains {sum(read) / games:+.2f} points a game "
+          f"(+{sum(r for r in read if r > 0):.0f} / {sum(r for r in read if r < 0):.0f})")
+
+
 def positive(text: str) -> int:
     number = int(text)
     if number < 1:
@@ -261,9 +389,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     two.add_argument("--seed", type=int, default=3000)
     two.add_argument("--population", type=positive, default=POPULATION,
                      help="hands the opponent model weighs a decision (expert's: %(default)s)")
+    three = sub.add_parser("going-out", help="what the choice of the going-out discard is worth")
+    three.add_argument("--games", type=positive, default=30)
+    three.add_argument("--seed", type=int, default=2900)
+    three.add_argument("--players", type=positive, default=2)
+    four = sub.add_parser("dead-cards", help="hard knowing which unseen cards are in the stock")
+    four.add_argument("--deals", type=positive, default=30)
+    four.add_argument("--seed", type=int, default=9500)
+    four.add_argument("--players", type=positive, default=2)
     args = parser.parse_args(argv)
     if args.what == "oracle":
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
+    elif args.what == "dead-cards":
+        dead_cards(args.deals, args.seed, args.players)
+    elif args.what == "going-out":
+        going_out(args.games, args.seed, args.players)
     else:
         reading(args.games, args.seed, args.population)
 

@@ -7,6 +7,7 @@ legality over whole games.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,23 @@ def test_judgement_keeps_a_pair_that_can_go_out_where_hard_sheds_points() -> Non
     assert isinstance(hard, Discard) and hard.card.rank == 8
     choice = Judgement(1).choose(view)
     assert isinstance(choice, Discard) and str(choice.card) == "5D"
+
+
+def test_hards_look_ahead_draws_from_the_pool_it_is_given() -> None:
+    """The same position, but a hard whose draw pool holds only eights and threes (every
+    draw makes the pair a set): it keeps the pair.  The pool is what the dead-card
+    yardstick (`feed_diagnostics.py dead-cards`) replaces: if the look-ahead stopped
+    reading it, that yardstick would measure nothing."""
+
+    class SureOfTheEights(HardBot):
+        def _draw_pool(self, view, know):  # type: ignore[no-untyped-def]
+            return Counter({face: n for face, n in know.unseen.items() if face[0] in (3, 8)})
+
+    game = new_game(TT, 2)
+    rig(game, ["8C 8D 4S", "KH QC 9S"], discard="JD", stock_top="5D", turn=0)
+    game.apply(DrawStock(0))
+    choice = SureOfTheEights(1).choose(game.view(0))
+    assert isinstance(choice, Discard) and choice.card.rank != 8
 
 
 def test_judgement_explains_its_discard_with_the_race_value() -> None:
