@@ -36,7 +36,9 @@ that player can use least) gains or loses.
 `dead-cards` plays mirrored games of `hard` against a `hard` told which of the cards it
 has not seen are in the other hands, so its look-ahead draws only from what the stock
 holds: what knowing where the cards are is worth to hard's own planning, as against what
-its feeding charge would give (`oracle`).  Printed, not asserted.
+its feeding charge would give (`oracle`).  `--pool loose` tells it only which are melded
+there; `--pool pile` peeks at nothing and counts the buried discards as drawable too.
+Printed, not asserted.
 """
 
 from __future__ import annotations
@@ -188,29 +190,42 @@ def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool 
 
 
 class DeadCardOracle(HardBot):
-    """`hard`, told by `peek` which unseen cards sit in the other hands, so that its
-    look-ahead draws only what the stock holds (a yardstick, not a bot)."""
+    """`hard` with another draw pool for its look-ahead (a yardstick, not a bot): `stock`
+    is told by `peek` which unseen cards sit in the other hands and draws only what the
+    stock holds; `loose` is told only which of them are melded there; `pile` (no peeking)
+    also counts the buried discards, which come back when the stock is rebuilt."""
 
     level = "dead-card-oracle"
 
-    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]]) -> None:
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], pool: str) -> None:
         super().__init__(seed)
         self.peek = peek
+        self.pool = pool
 
     def _draw_pool(self, view: SeatView, know: Knowledge) -> Counter[Face]:
         pool = Counter(know.unseen)
+        if self.pool == "pile":
+            return pool + Counter(c.face for c in know.pile[:-1])
+        ev = evaluator_for(view)
         for seat in range(len(view.players)):
-            if seat != view.seat:
-                hidden = Counter(c.face for c in self.peek(seat)) - know.held.get(seat, Counter())
-                pool.subtract(hidden)
+            if seat == view.seat:
+                continue
+            hand = list(self.peek(seat))
+            dead = Counter(c.face for c in hand) if self.pool == "stock" else \
+                Counter(c.face for m in ev.layout(hand).melds for c in m.cards)
+            pool.subtract(dead - know.held.get(seat, Counter()))
         return +pool
 
 
-def dead_cards(deals: int, seed: int, players: int) -> None:
-    margins, _ = mirrored(deals, seed, players,
-                          lambda deal, game: DeadCardOracle(10 * deal, partial(hand_of, game)))
-    print(f"hard knowing which unseen cards are in the stock, {players} players: "
-          f"{summary(margins)}")
+POOLS = {"stock": "knowing which unseen cards are in the stock",
+         "loose": "knowing which unseen cards are melded in other hands",
+         "pile": "counting the buried discards as drawable"}
+
+
+def dead_cards(deals: int, seed: int, players: int, pool: str) -> None:
+    margins, _ = mirrored(deals, seed, players, lambda deal, game: DeadCardOracle(
+        10 * deal, partial(hand_of, game), pool))
+    print(f"hard {POOLS[pool]}, {players} players: {summary(margins)}")
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -397,11 +412,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     four.add_argument("--deals", type=positive, default=30)
     four.add_argument("--seed", type=int, default=9500)
     four.add_argument("--players", type=positive, default=2)
+    four.add_argument("--pool", choices=sorted(POOLS), default="stock")
     args = parser.parse_args(argv)
     if args.what == "oracle":
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
     elif args.what == "dead-cards":
-        dead_cards(args.deals, args.seed, args.players)
+        dead_cards(args.deals, args.seed, args.players, args.pool)
     elif args.what == "going-out":
         going_out(args.games, args.seed, args.players)
     else:
