@@ -37,8 +37,9 @@ that player can use least) gains or loses.
 has not seen are in the other hands, so its look-ahead draws only from what the stock
 holds: what knowing where the cards are is worth to hard's own planning, as against what
 its feeding charge would give (`oracle`).  `--pool loose` tells it only which are melded
-there; `--pool pile` peeks at nothing and counts the buried discards as drawable too.
-Printed, not asserted.
+there; `--pool pile` peeks at nothing and counts the buried discards as drawable too;
+`--pool all --gain K` keeps hard's pool and counts what the next draw gains K times (a
+stand-in for K draws).  Printed, not asserted.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
 from tui.bots.expert import ExpertBot  # noqa: E402
 from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
 from tui.bots.judgement import Judgement  # noqa: E402
-from tui.bots.lookahead import Feeder, next_player  # noqa: E402
+from tui.bots.lookahead import Feeder, Lookahead, next_player  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
 from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
@@ -189,24 +190,43 @@ def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool 
                                          f"; {saved / (2 * deals):.1f} discards changed a game"))
 
 
+class ScaledLookahead(Lookahead):
+    """A look-ahead that counts the expected gain of the next draw `scale` times."""
+
+    def __init__(self, ev: Evaluator, unseen: Counter[Face], scale: float) -> None:
+        super().__init__(ev, unseen)
+        self.scale = scale
+
+    def expect(self, hand: Sequence[Card], exact: bool = False) -> float:
+        now = self.ev.penalty(hand)
+        return now - self.scale * (now - super().expect(hand, exact))
+
+
 class DeadCardOracle(HardBot):
-    """`hard` with another draw pool for its look-ahead (a yardstick, not a bot): `stock`
+    """`hard` with another look-ahead (a yardstick, not a bot): over the pool `stock`, it
     is told by `peek` which unseen cards sit in the other hands and draws only what the
     stock holds; `loose` is told only which of them are melded there; `pile` (no peeking)
-    also counts the buried discards, which come back when the stock is rebuilt."""
+    also counts the buried discards, which come back when the stock is rebuilt; `all` is
+    hard's own pool.  `gain` scales what the next draw is expected to gain."""
 
     level = "dead-card-oracle"
 
-    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], pool: str) -> None:
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], pool: str,
+                 gain: float = 1.0) -> None:
         super().__init__(seed)
         self.peek = peek
         self.pool = pool
+        self.gain = gain
 
-    def _draw_pool(self, view: SeatView, know: Knowledge) -> Counter[Face]:
+    def _lookahead(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Lookahead:
+        return ScaledLookahead(ev, self._pool(view, ev, know), self.gain)
+
+    def _pool(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Counter[Face]:
         pool = Counter(know.unseen)
+        if self.pool == "all":
+            return pool
         if self.pool == "pile":
             return pool + Counter(c.face for c in know.pile[:-1])
-        ev = evaluator_for(view)
         for seat in range(len(view.players)):
             if seat == view.seat:
                 continue
@@ -217,15 +237,17 @@ class DeadCardOracle(HardBot):
         return +pool
 
 
-POOLS = {"stock": "knowing which unseen cards are in the stock",
+POOLS = {"all": "with its own pool of unseen cards",
+         "stock": "knowing which unseen cards are in the stock",
          "loose": "knowing which unseen cards are melded in other hands",
          "pile": "counting the buried discards as drawable"}
 
 
-def dead_cards(deals: int, seed: int, players: int, pool: str) -> None:
+def dead_cards(deals: int, seed: int, players: int, pool: str, gain: float) -> None:
     margins, _ = mirrored(deals, seed, players, lambda deal, game: DeadCardOracle(
-        10 * deal, partial(hand_of, game), pool))
-    print(f"hard {POOLS[pool]}, {players} players: {summary(margins)}")
+        10 * deal, partial(hand_of, game), pool, gain))
+    scaled = f", a draw's gain counted {gain:g} times" if gain != 1 else ""
+    print(f"hard {POOLS[pool]}{scaled}, {players} players: {summary(margins)}")
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -413,11 +435,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     four.add_argument("--seed", type=int, default=9500)
     four.add_argument("--players", type=positive, default=2)
     four.add_argument("--pool", choices=sorted(POOLS), default="stock")
+    four.add_argument("--gain", type=float, default=1.0,
+                      help="times the look-ahead counts what the next draw gains")
     args = parser.parse_args(argv)
     if args.what == "oracle":
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
     elif args.what == "dead-cards":
-        dead_cards(args.deals, args.seed, args.players, args.pool)
+        dead_cards(args.deals, args.seed, args.players, args.pool, args.gain)
     elif args.what == "going-out":
         going_out(args.games, args.seed, args.players)
     else:

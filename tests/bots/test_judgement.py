@@ -87,15 +87,16 @@ def test_judgement_keeps_a_pair_that_can_go_out_where_hard_sheds_points() -> Non
     assert isinstance(choice, Discard) and str(choice.card) == "5D"
 
 
-def test_hards_look_ahead_draws_from_the_pool_it_is_given() -> None:
-    """The same position, but a hard whose draw pool holds only eights and threes (every
-    draw makes the pair a set): it keeps the pair.  The pool is what the dead-card
-    yardstick (`feed_diagnostics.py dead-cards`) replaces: if the look-ahead stopped
-    reading it, that yardstick would measure nothing."""
+def test_hard_plans_with_the_look_ahead_it_is_given() -> None:
+    """The same position, but a hard whose look-ahead draws only eights and threes (every
+    draw makes the pair a set): it keeps the pair.  The look-ahead is what the dead-card
+    yardstick (`feed_diagnostics.py dead-cards`) replaces: if hard stopped planning with
+    it, that yardstick would measure nothing."""
 
     class SureOfTheEights(HardBot):
-        def _draw_pool(self, view, know):  # type: ignore[no-untyped-def]
-            return Counter({face: n for face, n in know.unseen.items() if face[0] in (3, 8)})
+        def _lookahead(self, view, ev, know):  # type: ignore[no-untyped-def]
+            pool = Counter({face: n for face, n in know.unseen.items() if face[0] in (3, 8)})
+            return Lookahead(ev, pool)
 
     game = new_game(TT, 2)
     rig(game, ["8C 8D 4S", "KH QC 9S"], discard="JD", stock_top="5D", turn=0)

@@ -32,7 +32,6 @@ Decisions with one legal move return at once.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from tui.engine.actions import TakeDiscard
@@ -49,7 +48,7 @@ from .contract_play import (
 from .evaluate import Evaluator, without_card
 from .lookahead import Feeder, Lookahead
 from .medium import MediumBot, connections, discard_action, keeps_text
-from .memory import Face, Knowledge, read_knowledge
+from .memory import Knowledge, read_knowledge
 from .tactics import (
     Decision,
     discards_after_taking,
@@ -93,11 +92,11 @@ class HardBot(MediumBot):
     def _time_left(self) -> bool:
         return self._clock.more()
 
-    def _draw_pool(self, view: SeatView, know: Knowledge) -> Counter[Face]:
-        """The faces a draw may bring, by copies: the unseen cards, stock and other hands
-        alike (`tests/bench/feed_diagnostics.py dead-cards` measures what knowing which
-        of them are in the stock would be worth)."""
-        return know.unseen
+    def _lookahead(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Lookahead:
+        """The one-draw look-ahead this seat plans with, over every unseen card, stock and
+        other hands alike (`tests/bench/feed_diagnostics.py dead-cards` measures others:
+        one that knows which of them are in the stock plays worse)."""
+        return Lookahead(ev, know.unseen)
 
     # ------------------------------------------------------------------ draw
 
@@ -124,7 +123,7 @@ class HardBot(MediumBot):
         if ev.after_best_discard(with_card) == 0:
             return Decision(top, f"{card} lets me go out")
         know = read_knowledge(view)
-        look = Lookahead(ev, self._draw_pool(view, know))
+        look = self._lookahead(view, ev, know)
         stock_now = look.expect(hand, exact=self._time_left())  # a stock card, then the
         # best discard
         if view.final_turns:
@@ -176,7 +175,7 @@ class HardBot(MediumBot):
             _, pen, card = final[0]
             return Decision(discard_action(view, card),
                             lambda: keeps_text(ev, without_card(hand, card), pen, "penalty"))
-        look = Lookahead(ev, self._draw_pool(view, know))
+        look = self._lookahead(view, ev, know)
         scored: list[list[Any]] = []  # [expected total, expected penalty, card]
         for _pen, card in ranked:
             value = look.expect(without_card(hand, card))
