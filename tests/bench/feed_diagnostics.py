@@ -5,6 +5,7 @@ with, and how much of that the public log lets a bot see coming.
     python tests/bench/feed_diagnostics.py reading --games 6 --seed 3000
     python tests/bench/feed_diagnostics.py going-out --games 30 --seed 2900 --players 2
     python tests/bench/feed_diagnostics.py dead-cards --deals 30 --seed 9500 --players 2
+    python tests/bench/feed_diagnostics.py hazard --deals 30 --seed 9500 --players 2
 
 `oracle` plays mirrored 2-player games of `hard` against a `hard` that looks at the next
 player's true hand (a yardstick only: no bot may) and, when its discard would let that
@@ -39,7 +40,12 @@ holds: what knowing where the cards are is worth to hard's own planning, as agai
 its feeding charge would give (`oracle`).  `--pool loose` tells it only which are melded
 there; `--pool pile` peeks at nothing and counts the buried discards as drawable too;
 `--pool all --gain K` keeps hard's pool and counts what the next draw gains K times (a
-stand-in for K draws).  Printed, not asserted.
+stand-in for K draws).
+
+`hazard` plays the judgement `expert` starts from, told by the other hands' true cards how
+likely each goes out at its next draw from the stock (the race's chance that the deal
+ends), against `hard`; `--blind`, the judgement as it is, on the same deals.  Printed,
+not asserted.
 """
 
 from __future__ import annotations
@@ -59,11 +65,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
 from tui.bots.expert import ExpertBot  # noqa: E402
 from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
-from tui.bots.judgement import Judgement  # noqa: E402
-from tui.bots.lookahead import Feeder, Lookahead, next_player  # noqa: E402
+from tui.bots.judgement import Judgement, Odds  # noqa: E402
+from tui.bots.lookahead import Feeder, Lookahead, next_player, unseen_faces  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
 from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
+from tui.bots.outs import Outs  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
 from tui.engine.actions import GoOut, MeldSpec  # noqa: E402
 from tui.engine.cards import Card  # noqa: E402
@@ -248,6 +255,39 @@ def dead_cards(deals: int, seed: int, players: int, pool: str, gain: float) -> N
         10 * deal, partial(hand_of, game), pool, gain))
     scaled = f", a draw's gain counted {gain:g} times" if gain != 1 else ""
     print(f"hard {POOLS[pool]}{scaled}, {players} players: {summary(margins)}")
+
+
+class HazardOracle(Judgement):
+    """The judgement told, from the other hands' true cards (`peek`), how likely each goes
+    out at its next draw from the stock, in place of its pace curve's guess (a yardstick,
+    not a bot); with no `peek`, the judgement as it is."""
+
+    level = "hazard-oracle"
+
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]] | None) -> None:
+        super().__init__(seed)
+        self.peek = peek
+
+    def _race_odds(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Odds:
+        guess = super()._race_odds(view, ev, know)
+        if self.peek is None:
+            return guess
+        faces, total = unseen_faces(know.unseen)
+        stay = 1.0
+        for seat in range(len(view.players)):
+            if seat != view.seat:
+                outs = Outs(ev, list(self.peek(seat)))
+                hits = sum(n for card, n in faces if 0 < outs.penalty <= outs.gain(card))
+                stay *= 1.0 - hits / total
+        return Odds(tuple(1.0 - stay for _ in guess.ends), guess.credit)
+
+
+def hazard(deals: int, seed: int, players: int, blind: bool) -> None:
+    margins, _ = mirrored(deals, seed, players, lambda deal, game: HazardOracle(
+        10 * deal, None if blind else partial(hand_of, game)))
+    what = "the judgement, blind" if blind else "the judgement told how likely each " \
+        "opponent goes out from the stock"
+    print(f"{what}, {players} players: {summary(margins)}")
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -437,9 +477,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     four.add_argument("--pool", choices=sorted(POOLS), default="stock")
     four.add_argument("--gain", type=float, default=1.0,
                       help="times the look-ahead counts what the next draw gains")
+    five = sub.add_parser("hazard", help="the race told how soon the others go out")
+    five.add_argument("--deals", type=positive, default=30)
+    five.add_argument("--seed", type=int, default=9500)
+    five.add_argument("--players", type=positive, default=2)
+    five.add_argument("--blind", action="store_true", help="no peeking: the judgement")
     args = parser.parse_args(argv)
     if args.what == "oracle":
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
+    elif args.what == "hazard":
+        hazard(args.deals, args.seed, args.players, args.blind)
     elif args.what == "dead-cards":
         dead_cards(args.deals, args.seed, args.players, args.pool, args.gain)
     elif args.what == "going-out":

@@ -15,7 +15,14 @@ from table_rig import goto_deal, new_game, rig
 
 from tui.bots.arena import play_game
 from tui.bots.hard import HardBot
-from tui.bots.judgement import ExactRace, Judgement, Solitaire, pace_curve, race_odds
+from tui.bots.judgement import (
+    ExactRace,
+    Judgement,
+    Odds,
+    Solitaire,
+    pace_curve,
+    race_odds,
+)
 from tui.bots.lookahead import Feeder, Lookahead
 from tui.bots.memory import read_knowledge
 from tui.bots.tactics import evaluator_for
@@ -103,6 +110,22 @@ def test_hard_plans_with_the_look_ahead_it_is_given() -> None:
     game.apply(DrawStock(0))
     choice = SureOfTheEights(1).choose(game.view(0))
     assert isinstance(choice, Discard) and choice.card.rank != 8
+
+
+def test_judgement_races_by_the_odds_it_is_given() -> None:
+    """The same position, but a judgement told the deal ends before its next draw: the
+    next draw is its last, so it sheds points as hard does and throws an eight.  The odds
+    are what the hazard yardstick (`feed_diagnostics.py hazard`) replaces."""
+
+    class LastDraw(Judgement):
+        def _race_odds(self, view, ev, know):  # type: ignore[no-untyped-def]
+            return Odds((1.0, 1.0), (0.0, 0.0))
+
+    game = new_game(TT, 2)
+    rig(game, ["8C 8D 4S", "KH QC 9S"], discard="JD", stock_top="5D", turn=0)
+    game.apply(DrawStock(0))
+    choice = LastDraw(1).choose(game.view(0))
+    assert isinstance(choice, Discard) and choice.card.rank == 8
 
 
 def test_judgement_explains_its_discard_with_the_race_value() -> None:

@@ -56,7 +56,7 @@ from .evaluate import Evaluator, HandKey, hand_key, without_card
 from .hard import HardBot, weighed_discards
 from .lookahead import unseen_faces
 from .medium import connections, discard_action, keeps_text
-from .memory import read_knowledge, shoe_for, turns_taken
+from .memory import Knowledge, read_knowledge, shoe_for, turns_taken
 from .outs import Outs
 from .tactics import Decision, play_mode
 
@@ -332,6 +332,12 @@ class Judgement(HardBot):
         for a judgement with no budget (`expert` has one)."""
         return True
 
+    def _race_odds(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Odds:
+        """How soon the deal may end, as this judgement believes it (the pace curve's
+        guess; `tests/bench/feed_diagnostics.py hazard` measures one told the truth)."""
+        return race_odds(view, ev, know.taken, 2, self.credit_weight, self.pace,
+                         self.took_pace)
+
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         if play_mode(view) != "declare" or view.final_turns or not view.discardable:
             return super().discard(view, ev)
@@ -341,8 +347,7 @@ class Judgement(HardBot):
                 view, ev, lambda cost: self.fits(cost + HARD_RESERVE)) is None:
             return super().discard(view, ev)  # (the pace is learnt over the next decisions)
         know = read_knowledge(view)
-        odds = race_odds(view, ev, know.taken, 2, self.credit_weight, self.pace,
-                         self.took_pace)
+        odds = self._race_odds(view, ev, know)
         race = ExactRace(ev, know.unseen, odds)
         feeder = self._feeder(view, ev, know)
         scored: list[tuple[Any, ...]] = []
