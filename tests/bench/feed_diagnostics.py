@@ -91,15 +91,26 @@ def feeding_position(view: SeatView) -> bool:
 
 
 class FeedOracle(HardBot):
-    """`hard`, told the next player's true hand by `peek` (a yardstick, not a bot)."""
+    """`hard`, told the next player's true hand by `peek` (a yardstick, not a bot); with
+    `miss` / `false`, a reading that errs: it misses a card that lets that player go out
+    with chance `miss`, and calls a card that does not a danger with chance `false`."""
 
     level = "feed-oracle"
 
-    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], slack: int) -> None:
+    def __init__(self, seed: int, peek: Callable[[int], Sequence[Card]], slack: int,
+                 miss: float = 0.0, false: float = 0.0) -> None:
         super().__init__(seed)
         self.peek = peek
         self.slack = slack
+        self.miss = miss
+        self.false = false
+        self.errs = random.Random(seed)
         self.saved = 0
+
+    def _fatal(self, ev: Evaluator, theirs: Sequence[Card], card: Card) -> bool:
+        if goes_out(ev, theirs, card):
+            return self.errs.random() >= self.miss
+        return self.errs.random() < self.false
 
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         decision = super().discard(view, ev)
@@ -108,11 +119,12 @@ class FeedOracle(HardBot):
         if card is None or seat is None or not feeding_position(view):
             return decision
         theirs = self.peek(seat)
-        if not goes_out(ev, theirs, card):
+        if not self._fatal(ev, theirs, card):
             return decision
         kept = ev.penalty(without_card(list(view.hand), card))
         for pen, other in weighed_discards(view, ev):
-            if pen <= kept + self.slack and not goes_out(ev, theirs, other):
+            if other.face != card.face and pen <= kept + self.slack and \
+                    not self._fatal(ev, theirs, other):
                 self.saved += 1
                 return Decision(discard_action(view, other), "the next player needs it")
         return decision
@@ -181,18 +193,20 @@ def summary(margins: Sequence[float]) -> str:
         "mirrored deals"
 
 
-def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool = False
-           ) -> None:
+def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool = False,
+           miss: float = 0.0, false: float = 0.0) -> None:
     def peeker(deal: int, game: Game) -> HardBot:
         peek = partial(hand_of, game)
         if judged:
             return JudgedOracle(10 * deal, None if blind else peek)
-        return FeedOracle(10 * deal, peek, slack)
+        return FeedOracle(10 * deal, peek, slack, miss, false)
 
     margins, peekers = mirrored(deals, seed, 2, peeker)
     saved = sum(p.saved for p in peekers if isinstance(p, FeedOracle))
     what = ("the judgement, blind" if blind else "the judgement told the going-out cards"
-            ) if judged else f"never feeding the going-out card (slack {slack})"
+            ) if judged else f"never feeding the going-out card (slack {slack}" + (
+                f", missing {miss:g} of them, fearing {false:g} of the others)"
+                if miss or false else ")")
     print(f"{what}: {summary(margins)}" + ("" if judged else
                                          f"; {saved / (2 * deals):.1f} discards changed a game"))
 
@@ -461,6 +475,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     one.add_argument("--slack", type=int, default=6)
     one.add_argument("--judged", action="store_true", help="the judgement peeks, not hard")
     one.add_argument("--blind", action="store_true", help="with --judged: no peeking")
+    one.add_argument("--miss", type=float, default=0.0,
+                     help="the share of going-out cards the peek misses")
+    one.add_argument("--false", type=float, default=0.0,
+                     help="the share of other cards the peek calls going-out cards")
     two = sub.add_parser("reading", help="how well each reading sees that card coming")
     two.add_argument("--games", type=positive, default=6)
     two.add_argument("--seed", type=int, default=3000)
@@ -484,7 +502,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     five.add_argument("--blind", action="store_true", help="no peeking: the judgement")
     args = parser.parse_args(argv)
     if args.what == "oracle":
-        oracle(args.deals, args.seed, args.slack, args.judged, args.blind)
+        oracle(args.deals, args.seed, args.slack, args.judged, args.blind, args.miss,
+               args.false)
     elif args.what == "hazard":
         hazard(args.deals, args.seed, args.players, args.blind)
     elif args.what == "dead-cards":
