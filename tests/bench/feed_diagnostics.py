@@ -166,7 +166,10 @@ def mirrored(deals: int, seed: int, players: int,
              peeker: Callable[[int, Game], HardBot]) -> tuple[list[float], list[HardBot]]:
     """Games of `peeker(deal, game)` (even seats) against `hard` (odd seats), every deal
     played twice with the seats turned by one: hard's mean points a game less the
-    peeker's, per deal, and the peekers that played."""
+    peeker's, per deal, and the peekers that played.  Every bot of a deal has the same
+    seed (`10 * deal`), so a peeker that plays as hard plays exactly as hard does and the
+    margin is what its change made (with bots seeded apart, hard against hard measured
+    +6.2 ± 1.7 over 20 deals of `--seed 9100`)."""
     rules = load_ruleset("three_thirteen")
     margins = []
     peekers: list[HardBot] = []
@@ -174,7 +177,7 @@ def mirrored(deals: int, seed: int, players: int,
         totals: dict[bool, list[int]] = {True: [], False: []}
         for turned in (False, True):
             game = Game(rules, [f"p{s}" for s in range(players)], seed + deal)
-            bots = [peeker(deal, game) if s % 2 == 0 else HardBot(10 * deal + s)
+            bots = [peeker(deal, game) if s % 2 == 0 else HardBot(10 * deal)
                     for s in range(players)]
             peekers.extend(b for b in bots if type(b) is not HardBot)
             if turned:
