@@ -56,7 +56,7 @@ import random
 import statistics
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -153,13 +153,20 @@ def hand_of(game: Game, seat: int) -> Sequence[Card]:
     return game.round.hands[seat]
 
 
-def play(game: Game, bots: Sequence[HardBot]) -> None:
+def turns(game: Game) -> Iterator[tuple[int, SeatView]]:
+    """Every turn of the game to its end, deals dealt as they come: the seat to act and
+    its view (the caller applies the action before asking for the next)."""
     while game.phase != "game_over":
         if game.phase == "round_over":
             game.next_round()
             continue
         seat = game.actor
-        game.apply(bots[seat].choose(game.view(seat)))
+        yield seat, game.view(seat)
+
+
+def play(game: Game, bots: Sequence[HardBot]) -> None:
+    for seat, view in turns(game):
+        game.apply(bots[seat].choose(view))
 
 
 def mirrored(deals: int, seed: int, players: int,
@@ -336,12 +343,7 @@ def reading(games: int, seed: int, population: int = POPULATION) -> None:
         bots = [HardBot(number), HardBot(number + 1)]
         decision = 0
         drew: dict[int, str] = {}  # seat: how it drew last
-        while game.phase != "game_over":
-            if game.phase == "round_over":
-                game.next_round()
-                continue
-            seat = game.actor
-            view = game.view(seat)
+        for seat, view in turns(game):
             if feeding_position(view):
                 ev = evaluator_for(view)
                 ranked = weighed_discards(view, ev)
@@ -434,12 +436,7 @@ def going_out(games: int, seed: int, players: int) -> None:
     for number in range(games):
         bots = [HardBot(100 * number + s) for s in range(players)]
         game = Game(rules, [f"p{s}" for s in range(players)], seed + number)
-        while game.phase != "game_over":
-            if game.phase == "round_over":
-                game.next_round()
-                continue
-            seat = game.actor
-            view = game.view(seat)
+        for seat, view in turns(game):
             action = bots[seat].choose(view)
             if isinstance(action, GoOut):
                 outs += 1
