@@ -72,7 +72,7 @@ from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
 from tui.bots.outs import Outs  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
-from tui.engine.actions import GoOut, MeldSpec  # noqa: E402
+from tui.engine.actions import GoOut, meld_specs  # noqa: E402
 from tui.engine.cards import Card  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
 from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
@@ -153,11 +153,14 @@ def hand_of(game: Game, seat: int) -> Sequence[Card]:
     return game.round.hands[seat]
 
 
-def turns(game: Game) -> Iterator[tuple[int, SeatView]]:
-    """Every turn of the game to its end, deals dealt as they come: the seat to act and
-    its view (the caller applies the action before asking for the next)."""
+def turns(game: Game, deal_only: bool = False) -> Iterator[tuple[int, SeatView]]:
+    """Every turn of the game to its end (`deal_only`: of the deal in play), deals dealt as
+    they come: the seat to act and its view (the caller applies the action before asking
+    for the next)."""
     while game.phase != "game_over":
         if game.phase == "round_over":
+            if deal_only:
+                return
             game.next_round()
             continue
         seat = game.actor
@@ -398,21 +401,20 @@ def reading(games: int, seed: int, population: int = POPULATION) -> None:
 
 def going_out_choices(game: Game, seat: int, listed: GoOut) -> list[GoOut]:
     """Every way for `seat` to go out throwing a different card, the engine's offer first."""
+    if listed.discard is None:
+        return [listed]
     view = game.view(seat)
     ev = evaluator_for(view)
     hand = list(view.hand)
     found = [listed]
-    seen = {listed.discard.face} if listed.discard is not None else set()
-    for card in hand if listed.discard is not None else ():
+    seen = {listed.discard.face}
+    for card in hand:
         if card.face in seen:
             continue
         seen.add(card.face)
-        rest = without_card(hand, card)
-        if ev.penalty(rest) or ev.layout(rest).deadwood:
-            continue
-        specs = tuple(MeldSpec(m.cards, tuple((c.uid, f) for c, f in m.wild_cards()), m.kind)
-                      for m in ev.layout(rest).melds)
-        found.append(GoOut(seat, specs, card))
+        layout = ev.layout(without_card(hand, card))
+        if not layout.deadwood:
+            found.append(GoOut(seat, meld_specs(layout.melds), card))
     return found
 
 
@@ -421,11 +423,9 @@ def final_turns(game: Game, bots: Sequence[HardBot], seat: int, out: GoOut) -> f
     copies of the game and the bots."""
     game, bots = copy.deepcopy((game, list(bots)))
     game.apply(out)
-    while game.phase not in ("round_over", "game_over"):
-        actor = game.actor
-        game.apply(bots[actor].choose(game.view(actor)))
-    others = [p for s, p in enumerate(game.scores[-1]) if s != seat]
-    return statistics.mean(others)
+    for actor, view in turns(game, deal_only=True):
+        game.apply(bots[actor].choose(view))
+    return statistics.mean(p for s, p in enumerate(game.scores[-1]) if s != seat)
 
 
 def going_out(games: int, seed: int, players: int) -> None:
@@ -447,8 +447,9 @@ def going_out(games: int, seed: int, players: int) -> None:
                     reader = ExpertBot(number)
                     reader.decide(view)  # starts its clock, as a decision would
                     feeder = reader._feeder(view, evaluator_for(view), read_knowledge(view))
-                    gains = [feeder.gain(c.discard) for c in choices if c.discard is not None]
-                    pick = min(range(len(choices)), key=lambda i: gains[i])
+                    # (more than one way out: each throws a card)
+                    thrown = [c.discard for c in choices if c.discard is not None]
+                    pick = min(range(len(thrown)), key=lambda i: feeder.gain(thrown[i]))
                     read.append(held[pick] - held[0])
             game.apply(action)
     changed = sum(1 for r in read if r)
@@ -468,6 +469,8 @@ def positive(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    rules = load_ruleset("three_thirteen")
+    seats = range(rules.players_min, rules.players_max + 1)  # what its table seats
     sub = parser.add_subparsers(dest="what", required=True)
     one = sub.add_parser("oracle", help="what never feeding the going-out card is worth")
     one.add_argument("--deals", type=positive, default=20)
@@ -487,18 +490,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     three = sub.add_parser("going-out", help="what the choice of the going-out discard is worth")
     three.add_argument("--games", type=positive, default=30)
     three.add_argument("--seed", type=int, default=2900)
-    three.add_argument("--players", type=positive, default=2)
+    three.add_argument("--players", type=int, choices=seats, default=2)
     four = sub.add_parser("dead-cards", help="hard knowing which unseen cards are in the stock")
     four.add_argument("--deals", type=positive, default=30)
     four.add_argument("--seed", type=int, default=9500)
-    four.add_argument("--players", type=positive, default=2)
+    four.add_argument("--players", type=int, choices=seats, default=2)
     four.add_argument("--pool", choices=sorted(POOLS), default="stock")
     four.add_argument("--gain", type=float, default=1.0,
                       help="times the look-ahead counts what the next draw gains")
     five = sub.add_parser("hazard", help="the race told how soon the others go out")
     five.add_argument("--deals", type=positive, default=30)
     five.add_argument("--seed", type=int, default=9500)
-    five.add_argument("--players", type=positive, default=2)
+    five.add_argument("--players", type=int, choices=seats, default=2)
     five.add_argument("--blind", action="store_true", help="no peeking: the judgement")
     args = parser.parse_args(argv)
     if args.what == "oracle":

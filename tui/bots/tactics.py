@@ -15,7 +15,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tui.engine.actions import Action, GoOut, LayDown, LayOff, MeldSpec, SwapJoker, TakeDiscard
+from tui.engine.actions import (
+    Action,
+    GoOut,
+    LayDown,
+    LayOff,
+    SwapJoker,
+    TakeDiscard,
+    meld_specs,
+)
 from tui.engine.cards import Card
 from tui.engine.meld import Meld
 from tui.engine.solver import best_arrangement
@@ -182,9 +190,7 @@ class TacticalBot(Bot):
             melds = melds[:-1]
             if not melds:
                 return None
-        specs = tuple(MeldSpec(m.cards, tuple((c.uid, f) for c, f in m.wild_cards()))
-                      for m in melds)
-        return Decision(LayDown(view.seat, specs), f"melds {melds_text(melds)}")
+        return Decision(LayDown(view.seat, meld_specs(melds)), f"melds {melds_text(melds)}")
 
     # -- what the levels decide
 

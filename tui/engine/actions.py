@@ -7,11 +7,12 @@ serialise to plain JSON so a game is saved as its seed plus its actions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import Card
-from .meld import Face
+from .meld import Face, Meld
 
 
 class IllegalAction(Exception):
@@ -30,6 +31,14 @@ class MeldSpec:
     cards: tuple[Card, ...]
     declare: tuple[tuple[int, Face], ...] = ()
     kind: str = ""  # "set" or "run": how the meld was read when offered ("": either)
+
+
+def meld_specs(melds: Sequence[Meld]) -> tuple[MeldSpec, ...]:
+    """Melds (a solver's arrangement, say) as an action names them: the cards, what each
+    wild stands for, and how the meld was read."""
+    return tuple(MeldSpec(m.cards, tuple((card.uid, face) for card, face in m.wild_cards()),
+                          m.kind)
+                 for m in melds)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ the deal untouched.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from ..actions import (
@@ -16,9 +16,9 @@ from ..actions import (
     IllegalAction,
     LayDown,
     LayOff,
-    MeldSpec,
     PassBuy,
     SwapJoker,
+    meld_specs,
 )
 from ..cards import Card
 from ..meld import Meld
@@ -64,7 +64,7 @@ class Deal(GoingOut):
             if not self.contract_down(seat):
                 lay = self._lay_down_for(seat, hand, self.must_meld)
                 if lay is not None:
-                    options.append(LayDown(seat, _specs(lay)))
+                    options.append(LayDown(seat, meld_specs(lay)))
             # laying off the last card is going out without a discard
             if self._may_lay_off(seat) and not (len(hand) == 1
                                                 and self._discard_rule() == "required"):
@@ -89,7 +89,7 @@ class Deal(GoingOut):
             out = going_out(hand, self.rules, rn)
             if out is not None:
                 arrangement, discard = out
-                options.append(GoOut(seat, _specs(arrangement.melds), discard))
+                options.append(GoOut(seat, meld_specs(arrangement.melds), discard))
         if self._discard_blocked(seat) is None:
             discards = self._discards
             barred = self._rediscard_barred(seat)
@@ -137,10 +137,3 @@ class Deal(GoingOut):
 
 Deal._handlers = {name[len("_do_"):]: method for klass in reversed(Deal.__mro__)
                   for name, method in vars(klass).items() if name.startswith("_do_")}
-
-
-def _specs(melds: Sequence[Meld]) -> tuple[MeldSpec, ...]:
-    """Melds as an action names them: the cards, and what each wild stands for."""
-    return tuple(MeldSpec(m.cards, tuple((card.uid, face) for card, face in m.wild_cards()),
-                          m.kind)
-                 for m in melds)
