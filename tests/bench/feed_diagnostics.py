@@ -184,17 +184,15 @@ def mirrored(deals: int, seed: int, players: int,
     margins = []
     peekers: list[HardBot] = []
     for deal in range(deals):
-        totals: dict[bool, list[int]] = {True: [], False: []}
-        for turned in (False, True):
+        totals: dict[bool, list[int]] = {True: [], False: []}  # peeking: points a game
+        for turn in (0, 1):
             game = Game(rules, [f"p{s}" for s in range(players)], seed + deal)
-            bots = [peeker(deal, game) if s % 2 == 0 else HardBot(10 * deal)
-                    for s in range(players)]
-            peekers.extend(b for b in bots if type(b) is not HardBot)
-            if turned:
-                bots = bots[1:] + bots[:1]
+            peeks = [(s + turn) % players % 2 == 0 for s in range(players)]  # turned by one
+            bots = [peeker(deal, game) if peek else HardBot(10 * deal) for peek in peeks]
+            peekers.extend(b for b, peek in zip(bots, peeks, strict=True) if peek)
             play(game, bots)
-            for seat, bot in enumerate(bots):
-                totals[type(bot) is not HardBot].append(game.totals[seat])
+            for seat, peek in enumerate(peeks):
+                totals[peek].append(game.totals[seat])
         margins.append(statistics.mean(totals[False]) - statistics.mean(totals[True]))
     return margins, peekers
 
