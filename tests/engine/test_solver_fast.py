@@ -3,8 +3,9 @@ hands too big for the brute force, and lays out legal melds."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, assume, given, settings
-from solver_hands import cards, check_partition, deals
+import pytest
+from hypothesis import assume, given
+from solver_hands import cards, check_partition, deals, examples
 from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
 
 from tui.engine.meld_rules import make_meld
@@ -25,11 +26,23 @@ def general(hand, ctx, bound=None):
         solver_core.FAST_MOST = saved
 
 
-@settings(max_examples=1500, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(deals(RULESETS, max_cards=16, min_cards=1))
+HANDS = deals(RULESETS, max_cards=16, min_cards=1)
+
+
+@examples(300)
+@given(HANDS)
 def test_matches_the_general_search(deal):
-    _, rules, round_no, hand = deal
+    agrees_with_the_general_search(*deal[1:])
+
+
+@pytest.mark.slow
+@examples(3000)
+@given(HANDS)
+def test_many_hands_match_the_general_search(deal):
+    agrees_with_the_general_search(*deal[1:])
+
+
+def agrees_with_the_general_search(rules, round_no, hand) -> None:
     knobs = context_for(rules, round_no)  # (the same meld rules under either weighing)
     assume(knobs.plain and sum(1 for c in hand if c.rank in knobs.p.wild_ranks) <= 1)
     for scheme in ("penalty", "count"):
@@ -47,6 +60,18 @@ def test_matches_the_general_search(deal):
         assert solve_few_wilds(hand, ctx, fast.cost - 1, True) is None
         cost_only = solve_few_wilds(hand, ctx, None, False)
         assert cost_only is not None and cost_only.cost == fast.cost
+
+
+def test_twin_melds_do_not_both_take_the_spare_wild():
+    """A bug hypothesis found: with two decks the same run can be chosen twice, and the
+    spare wild was laid in both copies, one card in two melds."""
+    from solver_rules import three_thirteen
+
+    hand = cards("AC 2C 3C AC 2C 3C 4C")  # round 2: fours wild
+    got = best_arrangement(hand, three_thirteen(), 2)
+    assert got.penalty == 0
+    check_partition(hand, got)
+    assert sorted(len(m.cards) for m in got.melds) == [3, 4]
 
 
 def test_a_spare_wild_joins_a_meld_with_room():

@@ -151,10 +151,12 @@ def solve_few_wilds(cards: Sequence[Card], ctx: Context, bound: int | None,
     plan = Plan(best, [], deadwood)
     if not melds:
         return plan
-    host = next((m for m in chosen if m[3]), None) if spare else None
-    for meld in chosen:
+    # the spare wild joins the first meld with room: by place, as twin cards may have
+    # chosen the very same meld twice
+    host = next((i for i, m in enumerate(chosen) if m[3]), None) if spare else None
+    for i, meld in enumerate(chosen):
         _, need, _, _, kind, fids, places = meld
-        took = wilds if need else spare if meld is host else []
+        took = wilds if need else spare if i == host else []
         # a run's faces are listed low to high already
         plan.melds.append(build_meld(ctx, kind, [copies[f].pop() for f in fids], list(places),
                                  list(took)))
