@@ -98,6 +98,17 @@ def test_contract_count_is_zero_when_a_contract_can_be_laid(seed: int, round_no:
     assert len(need.used) <= len(hand)
 
 
+def test_a_contract_whose_set_is_of_a_low_rank_counts_as_laid() -> None:
+    """Found by the property above: the counting looked only at the likeliest sets (the
+    most copies, then the highest ranks), whose cards the two runs needed, and said one
+    card short of a lay-down the hand had: AH AS JK beside 10C-QC and 7H-9H."""
+    hand = parse_cards("AH AS QC 10C 7H 9D JD AS 4H 7S KS 6C JK 8H JC 9H")
+    assert find_contract(hand, CR, 6) is not None  # 1 set + 2 runs
+    need = Evaluator(CR, 6).contract_need(hand)
+    assert need.missing == 0
+    assert set(need.used) >= {(10, "C"), (11, "C"), (12, "C"), (7, "H"), (8, "H"), (9, "H")}
+
+
 def test_contract_count_and_wanted_cards() -> None:
     ev = Evaluator(CR, 2)  # 1 set + 1 run
     need = ev.contract_need(parse_cards("7H 7D 2C 3C 9S KH QD 10S 4H 5D"))

@@ -32,7 +32,7 @@ from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
 from tui.engine.meld import Face, Meld, MeldKind
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
-from tui.engine.solver import Arrangement, best_arrangement, context_for, solve
+from tui.engine.solver import Arrangement, best_arrangement, context_for, find_contract, solve
 
 HandKey = tuple[tuple[int, str], ...]
 Picks = tuple[int, ...]  # places in a hand's key (its faces in order): which cards
@@ -271,12 +271,21 @@ class Evaluator:
     # ---------------------------------------------------------------- contracts
 
     def contract_need(self, cards: Sequence[Card]) -> ContractNeed:
-        """Cards the hand still lacks for the round's contract (0: it can be made, as far as
-        counting tells; the engine's `find_contract` has the final word)."""
+        """Cards the hand still lacks for the round's contract: 0 exactly when it can be
+        laid down.  Counting the groups a hand has is quick but may miss a lay-down (it
+        looks at a few of the likeliest sets, and those can all need cards the runs use),
+        so when it counts a card short the engine's search has the last word: a yes/no
+        search costs less than the counting does."""
         key = hand_key(cards)
         hit = self._need.get(key)
         if hit is None:
-            hit = _put(self._need, key, _contract_need(key, self))
+            hit = _contract_need(key, self)
+            if hit.missing:
+                found = find_contract(list(cards), self.rules, self.round_no, first_found=True)
+                if found is not None:
+                    hit = ContractNeed(0, tuple(c.face for m in found.melds for c in m.cards
+                                                if not self.is_wild(c)))
+            hit = _put(self._need, key, hit)
         return hit
 
     def useless(self, cards: Sequence[Card]) -> list[Card]:
