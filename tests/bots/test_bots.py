@@ -26,20 +26,20 @@ def test_levels_are_registered() -> None:
     assert set(LEVELS_UNDER_TEST) <= set(LEVELS)
 
 
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 @pytest.mark.parametrize("key", BUNDLED)
 @pytest.mark.parametrize("level", LEVELS_UNDER_TEST)
-def test_level_plays_whole_games_legally(key: str, level: str) -> None:
+def test_level_plays_whole_games_legally(key: str, level: str, seed: int) -> None:
+    """One whole game a level and ruleset every run, two more, other seats, in the slow tier."""
     rules = load_ruleset(key)
     players = min(4, rules.players_max)
-    games = 1 if rules.going_out.melding_during_play else 2  # contract games are long
-    for seed in range(games):
-        others = ["medium", "easy", "hard"]
-        bots = [fast_bot(level, seed)] + [
-            fast_bot(others[(seed + i) % 3], seed + i) for i in range(players - 1)]
-        game = play_game(rules, bots, seed)  # an illegal action would raise
-        assert game.phase == "game_over"
-        assert len(game.scores) >= 1
-        game.check_conservation()
+    others = ["medium", "easy", "hard"]
+    bots = [fast_bot(level, seed)] + [
+        fast_bot(others[(seed + i) % 3], seed + i) for i in range(players - 1)]
+    game = play_game(rules, bots, seed)  # an illegal action would raise
+    assert game.phase == "game_over"
+    assert len(game.scores) >= 1
+    game.check_conservation()
 
 
 class _Spy:

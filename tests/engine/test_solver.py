@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from brute_force import brute_force, brute_going_out
-from hypothesis import HealthCheck, given, settings
-from solver_hands import cards, check_partition, deals
+from hypothesis import given
+from solver_hands import cards, check_partition, deals, examples
 from solver_rules import (
     CONTRACT_LIKE,
     THREE_THIRTEEN_LIKE,
@@ -22,12 +23,6 @@ from tui.engine.cards import parse_card
 from tui.engine.meld_rules import card_penalty, make_meld
 from tui.engine.rules import RunRule, SetRule
 from tui.engine.solver.api import best_arrangement, going_out
-
-
-def slow(examples: int) -> settings:
-    """The brute force takes a few milliseconds a hand: no deadline."""
-    return settings(max_examples=examples, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def agrees_with_brute_force(rules, round_no, hand) -> None:
@@ -45,28 +40,36 @@ def agrees_with_brute_force(rules, round_no, hand) -> None:
         make_meld(meld.cards, rules, round_no)  # legal without declarations too
 
 
-@slow(900)
+@examples(300)
 @given(deals(THREE_THIRTEEN_LIKE))
 def test_three_thirteen_rules_match_brute_force(deal):
     _, rules, round_no, hand = deal
     agrees_with_brute_force(rules, round_no, hand)
 
 
-@slow(900)
+@examples(300)
 @given(deals(CONTRACT_LIKE))
 def test_contract_rules_match_brute_force(deal):
     _, rules, round_no, hand = deal
     agrees_with_brute_force(rules, round_no, hand)
 
 
-@slow(700)
+@examples(250)
 @given(deals(WILD_HEAVY))
 def test_wild_heavy_rules_match_brute_force(deal):
     _, rules, round_no, hand = deal
     agrees_with_brute_force(rules, round_no, hand)
 
 
-@slow(300)
+@pytest.mark.slow
+@examples(5000)
+@given(deals(THREE_THIRTEEN_LIKE | CONTRACT_LIKE | WILD_HEAVY))
+def test_many_hands_of_every_family_match_brute_force(deal):
+    _, rules, round_no, hand = deal
+    agrees_with_brute_force(rules, round_no, hand)
+
+
+@examples(300)
 @given(deals(THREE_THIRTEEN_LIKE | {"wh_" + k: v for k, v in WILD_HEAVY.items()},
              wild_only=True))
 def test_hands_of_only_wilds_match_brute_force(deal):
@@ -74,7 +77,7 @@ def test_hands_of_only_wilds_match_brute_force(deal):
     agrees_with_brute_force(rules, round_no, hand)
 
 
-@slow(400)
+@examples(200)
 @given(deals(THREE_THIRTEEN_LIKE | CONTRACT_LIKE, max_cards=8))
 def test_going_out_matches_brute_force(deal):
     _, rules, round_no, hand = deal
@@ -93,7 +96,7 @@ def test_going_out_matches_brute_force(deal):
         assert card_penalty(discard, rules, round_no) == discard_value
 
 
-@slow(150)
+@examples(150)
 @given(deals({"three_thirteen": three_thirteen(), "contract_rummy": contract_rummy(),
               "wild_heavy": wild_heavy()}, max_cards=16, min_cards=10))
 def test_big_hands_are_legal_and_a_card_never_costs_more_than_itself(deal):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from brute_force import brute_contract
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
-from solver_hands import SHOE, Rulesets, cards, check_partition, deals
+from solver_hands import SHOE, Rulesets, cards, check_partition, deals, examples
 from solver_rules import contract_rummy, liverpool, three_thirteen, with_melds
 
 from tui.engine.cards import Card
@@ -86,11 +87,24 @@ def contract_hands(draw):
     return rules, round_no, draw(st.permutations(hand))
 
 
-@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(deals(RULESETS, max_cards=8, min_cards=3),
-                 contract_hands().map(lambda deal: ("", *deal))))
+LAY_DOWNS = st.one_of(deals(RULESETS, max_cards=8, min_cards=3),
+                     contract_hands().map(lambda deal: ("", *deal)))
+
+
+@examples(150)
+@given(LAY_DOWNS)
 def test_find_contract_matches_brute_force(deal):
-    _, rules, round_no, hand = deal
+    finds_what_the_brute_force_finds(*deal[1:])
+
+
+@pytest.mark.slow
+@examples(2000)
+@given(LAY_DOWNS)
+def test_find_contract_matches_brute_force_on_many_hands(deal):
+    finds_what_the_brute_force_finds(*deal[1:])
+
+
+def finds_what_the_brute_force_finds(rules, round_no, hand) -> None:
     for whole_hand in (False, True):
         expected = brute_contract(hand, rules, round_no, whole_hand)
         got = find_contract(hand, rules, round_no, whole_hand)
@@ -108,7 +122,7 @@ def test_find_contract_matches_brute_force(deal):
             assert not got.deadwood
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(150)
 @given(st.one_of(contract_hands(), deals(RULESETS, max_cards=8, min_cards=3).map(
     lambda deal: deal[1:])), st.data())
 def test_a_card_that_must_be_melded_matches_brute_force(deal, data):

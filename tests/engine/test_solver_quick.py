@@ -3,8 +3,9 @@ does turn away the plainly hopeless ones (else it would save nothing)."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from solver_hands import deals
+import pytest
+from hypothesis import given
+from solver_hands import deals, examples
 from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, WILD_HEAVY, three_thirteen
 
 from tui.engine.cards import parse_cards as cards
@@ -19,10 +20,23 @@ def exact_left_over(hand, rules, round_no) -> int:
     return len(plan.deadwood)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deals(THREE_THIRTEEN_LIKE | CONTRACT_LIKE | WILD_HEAVY, max_cards=14, min_cards=3))
+HANDS = deals(THREE_THIRTEEN_LIKE | CONTRACT_LIKE | WILD_HEAVY, max_cards=14, min_cards=3)
+
+
+@examples(400)
+@given(HANDS)
 def test_never_refuses_a_hand_that_melds(deal):
-    _, rules, round_no, hand = deal
+    lets_through_every_hand_that_melds(*deal[1:])
+
+
+@pytest.mark.slow
+@examples(5000)
+@given(HANDS)
+def test_never_refuses_any_of_many_hands_that_meld(deal):
+    lets_through_every_hand_that_melds(*deal[1:])
+
+
+def lets_through_every_hand_that_melds(rules, round_no, hand) -> None:
     left = exact_left_over(hand, rules, round_no)
     p = context_for(rules, round_no, "count")
     for spare in (0, 1):

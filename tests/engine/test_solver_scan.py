@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from brute_force import brute_force
-from hypothesis import HealthCheck, given, settings
-from solver_hands import deals
+from hypothesis import given
+from solver_hands import deals, examples
 from solver_rules import contract_rummy, liverpool, three_thirteen, wild_heavy, with_melds
 
 from tui.engine.cards import build_shoe
@@ -50,10 +51,37 @@ def check_plan(plan, hand_part, rules, round_no) -> None:
         make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deals(RULESETS, max_cards=9))
+SMALL_HANDS = deals(RULESETS, max_cards=9)
+MEDIUM_HANDS = deals(RULESETS, max_cards=22, min_cards=12)
+
+
+@examples(150)
+@given(SMALL_HANDS)
 def test_scan_matches_brute_force(deal):
-    _, rules, round_no, hand = deal
+    scan_agrees_with_brute_force(*deal[1:])
+
+
+@examples(50)
+@given(MEDIUM_HANDS)
+def test_scan_matches_the_main_search(deal):
+    scan_agrees_with_the_main_search(*deal[1:])
+
+
+@pytest.mark.slow
+@examples(2000)
+@given(SMALL_HANDS)
+def test_scan_matches_brute_force_on_many_hands(deal):
+    scan_agrees_with_brute_force(*deal[1:])
+
+
+@pytest.mark.slow
+@examples(600)
+@given(MEDIUM_HANDS)
+def test_scan_matches_the_main_search_on_many_hands(deal):
+    scan_agrees_with_the_main_search(*deal[1:])
+
+
+def scan_agrees_with_brute_force(rules, round_no, hand) -> None:
     ctx, naturals, wilds, dead, (allow, anchored) = split(hand, rules, round_no)
     assert scan_applies(ctx)
     plan = solve_scan(ctx, naturals, wilds, allow, anchored, None)
@@ -62,10 +90,7 @@ def test_scan_matches_brute_force(deal):
     check_plan(plan, naturals + wilds, rules, round_no)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deals(RULESETS, max_cards=22, min_cards=12))
-def test_scan_matches_the_main_search(deal):
-    _, rules, round_no, hand = deal
+def scan_agrees_with_the_main_search(rules, round_no, hand) -> None:
     ctx, naturals, wilds, _, (allow, anchored) = split(hand, rules, round_no)
     plan = solve_scan(ctx, naturals, wilds, allow, anchored, None)
     main = _solve_split(ctx, naturals, [], wilds, allow, anchored, None)

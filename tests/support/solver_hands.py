@@ -4,6 +4,7 @@ made only of wild cards."""
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from tui.engine.cards import Card, build_shoe, parse_card
@@ -19,6 +20,15 @@ class Rulesets(dict[str, Ruleset]):
 
     def __repr__(self) -> str:
         return f"Rulesets({', '.join(self)})"
+
+
+def examples(count: int) -> settings:
+    """A solver property test's settings: the brute forces take milliseconds a hand, so no
+    deadline.  Each heavy property runs a few hundred examples in the everyday run and again
+    with thousands in the slow tier (`-m slow`), so the README's test command stays within
+    its five minutes while the soak still runs before a release."""
+    return settings(max_examples=count, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 def cards(text: str) -> list[Card]:
