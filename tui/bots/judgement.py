@@ -27,7 +27,7 @@ A judgement that trusts its guesses (`out_scale`, set by `expert`) also reads th
 likely the card lets the next player go out at once, and counts that as the deal ending
 before this seat draws again: feeding the card a player goes out with is the costliest
 discard there is (a bot told the true hand that only refused to throw such cards beat
-`hard` by +5.3 ± 2.2 and +10.0 ± 2.2 points a game over two sets of 20 deals;
+`hard` by +5.9 ± 1.1 points a game over six sets of 20 deals;
 `tests/bench/feed_diagnostics.py oracle`).
 
 What did not help, measured against `hard` (2-player Three Thirteen, mirrored deals, all
