@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from brute_force import brute_contract, brute_force
-from hypothesis import HealthCheck, given, settings
-from solver_hands import cards, check_partition, deals
+from hypothesis import given
+from solver_hands import cards, check_partition, deals, examples
 
 from tui.engine.meld_rules import MeldError, make_meld
 from tui.engine.ruleset.loader import load_ruleset
@@ -70,7 +70,7 @@ def test_liverpool_examples():
 def test_bundled_rulesets_match_brute_force(key):
     rules = LOADED[key]
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @examples(150)
     @given(deals({key: rules}, max_cards=8))
     def check(deal):
         _, rules, round_no, hand = deal

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given
 from solver_hands import cards, check_partition, deals, examples
-from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE
+from solver_rules import CONTRACT_LIKE, THREE_THIRTEEN_LIKE, three_thirteen
 
 from tui.engine.meld_rules import make_meld
 from tui.engine.solver import core as solver_core
@@ -65,8 +65,6 @@ def agrees_with_the_general_search(rules, round_no, hand) -> None:
 def test_twin_melds_do_not_both_take_the_spare_wild():
     """A bug hypothesis found: with two decks the same run can be chosen twice, and the
     spare wild was laid in both copies, one card in two melds."""
-    from solver_rules import three_thirteen
-
     hand = cards("AC 2C 3C AC 2C 3C 4C")  # round 2: fours wild
     got = best_arrangement(hand, three_thirteen(), 2)
     assert got.penalty == 0
@@ -75,8 +73,6 @@ def test_twin_melds_do_not_both_take_the_spare_wild():
 
 
 def test_a_spare_wild_joins_a_meld_with_room():
-    from solver_rules import three_thirteen
-
     rules = three_thirteen()  # round 1: threes wild
     hand = cards("5H 6H 7H 3C 9S")
     got = best_arrangement(hand, rules, 1)
@@ -88,8 +84,6 @@ def test_a_spare_wild_joins_a_meld_with_room():
 def test_the_wild_stands_in_for_a_card_that_melds_elsewhere():
     """A bug that happened: two clubs runs A-2-3 from AC AC 2C 2C 3C and a wild 4C need
     the wild to stand in for the one 3C (the other run has it), leaving just the AD."""
-    from solver_rules import three_thirteen
-
     rules = three_thirteen(ace="both")  # round 2: fours wild
     hand = cards("AC 2C 3C AD AC 2C 4C")
     got = best_arrangement(hand, rules, 2)
@@ -99,8 +93,6 @@ def test_the_wild_stands_in_for_a_card_that_melds_elsewhere():
 
 def test_twin_cards_make_the_same_meld_twice():
     """A bug that happened: AC 2C 3C twice, no wild, is two runs, not one."""
-    from solver_rules import three_thirteen
-
     hand = cards("AC 2C AC 2C 3C 3C")
     got = best_arrangement(hand, three_thirteen(ace="both"), 2)
     assert got.penalty == 0 and len(got.melds) == 2
@@ -109,8 +101,6 @@ def test_twin_cards_make_the_same_meld_twice():
 def test_a_wild_of_the_runs_suit_stands_for_itself():
     """Threes wild: 3C 4C 5C reads as itself, not as 4C 5C with the 3C standing for 6C;
     so too with a second wild (the general search lays melds out the same way)."""
-    from solver_rules import three_thirteen
-
     rules = three_thirteen()
     for text in ("3C 4C 5C KD 7H", "3C 4C 5C 3D"):
         hand = cards(text)

@@ -6,8 +6,9 @@ points); one wrongly called capable only costs time, so both directions are chec
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from solver_hands import examples
 from solver_rules import contract_rummy, three_thirteen, wild_heavy, with_melds
 
 from tui.engine.rules import RunRule
@@ -49,7 +50,7 @@ def capable_by_search(ctx, budget: int, items: tuple[int, ...]) -> set[int]:
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@examples(400)
 @given(name=st.sampled_from(sorted(RULESETS)), budget=st.integers(0, 3),
        ranks=st.lists(st.integers(1, 13), max_size=9))
 def test_bitmask_capability_matches_window_search(name, budget, ranks):
