@@ -199,7 +199,9 @@ def mirrored(deals: int, seed: int, players: int,
 
 def summary(margins: Sequence[float]) -> str:
     mean = statistics.mean(margins)
-    se = statistics.stdev(margins) / len(margins) ** 0.5 if len(margins) > 1 else 0.0
+    if len(margins) == 1:  # one deal has no spread to measure
+        return f"{mean:+.1f} points a game against hard over 1 mirrored deal (no s.e.)"
+    se = statistics.stdev(margins) / len(margins) ** 0.5
     return f"{mean:+.1f} ± {se:.1f} points a game against hard over {len(margins)} " \
         "mirrored deals"
 
@@ -214,12 +216,13 @@ def oracle(deals: int, seed: int, slack: int, judged: bool = False, blind: bool 
 
     margins, peekers = mirrored(deals, seed, 2, peeker)
     saved = sum(p.saved for p in peekers if isinstance(p, FeedOracle))
-    what = ("the judgement, blind" if blind else "the judgement told the going-out cards"
-            ) if judged else f"never feeding the going-out card (slack {slack}" + (
-                f", missing {miss:g} of them, fearing {false:g} of the others)"
-                if miss or false else ")")
-    print(f"{what}: {summary(margins)}" + ("" if judged else
-                                         f"; {saved / (2 * deals):.1f} discards changed a game"))
+    if judged:
+        what = "the judgement, blind" if blind else "the judgement told the going-out cards"
+        print(f"{what}: {summary(margins)}")
+        return
+    errs = f", missing {miss:g} of them, fearing {false:g} of the others" if miss or false else ""
+    print(f"never feeding the going-out card (slack {slack}{errs}): {summary(margins)}; "
+          f"{saved / (2 * deals):.1f} discards changed a game")
 
 
 class ScaledLookahead(Lookahead):
@@ -465,6 +468,13 @@ def positive(text: str) -> int:
     return number
 
 
+def share(text: str) -> float:
+    number = float(text)
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1")
+    return number
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     rules = load_ruleset("three_thirteen")
@@ -476,9 +486,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     one.add_argument("--slack", type=int, default=6)
     one.add_argument("--judged", action="store_true", help="the judgement peeks, not hard")
     one.add_argument("--blind", action="store_true", help="with --judged: no peeking")
-    one.add_argument("--miss", type=float, default=0.0,
+    one.add_argument("--miss", type=share, default=0.0,
                      help="the share of going-out cards the peek misses")
-    one.add_argument("--false", type=float, default=0.0,
+    one.add_argument("--false", type=share, default=0.0,
                      help="the share of other cards the peek calls going-out cards")
     two = sub.add_parser("reading", help="how well each reading sees that card coming")
     two.add_argument("--games", type=positive, default=6)
@@ -503,6 +513,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     five.add_argument("--blind", action="store_true", help="no peeking: the judgement")
     args = parser.parse_args(argv)
     if args.what == "oracle":
+        if args.judged and (args.miss or args.false):
+            one.error("--miss and --false make hard's peek err; the judgement's has no such knob")
+        if args.blind and not args.judged:
+            one.error("--blind goes with --judged (hard without its peek is hard itself)")
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind, args.miss,
                args.false)
     elif args.what == "hazard":
