@@ -6,6 +6,7 @@ with, and how much of that the public log lets a bot see coming.
     python tests/bench/feed_diagnostics.py going-out --games 30 --seed 2900 --players 2
     python tests/bench/feed_diagnostics.py dead-cards --deals 30 --seed 9500 --players 2
     python tests/bench/feed_diagnostics.py hazard --deals 30 --seed 9500 --players 2
+    python tests/bench/feed_diagnostics.py sight --deals 20 --seed 9700 --told both
 
 `oracle` plays mirrored 2-player games of `hard` against a `hard` that looks at the next
 player's true hand (a yardstick only: no bot may) and, when its discard would let that
@@ -44,8 +45,14 @@ stand-in for K draws).
 
 `hazard` plays the judgement `expert` starts from, told by the other hands' true cards how
 likely each goes out at its next draw from the stock (the race's chance that the deal
-ends), against `hard`; `--blind`, the judgement as it is, on the same deals.  Printed,
-not asserted.
+ends), against `hard`; `--blind`, the judgement as it is, on the same deals.
+
+`sight` plays `expert` itself, at its default budget, told the other hands' true cards,
+against `hard`: what expert's design could win if it read the table perfectly, the ceiling
+of every reading of the public log.  `--told feed`: its feeder reads the next player's real
+hand (and the race believes it fully); `--told search`: its search plays out the real deal,
+the stock's cards in a fresh random order each time; `--told both`; `--told nothing`:
+expert as it is, on the same deals.  Printed, not asserted.
 """
 
 from __future__ import annotations
@@ -63,13 +70,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
-from tui.bots.expert import ExpertBot  # noqa: E402
+from tui.bots.expert import ExpertBot, Imagines  # noqa: E402
 from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
 from tui.bots.judgement import Judgement, Odds  # noqa: E402
 from tui.bots.lookahead import Feeder, Lookahead, next_player, unseen_faces  # noqa: E402
 from tui.bots.medium import discard_action  # noqa: E402
 from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
-from tui.bots.opponents import POPULATION, OpponentModel  # noqa: E402
+from tui.bots.opponents import POPULATION, OpponentModel, World  # noqa: E402
 from tui.bots.outs import Outs  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
 from tui.engine.actions import GoOut, meld_specs  # noqa: E402
@@ -318,6 +325,58 @@ def hazard(deals: int, seed: int, players: int, blind: bool) -> None:
     print(f"{what}, {players} players: {summary(margins)}")
 
 
+class TrueDeals:
+    """The real deal, every hand as it is, the stock's cards in a fresh random order (a
+    yardstick: no bot may see it)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def imagine(self, rng: random.Random) -> World:
+        stock = list(self.game.round.stock)
+        rng.shuffle(stock)
+        return World([list(hand) for hand in self.game.round.hands], stock)
+
+
+class SightedExpert(ExpertBot):
+    """`expert` told the other hands' true cards (a yardstick, not a bot): its feeder reads
+    the next player's real hand (`feed`), its search plays out the real deal (`search`)."""
+
+    level = "sighted-expert"
+
+    def __init__(self, seed: int, game: Game, feed: bool, search: bool) -> None:
+        super().__init__(seed)
+        self.game = game
+        self.feed = feed
+        self.search = search
+        if feed:
+            self.out_scale = 1.0  # the truth is believed fully
+
+    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
+        if not self.feed or play_mode(view) != "declare":
+            return super()._feeder(view, ev, know)
+        return Feeder(view, ev, know, self._seed, 1,
+                      lambda rng, seat: list(hand_of(self.game, seat)))
+
+    def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
+        if self.search:
+            return TrueDeals(self.game)
+        return super()._search_deals(view, know, ev)
+
+
+TOLD = {"both": (True, True), "feed": (True, False), "search": (False, True),
+        "nothing": (False, False)}  # --told: (feeder, search) read the true hands
+
+
+def sight(deals: int, seed: int, players: int, told: str) -> None:
+    feed, search = TOLD[told]
+    margins, _ = mirrored(deals, seed, players, lambda deal, game: SightedExpert(
+        10 * deal, game, feed, search))
+    what = {"both": "its feeder and its search", "feed": "its feeder",
+            "search": "its search", "nothing": "nothing"}[told]
+    print(f"expert, told the true hands in {what}, {players} players: {summary(margins)}")
+
+
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
             "developed, weighed": (True, 0.2),  # as expert reads
             "dev., weighed fully": (True, 1.0)}  # name: (develop, weight power)
@@ -511,6 +570,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     five.add_argument("--seed", type=int, default=9500)
     five.add_argument("--players", type=int, choices=seats, default=2)
     five.add_argument("--blind", action="store_true", help="no peeking: the judgement")
+    six = sub.add_parser("sight", help="expert told the true hands: its design's ceiling")
+    six.add_argument("--deals", type=positive, default=20)
+    six.add_argument("--seed", type=int, default=9700)
+    six.add_argument("--players", type=int, choices=seats, default=2)
+    six.add_argument("--told", choices=sorted(TOLD), default="both",
+                     help="which of expert's parts read the true hands")
     args = parser.parse_args(argv)
     if args.what == "oracle":
         if args.judged and (args.miss or args.false):
@@ -519,6 +584,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             one.error("--blind goes with --judged (hard without its peek is hard itself)")
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind, args.miss,
                args.false)
+    elif args.what == "sight":
+        if args.players > 2 and args.told in ("both", "search"):
+            six.error("expert does not search at more than 2 players; use --told feed")
+        sight(args.deals, args.seed, args.players, args.told)
     elif args.what == "hazard":
         hazard(args.deals, args.seed, args.players, args.blind)
     elif args.what == "dead-cards":

@@ -34,3 +34,46 @@ def test_flags_that_measure_nothing_are_refused(flags: list[str], said: str,
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+
+
+def test_sight_refuses_a_search_expert_does_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    script = load_script()
+    with pytest.raises(SystemExit) as stop:
+        script.main(["sight", "--deals", "1", "--players", "4", "--told", "search"])
+    assert stop.value.code == 2
+    assert "does not search at more than 2 players" in capsys.readouterr().err
+
+
+def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> None:
+    """The yardstick must see what it says it sees: every deal its search plays holds the
+    real hands and a shuffle of the real stock, and its feeder reads the next player's
+    real hand; told nothing, it imagines deals as expert does."""
+    from table_rig import goto_deal, new_game
+
+    from tui.bots.hard import FEED_SAMPLES, HardBot
+
+    script = load_script()
+    game = new_game("three_thirteen", 2, seed=4)
+    goto_deal(game, 9)  # 11 cards: the discards are searched
+    while game.view(game.actor).phase != "play":
+        game.apply(HardBot(0).choose(game.view(game.actor)))
+    view = game.view(game.actor)
+    real = [sorted(c.uid for c in hand) for hand in game.round.hands]
+    stock = sorted(c.uid for c in game.round.stock)
+    for told, sees in (("both", True), ("nothing", False)):
+        feed, search = script.TOLD[told]
+        bot = script.SightedExpert(0, game, feed, search)
+        bot.budget, bot.steps, bot.keep_worlds = None, 40, True
+        bot.choose(view)
+        assert bot.last_worlds
+        for world in bot.last_worlds:
+            hands = [sorted(c.uid for c in hand) for hand in world.hands]
+            assert (hands == real and sorted(c.uid for c in world.stock) == stock) == sees
+        ev = script.evaluator_for(view)
+        feeder = bot._feeder(view, ev, script.read_knowledge(view))
+        theirs = ev.layout(list(game.round.hands[1 - view.seat]))
+        if sees:
+            assert [(o.penalty, o.melds) for o in feeder.outs] == \
+                [(theirs.penalty, theirs.melds)]
+        else:
+            assert len(feeder.outs) == FEED_SAMPLES

@@ -70,6 +70,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from tui.engine.actions import Action, TakeDiscard
 from tui.engine.cards import Card
@@ -101,6 +102,12 @@ DECLARE_MIN_HAND = 8  # declare games: only discards that keep at least this man
 DECLARE_MAX_OPPONENTS = 1  # ... at a table of at most this many opponents
 RACE_RESERVE = 0.15  # CPU seconds the reading of the hands leaves for valuing the discards
 OUT_SCALE = 0.5  # the developed hands overstate how often a card lets a player out (by ~2x)
+
+
+class Imagines(Protocol):
+    """A source of deals that fit what the seat has seen."""
+
+    def imagine(self, rng: random.Random) -> World: ...
 
 
 @dataclass
@@ -235,14 +242,18 @@ class ExpertBot(ContractExpert, Judgement):
 
     # ------------------------------------------------------------------ search
 
+    def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
+        """Where the search's deals come from: the opponent model's first weights only
+        (see the module's docstring: measured).  A yardstick may imagine otherwise."""
+        return OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1)
+
     def _search(self, view: SeatView, ev: Evaluator, opts: list[Option],
                 policy: Decision) -> Decision:
         know = read_knowledge(view)
         self.last_knowledge = know
         self.last_worlds = []
         declare = play_mode(view) == "declare"
-        # the first weights only (see the module's docstring: measured)
-        model = OpponentModel(view, know, ev.params.wild_ranks, ev.params.run_min - 1)
+        model = self._search_deals(view, know, ev)
         rng = random.Random(self._seed)
         players = len(view.players)
         horizon = players * (DECLARE_HORIZON if declare else CONTRACT_HORIZON)
