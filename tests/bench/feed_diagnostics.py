@@ -70,7 +70,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tui.bots.evaluate import Evaluator, without_card  # noqa: E402
-from tui.bots.expert import ExpertBot, Imagines  # noqa: E402
+from tui.bots.expert import DECLARE_MAX_OPPONENTS, ExpertBot, Imagines  # noqa: E402
 from tui.bots.hard import HardBot, weighed_discards  # noqa: E402
 from tui.bots.judgement import Judgement, Odds  # noqa: E402
 from tui.bots.lookahead import Feeder, Lookahead, next_player, unseen_faces  # noqa: E402
@@ -364,16 +364,16 @@ class SightedExpert(ExpertBot):
         return super()._search_deals(view, know, ev)
 
 
-TOLD = {"both": (True, True), "feed": (True, False), "search": (False, True),
-        "nothing": (False, False)}  # --told: (feeder, search) read the true hands
+TOLD = {"both": (True, True, "its feeder and its search"),  # --told: (feeder, search,
+        "feed": (True, False, "its feeder"),  # what is said) read the true hands
+        "search": (False, True, "its search"),
+        "nothing": (False, False, "nothing")}
 
 
 def sight(deals: int, seed: int, players: int, told: str) -> None:
-    feed, search = TOLD[told]
+    feed, search, what = TOLD[told]
     margins, _ = mirrored(deals, seed, players, lambda deal, game: SightedExpert(
         10 * deal, game, feed, search))
-    what = {"both": "its feeder and its search", "feed": "its feeder",
-            "search": "its search", "nothing": "nothing"}[told]
     print(f"expert, told the true hands in {what}, {players} players: {summary(margins)}")
 
 
@@ -585,8 +585,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind, args.miss,
                args.false)
     elif args.what == "sight":
-        if args.players > 2 and args.told in ("both", "search"):
-            six.error("expert does not search at more than 2 players; use --told feed")
+        if args.players - 1 > DECLARE_MAX_OPPONENTS and TOLD[args.told][1]:
+            six.error(f"expert does not search at more than {DECLARE_MAX_OPPONENTS + 1} "
+                      "players; use --told feed")
         sight(args.deals, args.seed, args.players, args.told)
     elif args.what == "hazard":
         hazard(args.deals, args.seed, args.players, args.blind)

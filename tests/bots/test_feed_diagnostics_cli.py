@@ -61,7 +61,7 @@ def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> N
     real = [sorted(c.uid for c in hand) for hand in game.round.hands]
     stock = sorted(c.uid for c in game.round.stock)
     for told, sees in (("both", True), ("nothing", False)):
-        feed, search = script.TOLD[told]
+        feed, search, _ = script.TOLD[told]
         bot = script.SightedExpert(0, game, feed, search)
         bot.budget, bot.steps, bot.keep_worlds = None, 40, True
         bot.choose(view)
