@@ -51,8 +51,10 @@ ends), against `hard`; `--blind`, the judgement as it is, on the same deals.
 against `hard`: what expert's design could win if it read the table perfectly, the ceiling
 of every reading of the public log.  `--told feed`: its feeder reads the next player's real
 hand (and the race believes it fully); `--told search`: its search plays out the real deal,
-the stock's cards in a fresh random order each time; `--told both`; `--told nothing`:
-expert as it is, on the same deals.  Printed, not asserted.
+the stock's cards in a fresh random order each time; `--told both`; `--told deal`: its
+search plays out the whole real deal, the stock in the order it will be drawn (foresight,
+not sight: what a search told the whole deal is worth, as against the hands alone);
+`--told nothing`: expert as it is, on the same deals.  Printed, not asserted.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -326,15 +329,17 @@ def hazard(deals: int, seed: int, players: int, blind: bool) -> None:
 
 
 class TrueDeals:
-    """The real deal, every hand as it is, the stock's cards in a fresh random order (a
-    yardstick: no bot may see it)."""
+    """The real deal, every hand as it is, the stock's cards in a fresh random order or,
+    told `foresee`, in their real order (a yardstick: no bot may see it)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, foresee: bool = False) -> None:
         self.game = game
+        self.foresee = foresee
 
     def imagine(self, rng: random.Random) -> World:
         stock = list(self.game.round.stock)
-        rng.shuffle(stock)
+        if not self.foresee:
+            rng.shuffle(stock)
         return World([list(hand) for hand in self.game.round.hands], stock)
 
 
@@ -344,11 +349,13 @@ class SightedExpert(ExpertBot):
 
     level = "sighted-expert"
 
-    def __init__(self, seed: int, game: Game, feed: bool, search: bool) -> None:
+    def __init__(self, seed: int, game: Game, feed: bool, search: bool,
+                 foresee: bool = False) -> None:
         super().__init__(seed)
         self.game = game
         self.feed = feed
         self.search = search
+        self.foresee = foresee  # the search also knows the order the stock will come in
         if feed:
             self.out_scale = 1.0  # the truth is believed fully
 
@@ -360,21 +367,31 @@ class SightedExpert(ExpertBot):
 
     def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
         if self.search:
-            return TrueDeals(self.game)
+            return TrueDeals(self.game, self.foresee)
         return super()._search_deals(view, know, ev)
 
 
-TOLD = {"both": (True, True, "its feeder and its search"),  # --told: (feeder, search,
-        "feed": (True, False, "its feeder"),  # what is said) read the true hands
-        "search": (False, True, "its search"),
-        "nothing": (False, False, "nothing")}
+class Told(NamedTuple):
+    """What `sight` tells expert (--told), and how the result line says it."""
+
+    feed: bool  # its feeder reads the next player's true hand
+    search: bool  # its search plays out the true hands
+    foresee: bool  # ... and the stock in its true order
+    says: str
+
+
+TOLD = {"both": Told(True, True, False, "the true hands in its feeder and its search"),
+        "feed": Told(True, False, False, "the true hands in its feeder"),
+        "search": Told(False, True, False, "the true hands in its search"),
+        "deal": Told(False, True, True, "the whole deal, stock order too, in its search"),
+        "nothing": Told(False, False, False, "nothing")}
 
 
 def sight(deals: int, seed: int, players: int, told: str) -> None:
-    feed, search, what = TOLD[told]
+    what = TOLD[told]
     margins, _ = mirrored(deals, seed, players, lambda deal, game: SightedExpert(
-        10 * deal, game, feed, search))
-    print(f"expert, told the true hands in {what}, {players} players: {summary(margins)}")
+        10 * deal, game, what.feed, what.search, what.foresee))
+    print(f"expert, told {what.says}, {players} players: {summary(margins)}")
 
 
 READINGS = {"model": (False, 1.0), "developed": (True, 0.0),
@@ -585,7 +602,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         oracle(args.deals, args.seed, args.slack, args.judged, args.blind, args.miss,
                args.false)
     elif args.what == "sight":
-        if args.players - 1 > DECLARE_MAX_OPPONENTS and TOLD[args.told][1]:
+        if args.players - 1 > DECLARE_MAX_OPPONENTS and TOLD[args.told].search:
             six.error(f"expert does not search at more than {DECLARE_MAX_OPPONENTS + 1} "
                       "players; use --told feed")
         sight(args.deals, args.seed, args.players, args.told)

@@ -47,7 +47,8 @@ def test_sight_refuses_a_search_expert_does_not_run(capsys: pytest.CaptureFixtur
 def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> None:
     """The yardstick must see what it says it sees: every deal its search plays holds the
     real hands and a shuffle of the real stock, and its feeder reads the next player's
-    real hand; told nothing, it imagines deals as expert does."""
+    real hand; told the whole deal, the stock comes in its real order; told nothing, it
+    imagines deals as expert does."""
     from table_rig import goto_deal, new_game
 
     from tui.bots.hard import FEED_SAMPLES, HardBot
@@ -60,19 +61,21 @@ def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> N
     view = game.view(game.actor)
     real = [sorted(c.uid for c in hand) for hand in game.round.hands]
     stock = sorted(c.uid for c in game.round.stock)
-    for told, sees in (("both", True), ("nothing", False)):
-        feed, search, _ = script.TOLD[told]
-        bot = script.SightedExpert(0, game, feed, search)
+    order = [c.uid for c in game.round.stock]
+    for told, sees in (("both", True), ("deal", True), ("nothing", False)):
+        what = script.TOLD[told]
+        bot = script.SightedExpert(0, game, what.feed, what.search, what.foresee)
         bot.budget, bot.steps, bot.keep_worlds = None, 40, True
         bot.choose(view)
         assert bot.last_worlds
         for world in bot.last_worlds:
             hands = [sorted(c.uid for c in hand) for hand in world.hands]
             assert (hands == real and sorted(c.uid for c in world.stock) == stock) == sees
+            assert ([c.uid for c in world.stock] == order) == what.foresee
         ev = script.evaluator_for(view)
         feeder = bot._feeder(view, ev, script.read_knowledge(view))
         theirs = ev.layout(list(game.round.hands[1 - view.seat]))
-        if sees:
+        if what.feed:
             assert [(o.penalty, o.melds) for o in feeder.outs] == \
                 [(theirs.penalty, theirs.melds)]
         else:
