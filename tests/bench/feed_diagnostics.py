@@ -54,6 +54,8 @@ hand (and the race believes it fully); `--told search`: its search plays out the
 the stock's cards in a fresh random order each time; `--told both`; `--told deal`: its
 search plays out the whole real deal, the stock in the order it will be drawn (foresight,
 not sight: what a search told the whole deal is worth, as against the hands alone);
+`--told wide`: its search plays out the real hands (stock shuffled) at every draw and
+discard, short hands too, where expert searches only the discards of long hands;
 `--told nothing`: expert as it is, on the same deals.  Printed, not asserted.
 """
 
@@ -82,7 +84,7 @@ from tui.bots.memory import Face, Knowledge, read_knowledge  # noqa: E402
 from tui.bots.opponents import POPULATION, OpponentModel, World  # noqa: E402
 from tui.bots.outs import Outs  # noqa: E402
 from tui.bots.tactics import Decision, evaluator_for, play_mode  # noqa: E402
-from tui.engine.actions import GoOut, meld_specs  # noqa: E402
+from tui.engine.actions import Action, GoOut, meld_specs  # noqa: E402
 from tui.engine.cards import Card  # noqa: E402
 from tui.engine.game import Game  # noqa: E402
 from tui.engine.ruleset.loader import load_ruleset  # noqa: E402
@@ -350,12 +352,13 @@ class SightedExpert(ExpertBot):
     level = "sighted-expert"
 
     def __init__(self, seed: int, game: Game, feed: bool, search: bool,
-                 foresee: bool = False) -> None:
+                 foresee: bool = False, wide: bool = False) -> None:
         super().__init__(seed)
         self.game = game
         self.feed = feed
         self.search = search
         self.foresee = foresee  # the search also knows the order the stock will come in
+        self.wide = wide  # ... and searches every draw and discard, short hands too
         if feed:
             self.out_scale = 1.0  # the truth is believed fully
 
@@ -364,6 +367,11 @@ class SightedExpert(ExpertBot):
             return super()._feeder(view, ev, know)
         return Feeder(view, ev, know, self._seed, 1,
                       lambda rng, seat: list(hand_of(self.game, seat)))
+
+    def _declare_searched(self, view: SeatView, act: Action) -> bool:
+        if not self.wide:
+            return super()._declare_searched(view, act)
+        return len(view.players) - 1 <= DECLARE_MAX_OPPONENTS
 
     def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
         if self.search:
@@ -377,20 +385,24 @@ class Told(NamedTuple):
     feed: bool  # its feeder reads the next player's true hand
     search: bool  # its search plays out the true hands
     foresee: bool  # ... and the stock in its true order
+    wide: bool  # ... searching every draw and discard, not only the long hands' discards
     says: str
 
 
-TOLD = {"both": Told(True, True, False, "the true hands in its feeder and its search"),
-        "feed": Told(True, False, False, "the true hands in its feeder"),
-        "search": Told(False, True, False, "the true hands in its search"),
-        "deal": Told(False, True, True, "the whole deal, stock order too, in its search"),
-        "nothing": Told(False, False, False, "nothing")}
+TOLD = {"both": Told(True, True, False, False, "the true hands in its feeder and its search"),
+        "feed": Told(True, False, False, False, "the true hands in its feeder"),
+        "search": Told(False, True, False, False, "the true hands in its search"),
+        "deal": Told(False, True, True, False,
+                     "the whole deal, stock order too, in its search"),
+        "wide": Told(False, True, False, True,
+                     "the true hands in a search of every draw and discard"),
+        "nothing": Told(False, False, False, False, "nothing")}
 
 
 def sight(deals: int, seed: int, players: int, told: str) -> None:
     what = TOLD[told]
     margins, _ = mirrored(deals, seed, players, lambda deal, game: SightedExpert(
-        10 * deal, game, what.feed, what.search, what.foresee))
+        10 * deal, game, what.feed, what.search, what.foresee, what.wide))
     print(f"expert, told {what.says}, {players} players: {summary(margins)}")
 
 

@@ -80,3 +80,29 @@ def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> N
                 [(theirs.penalty, theirs.melds)]
         else:
             assert len(feeder.outs) == FEED_SAMPLES
+
+
+def test_a_wide_sighted_expert_searches_the_draws_and_short_hands_expert_leaves() -> None:
+    """`--told wide` must search what expert's own scope leaves to the judgement: the draw,
+    and the discards of a short hand."""
+    from table_rig import goto_deal, new_game
+
+    script = load_script()
+    game = new_game("three_thirteen", 2, seed=4)
+    goto_deal(game, 2)  # 5 cards: expert searches none of this deal's decisions
+    searched = {False: 0, True: 0}
+    kinds: set[str] = set()
+    for _ in range(6):
+        view = game.view(game.actor)
+        if view.phase not in ("draw", "play"):
+            break
+        for wide in (False, True):
+            bot = script.SightedExpert(0, game, False, True, wide=wide)
+            bot.budget, bot.steps = None, 12
+            action = bot.choose(view)
+            if bot.last.deals:
+                searched[wide] += 1
+                kinds.add(view.phase)
+        game.apply(action)
+    assert searched[False] == 0
+    assert searched[True] >= 4 and kinds == {"draw", "play"}

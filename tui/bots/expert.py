@@ -199,15 +199,19 @@ class ExpertBot(ContractExpert, Judgement):
             return policy
         if play_mode(view) == "contract":
             return policy  # judged, not searched (see contract_expert)
-        if play_mode(view) == "declare" and (
-                act.kind != "discard" or len(view.hand) - 1 < DECLARE_MIN_HAND
-                or len(view.players) - 1 > DECLARE_MAX_OPPONENTS):
-            return policy  # measured: searching these did worse than hard (see above)
+        if play_mode(view) == "declare" and not self._declare_searched(view, act):
+            return policy
         ev = evaluator_for(view)
         opts = self._options(view, ev, act)
         if len(opts) < 2:
             return policy
         return self._search(view, ev, opts, policy)
+
+    def _declare_searched(self, view: SeatView, act: Action) -> bool:
+        """Declare games search only the discards of long hands at a table of two: measured,
+        searching the others did worse than hard (see above).  A yardstick may search more."""
+        return (act.kind == "discard" and len(view.hand) - 1 >= DECLARE_MIN_HAND
+                and len(view.players) - 1 <= DECLARE_MAX_OPPONENTS)
 
     # ------------------------------------------------------------------ options
 
