@@ -208,8 +208,9 @@ class ExpertBot(ContractExpert, Judgement):
         return self._search(view, ev, opts, policy)
 
     def _declare_searched(self, view: SeatView, act: Action) -> bool:
-        """Declare games search only the discards of long hands at a table of two: measured,
-        searching the others did worse than hard (see above).  A yardstick may search more."""
+        """Declare games search only the discards of long hands, and only with at most
+        `DECLARE_MAX_OPPONENTS` opponents: measured, searching the others did worse than
+        hard (see above).  A yardstick may search more."""
         return (act.kind == "discard" and len(view.hand) - 1 >= DECLARE_MIN_HAND
                 and len(view.players) - 1 <= DECLARE_MAX_OPPONENTS)
 
