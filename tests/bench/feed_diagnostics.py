@@ -345,40 +345,6 @@ class TrueDeals:
         return World([list(hand) for hand in self.game.round.hands], stock)
 
 
-class SightedExpert(ExpertBot):
-    """`expert` told the other hands' true cards (a yardstick, not a bot): its feeder reads
-    the next player's real hand (`feed`), its search plays out the real deal (`search`)."""
-
-    level = "sighted-expert"
-
-    def __init__(self, seed: int, game: Game, feed: bool, search: bool,
-                 foresee: bool = False, wide: bool = False) -> None:
-        super().__init__(seed)
-        self.game = game
-        self.feed = feed
-        self.search = search
-        self.foresee = foresee  # the search also knows the order the stock will come in
-        self.wide = wide  # ... and searches every draw and discard, short hands too
-        if feed:
-            self.out_scale = 1.0  # the truth is believed fully
-
-    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
-        if not self.feed or play_mode(view) != "declare":
-            return super()._feeder(view, ev, know)
-        return Feeder(view, ev, know, self._seed, 1,
-                      lambda rng, seat: list(hand_of(self.game, seat)))
-
-    def _declare_searched(self, view: SeatView, act: Action) -> bool:
-        if not self.wide:
-            return super()._declare_searched(view, act)
-        return len(view.players) - 1 <= DECLARE_MAX_OPPONENTS
-
-    def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
-        if self.search:
-            return TrueDeals(self.game, self.foresee)
-        return super()._search_deals(view, know, ev)
-
-
 class Told(NamedTuple):
     """What `sight` tells expert (--told), and how the result line says it."""
 
@@ -399,10 +365,40 @@ TOLD = {"both": Told(True, True, False, False, "the true hands in its feeder and
         "nothing": Told(False, False, False, False, "nothing")}
 
 
+class SightedExpert(ExpertBot):
+    """`expert` told the other hands' true cards (a yardstick, not a bot), as `told` says:
+    its feeder reads the next player's real hand, its search plays out the real deal."""
+
+    level = "sighted-expert"
+
+    def __init__(self, seed: int, game: Game, told: Told) -> None:
+        super().__init__(seed)
+        self.game = game
+        self.told = told
+        if told.feed:
+            self.out_scale = 1.0  # the truth is believed fully
+
+    def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
+        if not self.told.feed or play_mode(view) != "declare":
+            return super()._feeder(view, ev, know)
+        return Feeder(view, ev, know, self._seed, 1,
+                      lambda rng, seat: list(hand_of(self.game, seat)))
+
+    def _declare_searched(self, view: SeatView, act: Action) -> bool:
+        if not self.told.wide:
+            return super()._declare_searched(view, act)
+        return len(view.players) - 1 <= DECLARE_MAX_OPPONENTS
+
+    def _search_deals(self, view: SeatView, know: Knowledge, ev: Evaluator) -> Imagines:
+        if self.told.search:
+            return TrueDeals(self.game, self.told.foresee)
+        return super()._search_deals(view, know, ev)
+
+
 def sight(deals: int, seed: int, players: int, told: str) -> None:
     what = TOLD[told]
-    margins, _ = mirrored(deals, seed, players, lambda deal, game: SightedExpert(
-        10 * deal, game, what.feed, what.search, what.foresee, what.wide))
+    margins, _ = mirrored(deals, seed, players,
+                          lambda deal, game: SightedExpert(10 * deal, game, what))
     print(f"expert, told {what.says}, {players} players: {summary(margins)}")
 
 

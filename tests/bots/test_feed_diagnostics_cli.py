@@ -62,15 +62,16 @@ def test_sighted_expert_searches_the_real_deal_and_feeds_by_the_real_hand() -> N
     real = [sorted(c.uid for c in hand) for hand in game.round.hands]
     stock = sorted(c.uid for c in game.round.stock)
     order = [c.uid for c in game.round.stock]
-    for told, sees in (("both", True), ("deal", True), ("nothing", False)):
+    for told in ("both", "deal", "nothing"):
         what = script.TOLD[told]
-        bot = script.SightedExpert(0, game, what.feed, what.search, what.foresee)
+        bot = script.SightedExpert(0, game, what)
         bot.budget, bot.steps, bot.keep_worlds = None, 40, True
         bot.choose(view)
         assert bot.last_worlds
         for world in bot.last_worlds:
             hands = [sorted(c.uid for c in hand) for hand in world.hands]
-            assert (hands == real and sorted(c.uid for c in world.stock) == stock) == sees
+            assert (hands == real and sorted(c.uid for c in world.stock) == stock) == \
+                what.search
             assert ([c.uid for c in world.stock] == order) == what.foresee
         ev = script.evaluator_for(view)
         feeder = bot._feeder(view, ev, script.read_knowledge(view))
@@ -97,7 +98,7 @@ def test_a_wide_sighted_expert_searches_the_draws_and_short_hands_expert_leaves(
         if view.phase not in ("draw", "play"):
             break
         for wide in (False, True):
-            bot = script.SightedExpert(0, game, False, True, wide=wide)
+            bot = script.SightedExpert(0, game, script.TOLD["wide" if wide else "search"])
             bot.budget, bot.steps = None, 12
             action = bot.choose(view)
             if bot.last.deals:
