@@ -70,8 +70,9 @@ class Outs:
                 left.remove(c)
             if left:
                 best = max(best, removed + self.ev.value(left[0]))
-            else:
+            elif self._spare(len(used) + 1):
                 best = max(best, removed)  # everything melds: only a spare card goes
+            # (with no meld able to spare a card, the discard breaks one: not read here)
         best = min(best, self.penalty)
         self._memo[card.face] = best
         return best
@@ -135,6 +136,15 @@ class Outs:
                                 (meld.low > p.min_pos or meld.high < p.max_pos):
                             return True
         return False
+
+    def _spare(self, new_meld: int) -> bool:
+        """Whether a hand whose every card melds, with a new meld of `new_meld` cards, can
+        discard a card and still meld every other: some meld must be longer than it needs."""
+        p = self.p
+        if new_meld > max(p.set_min, p.run_min):
+            return True
+        return any(len(m.cards) > (p.set_min if m.kind == "set" else p.run_min)
+                   for m in self.melds)
 
     # -- a new meld with left-over cards
 
