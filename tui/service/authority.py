@@ -253,7 +253,7 @@ class WorkerLink:
     def _refuse(self, raw: Any, why: str, rule: str = "", quiet: bool = False) -> None:
         self.refused += 1
         if not quiet:
-            log.warning("worker %s: refused a message: %s", self.worker, why)
+            log.error("worker %s: refused a message: %s", self.worker, why)
         q = raw.get("q") if isinstance(raw, dict) else None
         if isinstance(q, int) and not isinstance(q, bool):
             self.send({"t": "reply", "s": raw.get("s"), "q": q, "ok": False, "error": why,
