@@ -56,3 +56,16 @@ def test_a_deal_that_cannot_be_dealt_is_refused_and_changes_nothing(
     with pytest.raises(PreparedDealError, match=message):
         deal_prepared(game, deal)
     assert [faces(h) for h in game.round.hands] == hands
+
+
+def test_a_prepared_deal_may_start_a_later_deal_of_the_schedule() -> None:
+    game = Game(load_ruleset("contract_rummy"), ["A", "B", "C"], 1)
+    rest = ["2D 3D 4D 5D 6D 7D 8D 9D 10D JD", "2H 3H 4H 5H 6H 7H 9H 10H JH QH"]
+    deal_prepared(game, PreparedDeal(("8S 8H 8C 4C 5C 6C KH 10C 9C 2S", *rest), deal=2))
+    assert game.round.number == 2
+    assert game.round_rules.contract is not None and game.round_rules.contract.runs == 1
+    with pytest.raises(PreparedDealError, match="deal 1 is not one"):
+        deal_prepared(game, PreparedDeal(("8S 8H 8C 4C 5C 6C KH 10C 9C 2S", *rest), deal=1))
+    with pytest.raises(PreparedDealError, match="deal 8 is not one"):
+        deal_prepared(game, PreparedDeal(("8S 8H 8C 4C 5C 6C KH 10C 9C 2S", *rest), deal=8))
+    assert game.round.number == 2

@@ -20,12 +20,14 @@ from .game import Game
 class PreparedDeal:
     """Where the named cards go.  `hands` has one string of card codes per seat
     (``"7H 7D 3S"``); `discard` is the pile bottom to top; `stock_top` the next cards to
-    be drawn, first drawn first; `turn` the seat to play first (None: the dealer's left)."""
+    be drawn, first drawn first; `turn` the seat to play first (None: the dealer's left);
+    `deal` the deal it is (None: the one in progress; a later one skips those between)."""
 
     hands: tuple[str, ...]
     discard: str = ""
     stock_top: str = ""
     turn: int | None = None
+    deal: int | None = None
 
 
 class PreparedDealError(ValueError):
@@ -58,6 +60,6 @@ def deal_prepared(game: Game, prepared: PreparedDeal) -> None:
     top = take_all(prepared.stock_top)
     stock: Sequence[Card] = pool + list(reversed(top))
     try:
-        game.stack_deal(hands, stock, pile, prepared.turn)
+        game.stack_deal(hands, stock, pile, prepared.turn, prepared.deal)
     except ValueError as exc:
         raise PreparedDealError(str(exc)) from exc
