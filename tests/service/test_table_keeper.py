@@ -103,6 +103,22 @@ async def test_owners_who_stay_away_get_bots_and_the_table_stays(tmp_path: Path)
     stop(again, keeper)
 
 
+async def test_a_game_nobody_comes_back_to_is_played_out_recorded_and_closed(
+        tmp_path: Path) -> None:
+    lob, keeper, shared, _ = await started_game(tmp_path)
+    stop(lob, keeper)
+    again = lobby(turn_timeout=None, grace=0.05)
+    keeper = keeper_for(again, tmp_path)
+    keeper.restore()
+    back = again.table(shared.id)
+    await until(lambda: back.status == "closed", timeout=60)
+    assert back.table.game.phase == "game_over" and again.tables == []
+    await until(lambda: back.table.record_outcome is not None)
+    assert default_store().count() == 1
+    assert not SqliteTables(tmp_path).path_of(shared.id).exists()
+    stop(again, keeper)
+
+
 async def test_a_finished_game_is_recorded_then_forgotten(tmp_path: Path) -> None:
     lob, keeper, shared, _ = await started_game(tmp_path)
     path = SqliteTables(tmp_path).path_of(shared.id)

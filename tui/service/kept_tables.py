@@ -128,8 +128,13 @@ class KeptTableError(Exception):
 class SqliteTables:
     """`TableStore` in a folder: one SQLite file per table."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, synchronous: str = "NORMAL") -> None:
         self.folder = Path(folder)
+        if synchronous not in ("OFF", "NORMAL", "FULL"):
+            raise ValueError(f"synchronous {synchronous!r}: OFF, NORMAL or FULL")
+        self.synchronous = synchronous
+        """NORMAL: a commit is a write to the WAL (a crash of the server loses nothing, a
+        power cut may lose the last moves); FULL flushes every move to the disk."""
 
     def path_of(self, table_id: int) -> Path:
         return self.folder / f"table-{table_id}.sqlite"
@@ -156,7 +161,7 @@ class SqliteTables:
         head = {"format": FORMAT, "version": VERSION, "rules_key": header.rules_key,
                 "fill_level": header.fill_level, "host": header.host,
                 "started_at": header.started_at, "game": document}
-        db = _connect(path, create=True)
+        db = _connect(path, self.synchronous, create=True)
         try:
             with db:
                 db.execute("CREATE TABLE kept (one INTEGER PRIMARY KEY CHECK (one = 1), "
@@ -181,7 +186,7 @@ class SqliteTables:
     def resume(self, table_id: int, game: Game) -> SqliteTableLog:
         path = self.path_of(table_id)
         try:
-            db = _connect(path)
+            db = _connect(path, self.synchronous)
             seats, rows = db.execute(
                 "SELECT (SELECT seats FROM kept), (SELECT count(*) FROM moves)").fetchone()
         except sqlite3.Error as exc:
@@ -301,7 +306,7 @@ class SqliteTableLog:
 
 
 # ---------------------------------------------------------------------- helpers
-def _connect(path: Path, create: bool = False) -> sqlite3.Connection:
+def _connect(path: Path, synchronous: str, create: bool = False) -> sqlite3.Connection:
     if not create and not path.exists():
         raise sqlite3.OperationalError("no such file")
     db = sqlite3.connect(str(path), check_same_thread=False)
@@ -309,7 +314,7 @@ def _connect(path: Path, create: bool = False) -> sqlite3.Connection:
         if create:
             db.execute("PRAGMA page_size = 1024")  # a move is one small page
         db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute(f"PRAGMA synchronous = {synchronous}")
     except sqlite3.Error:
         db.close()
         raise

@@ -520,7 +520,8 @@ class SharedTable:
         self._close_if_deserted()
 
     def _close_if_deserted(self) -> None:
-        if self.status in ("waiting", "closed") or self.held_for_owners:
+        if self.status in ("waiting", "closed") or (self.held_for_owners
+                                                     and self.status == "playing"):
             return
         if self.present_seats() or self._grace:
             return
@@ -593,6 +594,9 @@ class SharedTable:
             self.status = "finished"
             self.chat.announce("The game is over.")
             self._on_change(self)
+            self._listeners.notify()
+            self._close_if_deserted()  # (bots finished it for owners who never came back)
+            return
         self._listeners.notify()
 
     async def _drive(self) -> None:
