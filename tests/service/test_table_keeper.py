@@ -179,3 +179,45 @@ async def test_one_server_keeps_a_folder_and_drop_waits_for_it_to_stop(
     other.close()
     drop_kept(tmp_path, shared.id)
     assert describe_kept(tmp_path) == []
+
+
+async def test_every_move_and_chat_line_is_on_disk_before_anyone_is_told(
+        tmp_path: Path) -> None:
+    """A listener of the table (what sends a move to the players' screens) always finds
+    the move already kept: a server killed at any instant shows nobody a lost move."""
+    lob, keeper, shared, _ = await started_game(tmp_path)
+    store = SqliteTables(tmp_path)
+    seen: list[tuple[int, int]] = []
+    lines: list[bool] = []
+
+    def on_change() -> None:
+        game = shared.table.game
+        seen.append((len(game.history), len(store.load(shared.id).game.history)))
+
+    shared.subscribe(on_change)
+    shared.chat.subscribe(lambda message: lines.append(
+        message in store.load(shared.id).chat))
+    alice, bob = lob.guests
+    done = lambda: len(shared.table.game.history) >= 30  # noqa: E731
+    await _play_some(alice, bob, done)
+    alice.chat().say("and this line")
+    assert len(seen) >= 10 and all(shown == kept for shown, kept in seen)
+    assert lines and all(lines)
+    stop(lob, keeper)
+
+
+async def test_a_table_whose_file_fails_plays_on_unkept(tmp_path: Path, caplog) -> None:
+    lob, keeper, shared, _ = await started_game(tmp_path)
+    path = SqliteTables(tmp_path).path_of(shared.id)
+
+    def broken(game) -> None:  # noqa: ANN001
+        raise OSError("disk full")
+
+    shared.kept.moved = broken  # type: ignore[union-attr, method-assign]
+    alice, bob = lob.guests
+    moves = len(shared.table.game.history)
+    with caplog.at_level(logging.ERROR, "tui.service.shared_table"):
+        await _play_some(alice, bob, lambda: len(shared.table.game.history) >= moves + 4)
+    assert shared.kept is None and not path.exists()  # no stale game left to come back
+    assert any("cannot keep it on disk" in r.getMessage() for r in caplog.records)
+    stop(lob, keeper)
