@@ -186,3 +186,13 @@ async def test_the_replay_app_of_rummy_replay(store: RecordStore) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_replay_title_says_how_many_moves_were_taken_back(store: RecordStore) -> None:
+    import dataclasses
+
+    record = dataclasses.replace(store.get(1), undos=2)
+    app = Host(ReplayScreen(record))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "2 moves taken back" in str(app.screen.query_one("#replay-title", Static).render())

@@ -275,8 +275,13 @@ class RummyApp(App[None]):
         self.push_screen(NewGameScreen())
 
     def open_table(self, table: TableService, seat: int) -> None:
+        from tui.service.table import Table
+
         from .screens.table import TableScreen
         from .table_session import TableSession
+
+        if isinstance(table, Table):  # (a shared table takes nothing back)
+            table.undo_turns = self.settings.undo == "turns"
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
