@@ -31,3 +31,11 @@ def test_every_style_sheet_is_package_data() -> None:
         if not any(fnmatch.fnmatch(sheet.name, pattern) for pattern in data.get(package, [])):
             missing.append(str(sheet.relative_to(REPO)))
     assert missing == []
+
+
+def test_every_lesson_file_is_package_data() -> None:
+    patterns = setuptools_config()["package-data"]["tui.rulesets"]
+    lessons = sorted((REPO / "rulesets" / "lessons").glob("*.yaml"))
+    assert lessons
+    assert [p.name for p in lessons
+            if not any(fnmatch.fnmatch(f"lessons/{p.name}", pat) for pat in patterns)] == []
