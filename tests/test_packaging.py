@@ -34,8 +34,11 @@ def test_every_style_sheet_is_package_data() -> None:
 
 
 def test_every_lesson_file_is_package_data() -> None:
-    patterns = setuptools_config()["package-data"]["tui.rulesets"]
-    lessons = sorted((REPO / "rulesets" / "lessons").glob("*.yaml"))
+    config = setuptools_config()
+    assert "tui.lessons" in config["packages"]
+    assert config["package-dir"]["tui.lessons"] == "lessons"
+    patterns = config["package-data"]["tui.lessons"]
+    lessons = sorted((REPO / "lessons").glob("*.yaml"))
     assert lessons
     assert [p.name for p in lessons
-            if not any(fnmatch.fnmatch(f"lessons/{p.name}", pat) for pat in patterns)] == []
+            if not any(fnmatch.fnmatch(p.name, pat) for pat in patterns)] == []

@@ -160,7 +160,7 @@ class LessonTable:
 
     @property
     def seats(self) -> Sequence[SeatSpec]:
-        return [SeatSpec(spec.name, None if seat == PLAYER else "coached")
+        return [SeatSpec(spec.name, None if seat == PLAYER else "lesson")
                 for seat, spec in enumerate(self._table.seats)]
 
     @property

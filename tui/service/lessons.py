@@ -1,20 +1,20 @@
 """The lessons, read from their files: a guided deal per bundled game.
 
-Lessons are data, kept beside the bundled rulesets in ``rulesets/lessons/`` (one file a
-lesson, named after the ruleset it plays; the keys are explained at the top of
-``three_thirteen.yaml``).  A file that does not read as a lesson is refused with
-`LessonError` naming it, never half-loaded.
+Lessons are data, kept in ``lessons/`` at the top of the repository beside ``rulesets/``
+(installed: the package data of `tui.lessons`), one file a lesson, named after the ruleset
+it plays; the keys are explained at the top of ``three_thirteen.yaml``.  A file that does
+not read as a lesson is refused with `LessonError` naming it, never half-loaded.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from tui.engine.prepared import PreparedDeal
-from tui.engine.ruleset import bundled_rulesets_dir
 
 from .lesson import Expect, Lesson, Step
 
@@ -24,7 +24,17 @@ class LessonError(ValueError):
 
 
 def lessons_dir() -> Path:
-    return bundled_rulesets_dir() / "lessons"
+    """The folder of lesson files (source checkout first, then installed data)."""
+    checkout = Path(__file__).resolve().parents[2] / "lessons"
+    if any(checkout.glob("*.yaml")):
+        return checkout
+    try:
+        spec = importlib.util.find_spec("tui.lessons")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return checkout
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def lesson_keys() -> list[str]:

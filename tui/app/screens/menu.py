@@ -1,4 +1,4 @@
-"""The main menu: new game, continue, rules, settings, quit."""
+"""The main menu: new game, continue, learn to play, rules, settings, quit."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("c", "choose('continue')", "Continue"),
+        Binding("l", "choose('learn')", "Learn to play"),
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("g", "choose('records')", "Records"),
@@ -80,6 +81,7 @@ class MenuScreen(Screen[None]):
             Option(Text.assemble(("n", key), "  New game"), id="new"),
             Option(Text.assemble(("c", key), "  Continue"), id="continue",
                    disabled=not can_continue),
+            Option(Text.assemble(("l", key), "  Learn to play"), id="learn"),
             Option(Text.assemble(("r", key), "  Rules"), id="rules"),
             Option(Text.assemble(("g", key), "  Game records"), id="records"),
             Option(Text.assemble(("s", key), "  Settings"), id="settings"),
@@ -102,6 +104,8 @@ class MenuScreen(Screen[None]):
             app.push_screen(NewGameScreen())
         elif what == "continue":
             host(self).resume_game()
+        elif what == "learn":
+            self._choose_lesson()
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -116,6 +120,22 @@ class MenuScreen(Screen[None]):
             app.push_screen(SettingsScreen())
         elif what == "quit":
             app.exit()
+
+    def _choose_lesson(self) -> None:
+        """Which game to learn (a lesson is a guided deal of one bundled game)."""
+        from tui.service.lessons import lesson_keys
+
+        from .pickers import PickScreen
+
+        keys = lesson_keys()
+        titles = {key: key.replace("_", " ").title() for key in keys}
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                host(self).open_lesson(keys[index])
+
+        self.app.push_screen(PickScreen("Learn to play", [
+            (i, f"{titles[key]}: a guided first deal") for i, key in enumerate(keys)]), chosen)
 
     def _play_rules(self, play: PlayRules | None) -> None:
         """"Play this" from the rules editor: a game against bots with those rules."""
