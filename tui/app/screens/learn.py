@@ -11,10 +11,12 @@ any step (nothing is saved: the player's saved game is untouched).
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.screen import Screen
 
 from tui.engine.view import SeatView
 from tui.service.lesson import LessonTable
 
+from ..host import host
 from ..table_session import TableSession
 from ..widgets.coach import CoachPanel
 from .table import TableScreen
@@ -54,3 +56,21 @@ class LearnScreen(TableScreen):
         else:
             panel.show(f"{lesson.lesson.title}", f"step {steps} of {steps}",
                        "Well done. The others finish the deal…")
+
+
+def choose_lesson(screen: Screen) -> None:
+    """Ask which game to learn (the main menu's Learn to play, the lobby's `h` over SSH),
+    then open that lesson."""
+    from tui.service.lessons import lesson_keys
+
+    from .pickers import PickScreen
+
+    keys = lesson_keys()
+
+    def chosen(index: int | None) -> None:
+        if index is not None:
+            host(screen).open_lesson(keys[index])
+
+    screen.app.push_screen(PickScreen("Learn to play", [
+        (i, f"{key.replace('_', ' ').title()}: a guided first deal")
+        for i, key in enumerate(keys)]), chosen)

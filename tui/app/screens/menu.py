@@ -105,7 +105,9 @@ class MenuScreen(Screen[None]):
         elif what == "continue":
             host(self).resume_game()
         elif what == "learn":
-            self._choose_lesson()
+            from .learn import choose_lesson
+
+            choose_lesson(self)
         elif what == "rules":
             from .rules import RulesScreen
 
@@ -120,22 +122,6 @@ class MenuScreen(Screen[None]):
             app.push_screen(SettingsScreen())
         elif what == "quit":
             app.exit()
-
-    def _choose_lesson(self) -> None:
-        """Which game to learn (a lesson is a guided deal of one bundled game)."""
-        from tui.service.lessons import lesson_keys
-
-        from .pickers import PickScreen
-
-        keys = lesson_keys()
-        titles = {key: key.replace("_", " ").title() for key in keys}
-
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                host(self).open_lesson(keys[index])
-
-        self.app.push_screen(PickScreen("Learn to play", [
-            (i, f"{titles[key]}: a guided first deal") for i, key in enumerate(keys)]), chosen)
 
     def _play_rules(self, play: PlayRules | None) -> None:
         """"Play this" from the rules editor: a game against bots with those rules."""
