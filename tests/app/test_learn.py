@@ -64,7 +64,9 @@ async def test_three_thirteen_step_by_step_from_the_menu(tmp_path: Path) -> None
         await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
         await pilot.press("l")
         await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
-        await pilot.press("down", "enter")  # contract_rummy, three_thirteen: the second
+        from tui.service.lessons import lesson_keys
+
+        await pilot.press(*["down"] * lesson_keys().index("three_thirteen"), "enter")
         await wait_until(pilot, lambda: on_step(app, 1))
         title, text = coach(app)
         assert title == "Learn Three Thirteen: Drawing" and "press s" in text
@@ -202,3 +204,26 @@ async def test_a_player_over_ssh_learns_from_the_lobby_and_comes_back_to_it() ->
             assert lobby.summaries() == []  # a lesson is no lobby table
     finally:
         lobby.close()
+
+
+async def test_liverpool_buys_a_discard_out_of_turn_with_b(tmp_path: Path) -> None:
+    app = learn_app(tmp_path, "liverpool")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: on_step(app, 1))
+        await pilot.press("s")
+        await wait_until(pilot, lambda: on_step(app, 2))
+        cards = [str(c) for c in screen(app).hand.hand]
+        await pilot.press("home", *["right"] * cards.index("KH"), "d")
+        await wait_until(pilot, lambda: on_step(app, 3))
+        assert screen(app).view_now.phase == "buy"
+        await refused(pilot, app, "n")  # passing is a move, but not this step's
+        await pilot.press("b")
+        await wait_until(pilot, lambda: on_step(app, 4))
+        assert "9H" in [str(c) for c in screen(app).view_now.hand]
+        await pilot.press("s")
+        await wait_until(pilot, lambda: on_step(app, 5))
+        await pilot.press("m")
+        await wait_until(pilot, lambda: on_step(app, 6))
+        await pilot.press("d")
+        await wait_until(pilot, lambda: screen(app).lesson.finished
+                         and coach(app)[0] == "Learn Liverpool: done")

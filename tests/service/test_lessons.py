@@ -19,8 +19,8 @@ def lesson_table(key: str) -> LessonTable:
     return LessonTable(LESSONS[key], load_ruleset(key), "Tess")
 
 
-def test_there_is_a_lesson_for_each_of_the_two_families() -> None:
-    assert {"three_thirteen", "contract_rummy"} <= set(LESSONS)
+def test_there_is_a_lesson_for_each_bundled_game() -> None:
+    assert {"three_thirteen", "contract_rummy", "liverpool"} <= set(LESSONS)
     assert all(lesson.rules == key for key, lesson in LESSONS.items())
 
 
@@ -59,8 +59,10 @@ def test_each_step_passes_only_on_its_own_move(key: str) -> None:
         steps += 1
     let_others_play(table)
     assert steps == len(LESSONS[key].steps)
-    assert table.finished and table.view(PLAYER).phase == "round_over"
-    assert table.view(PLAYER).hand == () or key == "three_thirteen"  # out: nothing left
+    assert table.finished and table.bot_to_move() is None
+    if key in ("three_thirteen", "contract_rummy"):  # these end with the learner out
+        assert table.view(PLAYER).phase == "round_over"
+        assert table.view(PLAYER).players[PLAYER].went_out
     assert table.hint(PLAYER) == LESSONS[key].done
     with pytest.raises(IllegalAction, match="lesson is over"):
         table.act(PLAYER, Discard(PLAYER, None))
@@ -104,3 +106,21 @@ def test_a_lesson_that_does_not_exist_or_does_not_read_is_refused(
     monkeypatch.setattr(lessons, "lessons_dir", lambda: tmp_path)
     with pytest.raises(lessons.LessonError, match="broken.yaml: not a lesson"):
         load_lesson("broken")
+
+
+def test_liverpool_teaches_buying_out_of_turn() -> None:
+    table = lesson_table("liverpool")
+    titles = []
+    while table.current is not None:
+        let_others_play(table)
+        step = table.current
+        assert step is not None
+        titles.append(step.title)
+        view = table.view(PLAYER)
+        if step.expect.kind == "buy":
+            assert view.phase == "buy" and str(view.buy_offer) == "9H"
+            held = len(view.hand)
+        table.act(PLAYER, next(a for a in view.legal if step.expect.met_by(a)))
+        if step.expect.kind == "buy":
+            assert len(table.view(PLAYER).hand) == held + 2  # the card and a penalty card
+    assert 'Buying ("May I?")' in titles

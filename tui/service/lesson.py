@@ -16,15 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui.engine.actions import (
+    ACTION_TYPES,
     Action,
     Discard,
-    DrawStock,
     IllegalAction,
     LayDown,
     LayOff,
     MeldSpec,
     SwapJoker,
-    TakeDiscard,
 )
 from tui.engine.cards import Card, parse_card
 from tui.engine.game import Game
@@ -107,10 +106,8 @@ def scripted_move(game: Game, text: str) -> Action:
                 return hand.pop(index)
         raise ValueError(f"lesson script: seat {seat} holds no {code}")
 
-    if kind == "draw_stock":
-        return DrawStock(seat)
-    if kind == "take_discard":
-        return TakeDiscard(seat)
+    if kind in ("draw_stock", "take_discard", "buy", "pass_buy"):
+        return ACTION_TYPES[kind](seat)
     if kind == "discard":
         card = take(spec) if spec else max(hand, key=lambda c: (game.rules.value(c.rank),
                                                                 c.rank))
@@ -149,9 +146,9 @@ class LessonTable:
 
     @property
     def finished(self) -> bool:
-        """Every step done and the deal over."""
-        return self.current is None and not self._pending and \
-            self._table.game.phase in ("round_over", "game_over")
+        """Every step done and the others' moves after it made (a lesson may end before
+        its deal does: nothing more is played then)."""
+        return self.current is None and not self._pending
 
     # ------------------------------------------------------------------ TableService
     @property
