@@ -71,9 +71,13 @@ async def test_three_thirteen_step_by_step_from_the_menu(tmp_path: Path) -> None
         title, text = coach(app)
         assert title == "Learn Three Thirteen: Drawing" and "press s" in text
         await refused(pilot, app, "d", "t", "o")
+        await refused(pilot, app, "t")
+        assert "✗ First draw a card: press s" in coach(app)[1]  # said by the coach
+        assert not [n.message for n in app._notifications]  # noqa: SLF001 - no notice
         await pilot.press("s")
         await wait_until(pilot, lambda: on_step(app, 2))
         assert "You drew 2♦" in coach(app)[1]  # cards in the table's own style
+        assert "✗" not in coach(app)[1]  # a new step, a clean slate
         await refused(pilot, app, "d")  # the cursor is on a 7: keep it
         await pilot.press("end", "d")  # the 2♦ drawn, at the end of the hand
         await wait_until(pilot, lambda: on_step(app, 3))

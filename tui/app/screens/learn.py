@@ -10,6 +10,8 @@ any step (nothing is saved: the player's saved game is untouched).
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.screen import Screen
 
@@ -20,6 +22,10 @@ from ..host import host
 from ..table_session import TableSession
 from ..widgets.coach import CoachPanel
 from .table import TableScreen
+
+# The table's notices about a move not made, which the coach says instead.
+COACHED = ("Not allowed", "Choose first", "Not yet", "Nothing to lay off onto",
+           "Nothing to swap", "Not played")
 
 
 class LearnScreen(TableScreen):
@@ -32,6 +38,16 @@ class LearnScreen(TableScreen):
 
     def on_mount(self) -> None:
         self._coach()
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """A move refused or not yet possible is the coach's to answer, under the step it
+        did not take (no notice over the table)."""
+        if title in COACHED and self.is_mounted:
+            self.query_one(CoachPanel).nudge(message)
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=markup)
 
     def _after_summary(self, leave: bool | None) -> None:
         """A lesson is one deal: after its summary, back to the menu."""

@@ -9,6 +9,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from ..colours import app_colours
+
 
 class CoachPanel(Static):
     """A bordered panel above the key bar; the border names the step."""
@@ -24,8 +26,19 @@ class CoachPanel(Static):
     }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._said = Text()
+
     def show(self, title: str, place: str, text: str, done: bool = False) -> None:
         """`place` is where the lesson is ("step 2 of 4"); `done` says it is over."""
         self.border_title = title
         self.border_subtitle = f"{place} · q leaves"
-        self.update(Text(text, Style(bold=done)))
+        self._said = Text(text, Style(bold=done))
+        self.update(self._said)
+
+    def nudge(self, text: str) -> None:
+        """A move the step does not take: said under the step's text (in place of a notice
+        over the table) until the step changes."""
+        line = Text("\n✗ " + text, Style(color=app_colours(self.app).bad, bold=True))
+        self.update(Text.assemble(self._said, line))
