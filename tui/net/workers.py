@@ -94,7 +94,8 @@ class WorkerApps:
         from tui.paths import player_rulesets_dir
 
         guest = self.link.open_session(
-            info.id, info.player_name, info.key, turned_away=info.close,
+            info.id, info.player_name, info.key,
+            turned_away=lambda why: turn_away(info, why),
             replaced=lambda: info.close("You connected again from elsewhere: this older "
                                         "session is closed."))
         self._guests[info.id] = guest
@@ -114,6 +115,15 @@ class WorkerApps:
         guest = self._guests.pop(info.id, None)
         if guest is not None:
             guest.close()
+
+
+def turn_away(info: SessionInfo, why: str) -> None:
+    """The service refused this player (a name not theirs, the server full): the app
+    closes with `why` shown and the `ssh` command exits non-zero, as for any refusal."""
+    info.close(f"rummy-tui: {why}")
+    app = info.app
+    if app is not None:  # (after close: its exit would set the status back to 0)
+        app.exit(return_code=1)
 
 
 async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
