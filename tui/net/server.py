@@ -55,6 +55,10 @@ NO_COMMANDS = (
 NO_SUBSYSTEM = "rummy-tui: file transfer (SFTP/SCP) and subsystems are not available here.\r\n"
 NO_FORWARDING = "port forwarding is not available on a rummy-tui table"
 NOT_OPEN = "rummy-tui: the table is not open yet; try again in a moment.\r\n"
+BAD_USER_NAME = (
+    "rummy-tui: that user name cannot be used over SSH (emoji and some other characters "
+    "are not allowed): connect under a plain name, e.g. `ssh -p PORT ann@HOST`."
+)
 
 
 SHUTDOWN_MESSAGE = ("The server is shutting down. A game in progress is kept: connect again "
@@ -252,6 +256,23 @@ def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
         pass
 
 
+def _plain_user_name_refusal(conn: asyncssh.SSHServerConnection) -> None:
+    """asyncssh refuses a user name SASLprep cannot take (an emoji) with its own words
+    ("Unassigned character: '\\360...'"): say it plainly instead.  asyncssh offers no
+    hook for it, so this connection's disconnect message is rewritten (a test checks
+    it still works after an upgrade)."""
+    send = getattr(conn, "_send_disconnect", None)
+    if send is None:
+        return
+
+    def send_plain(code: int, reason: str, lang: str) -> None:
+        if code == asyncssh.DISC_ILLEGAL_USER_NAME:
+            reason = BAD_USER_NAME
+        send(code, reason, lang)
+
+    conn._send_disconnect = send_plain  # type: ignore[method-assign]
+
+
 class _PlayerSession(asyncssh.SSHServerSession):
     """asyncssh's view of one session channel; hands over to `Session` once started."""
 
@@ -350,6 +371,7 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        _plain_user_name_refusal(conn)
         server = self._server
         server._connections.add(conn)
         server._door_conns[self._door_id] = self
