@@ -101,6 +101,12 @@ class NameBook:
                                    (name.casefold(),)).fetchone()
         return row[0] if row else None
 
+    def names(self) -> list[str]:
+        """Every name a key owns, and every name the host gave a key."""
+        with self._lock:
+            rows = self._db.execute("SELECT name FROM names").fetchall()
+        return [row[0] for row in rows] + sorted(self._host_held)
+
     def admit(self, name: str, key: str = "") -> Identity:
         """The identity of a player arriving as `name` with `key` ("" for none).
 

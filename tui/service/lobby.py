@@ -2,15 +2,17 @@
 
 Pure Python on the server's event loop (no textual): each SSH session's app enters the
 lobby as a `Guest` and creates, joins, watches and leaves tables through it; when the
-session ends, however it ends, `Guest.close()` lets go of whatever it held.  The tables
-themselves (seats, bots, grace periods, chat) are `tui.service.shared_table.SharedTable`.
+session ends, however it ends, `Guest.close()` lets go of whatever it held.  A name that
+looks like another player's (the same UTS #39 skeleton, `tui.service.names`) is refused.
+The tables themselves (seats, bots, grace periods, chat) are
+`tui.service.shared_table.SharedTable`.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tui.engine.rules import Ruleset
 from tui.listeners import Listeners
@@ -22,7 +24,7 @@ from tui.service.interface import (
     TableSummary,
     no_subscription,
 )
-from tui.service.names import clean_name
+from tui.service.names import clean_name, look_alike
 from tui.service.shared_table import (
     LobbyConfig,
     LobbyError,
@@ -135,14 +137,27 @@ class Lobby:
         a key owns its name (see `tui.service.identity`).  `on_replaced` is called if the
         same player takes their seat from a newer session.  Raises `LobbyError` if the
         name belongs to another key."""
+        name = clean_name(name)  # whoever sent it
+        alike = look_alike(name, self._names_in_use())
+        if alike is not None:
+            raise LobbyError(f"The name {name} looks like {alike}, another player's name: "
+                             "connect under a name of your own.")
         try:
-            identity = self.names.admit(clean_name(name), key)  # whoever sent it
+            identity = self.names.admit(name, key)
         except NameTaken as exc:
             raise LobbyError(str(exc)) from None
         guest = Guest(self, identity, on_replaced)
         self._guests.append(guest)
         self._changed()
         return guest
+
+    def _names_in_use(self) -> Iterator[str]:
+        """Names a newcomer's must not look like: those in the lobby, at the tables, and
+        those keys own."""
+        yield from (guest.name for guest in self._guests)
+        for shared in self._tables.values():
+            yield from (seat.person for seat in shared.seats if seat.person)
+        yield from self.names.names()
 
     def _left(self, guest: Guest) -> None:
         if guest in self._guests:
