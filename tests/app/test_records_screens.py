@@ -196,3 +196,20 @@ async def test_the_replay_title_says_how_many_moves_were_taken_back(store: Recor
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "2 moves taken back" in str(app.screen.query_one("#replay-title", Static).render())
+
+
+ENGINE_CODE = __import__("re").compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+async def test_the_replay_narrates_with_the_tables_card_names(store: RecordStore) -> None:
+    """Issue 33: the narration read `2C turned up` where the table writes `2♣`."""
+    app = Host(ReplayScreen(store.get(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        seen = []
+        for _ in range(6):
+            seen.append(text_of(screen, "#replay-caption"))
+            await pilot.press("right")
+    told = " ".join(seen)
+    assert "turned up" in told and not ENGINE_CODE.search(told), told
+    assert any(suit in told for suit in "♣♦♥♠")

@@ -19,7 +19,7 @@ from tui.engine.cards import JOKER_RANK, Card
 from tui.records.record import GameRecord
 from tui.records.replay import Frame, Replay
 
-from ..cardart import CardStyle, chip, chips
+from ..cardart import CardStyle, card_words, chip, chips
 from ..widgets.footer import Footer
 
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "*": 4}
@@ -186,7 +186,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-piles", Static).update(piles_text(frame, style))
         self.query_one("#replay-table", Static).update(table_text(frame, style))
         self.query_one("#replay-scores", Static).update(scores_text(frame, style))
-        self.query_one("#replay-caption", Static).update(Text(frame.caption))
+        self.query_one("#replay-caption", Static).update(
+            Text(card_words(frame.caption, style, self.record.names)))
 
     @property
     def frame(self) -> Frame:

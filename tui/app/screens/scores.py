@@ -11,7 +11,7 @@ from textual.widgets import Label
 
 from tui.engine.view import SeatView
 
-from ..cardart import CardStyle
+from ..cardart import CardStyle, card_words
 from ..describe import name_of
 from ..widgets.gamelog import GameLog
 from ..widgets.scoresheet import ScoreSheet
@@ -38,7 +38,9 @@ class ScoresScreen(ModalScreen[None]):
         self.query_one(ScoreSheet).show(names, view.scores, [p.total for p in view.players],
                                         view.rules.end.winner == "lowest", view.seat,
                                         self.card_style.ascii)
-        self.query_one(GameLog).show(view.log, view.seat, len(view.log))
+        style = self.card_style
+        self.query_one(GameLog).show(view.log, view.seat, len(view.log),
+                                     lambda text: card_words(text, style, names))
 
     def action_close(self) -> None:
         self.dismiss()
