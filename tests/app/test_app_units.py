@@ -55,6 +55,30 @@ def test_sync_keeps_the_players_order_and_appends_new_cards() -> None:
     assert model.new == {99}
 
 
+def test_a_hand_sorted_by_suit_stops_saying_so_when_a_card_is_appended() -> None:
+    """Issue 33: the frame said "by suit" over `2♣ J♦ 6♠ J♠ 3♦`: a drawn card went to the
+    right end and the label stayed."""
+    hand = cards_with_uids("7H 2C KS 5D")
+    model = HandModel()
+    model.sync(hand)
+    model.sort("suit")
+    model.sync([*hand, Card(3, "C", 99)])
+    assert [str(c) for c in model.hand] == ["2C", "5D", "7H", "KS", "3C"]
+    assert model.sort_mode == "" and model.chosen_sort == "suit"
+
+
+def test_a_hand_kept_sorted_puts_each_card_that_arrives_in_its_place() -> None:
+    hand = cards_with_uids("7H 2C KS 5D")
+    model = HandModel(keep_sorted=True)
+    model.sync(hand)
+    model.sort("rank", {1: 14})
+    model.set_cursor(3)  # on KS
+    model.sync([*hand, Card(1, "C", 98), Card(3, "C", 99)])
+    assert [str(c) for c in model.hand] == ["2C", "3C", "5D", "7H", "KS", "AC"]
+    assert model.sort_mode == "rank" and model.new == {98, 99}
+    assert str(model.cursor_card) == "KS"  # the cursor stays on its card
+
+
 def test_identical_cards_from_two_decks_stay_distinct() -> None:
     hand = [Card(7, "H", 1), Card(7, "H", 2), Card(3, "C", 3)]
     model = HandModel()

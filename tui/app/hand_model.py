@@ -26,11 +26,16 @@ class HandModel:
     new: set[int] = field(default_factory=set)  # drawn since the last sync
     sort_mode: str = ""  # last sort applied ("" = the player's own order)
     suggested: list[list[int]] = field(default_factory=list)  # best melds, when sorted so
+    keep_sorted: bool = False  # a setting: cards that arrive go to their place in the sort
+    chosen_sort: str = "suit"  # the order the player last chose (a new deal is dealt so)
+    rank_keys: dict[int, int] = field(default_factory=dict)  # of the last sort by rank
 
     # --- keeping in step with the engine -------------------------------------------------
     def sync(self, hand: Sequence[Card]) -> None:
         """Adopt the engine's hand: keep the player's order, drop cards that left, add
-        new ones at the right end (marked new)."""
+        new ones (marked new) at the right end, or in their place when the hand is kept
+        sorted by suit or rank; a hand no longer in the order it was sorted in stops
+        saying it is (its label tells the truth)."""
         uids = {c.uid for c in hand}
         first = not self.order
         self.cards = {c.uid: c for c in hand}
@@ -46,6 +51,11 @@ class HandModel:
             if self.sort_mode == "melds":  # nor does saying the hand is sorted by it
                 self.sort_mode = ""
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
+        if added and not first and self.sort_mode in ("suit", "rank"):
+            if self.keep_sorted:
+                self.sort(self.sort_mode, self.rank_keys)
+            else:
+                self.sort_mode = ""
 
     def reset(self) -> None:
         """A new deal: forget order, selection and groups."""
@@ -157,6 +167,9 @@ class HandModel:
         if cursor_uid is not None:
             self.cursor = self.order.index(cursor_uid)
         self.sort_mode = mode
+        if mode in ("suit", "rank"):
+            self.chosen_sort = mode
+            self.rank_keys = dict(key_rank or {})
         self.suggested = [[c.uid for c in meld if c.uid in self.cards] for meld in melds] \
             if mode == "melds" else []
 

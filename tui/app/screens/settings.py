@@ -59,6 +59,11 @@ class SettingsScreen(Screen[None]):
                 yield Select([("your own moves of this turn", "turn"),
                               ("whole turns, alone against bots", "turns")],
                              value=s.undo, allow_blank=False, compact=True, id="undo")
+            with Horizontal(classes="row"):
+                yield Label("New cards", classes="field")
+                yield Select([("at the right end of the hand", "end"),
+                              ("sorted into place (by suit or rank)", "sorted")],
+                             value=s.new_cards, allow_blank=False, compact=True, id="new_cards")
             with Horizontal(classes="buttons"):
                 yield Button("Save", variant="primary", compact=True, id="save")
                 yield Button("Back", compact=True, id="back")
@@ -78,6 +83,7 @@ class SettingsScreen(Screen[None]):
             theme=value("theme"),
             bot_speed=value("bot_speed"),
             undo=value("undo"),
+            new_cards=value("new_cards"),
         ).cleaned()
 
     @on(Select.Changed)

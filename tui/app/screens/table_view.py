@@ -203,11 +203,12 @@ class TableView(Screen[None]):
             self.refresh_bindings()
         self._view, self._can_undo, self._penalty = view, can_undo, penalty
         self._shown_generation = generation
+        self.hand.keep_sorted = self.app_settings().new_cards == "sorted"
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
             self.hand.sync(view.hand)
-            self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
+            self.hand.sort(self.hand.chosen_sort, self._rank_keys())
             self.hand.set_cursor(0)
             self._fresh_from = len(view.log)
         else:
