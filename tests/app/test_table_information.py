@@ -175,3 +175,54 @@ async def test_notes_never_pile_up(tmp_path) -> None:
         await pilot.pause()
         notes = list(app._notifications)
         assert len(notes) == 1 and "swap" in notes[0].message.lower(), notes
+
+
+async def test_a_hint_says_it_is_thinking_at_once_then_marks_its_card(tmp_path) -> None:
+    """Issue 33: the hint key said nothing for up to seconds while it thought, then only
+    wrote "discard 10♠ …" with 13-15 cards in hand.  Now "Thinking…" shows at once, and
+    the answer marks the card it names and puts the cursor on it (or marks the pile it
+    says to draw from)."""
+    import threading
+
+    from tui.app.widgets.piles import StockPile
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        table = screen.table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "draw")
+        go = threading.Event()
+        real = table.hint
+        answers: list[str] = []
+
+        def slow_hint(seat: int) -> str:
+            go.wait(30)
+            answers.append(real(seat))
+            return answers[-1]
+
+        table.hint = slow_hint  # type: ignore[method-assign]
+        prompt = screen.query_one("#prompt", Static)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: "Thinking" in str(prompt.render()))
+        go.set()
+        await wait_until(pilot, lambda: bool(answers) and "Thinking" not in str(prompt.render()))
+        await pilot.pause()
+        pile = "stock" if "draw from the stock" in answers[0] else "discard"
+        marked = screen.query_one(StockPile if pile == "stock" else DiscardPile)
+        assert marked.has_class("-hinted"), answers[0]
+        await pilot.press("s")  # a move: the mark goes with the hint
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "play")
+        assert not screen.query_one(StockPile).has_class("-hinted")
+        await pilot.press("h")
+        await wait_until(pilot, lambda: len(answers) == 2 and bool(screen.hand.hinted))
+        named = [c for c in parse_cards(" ".join(
+            t for t in answers[1].split(":")[0].replace(",", " ").split()
+            if t[:-1] in {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+            and t[-1] in "CDHS"))]
+        assert named, answers[1]
+        cursor = screen.hand.cursor_card
+        assert cursor is not None and cursor.uid in screen.hand.hinted
+        assert cursor.face in {c.face for c in named}

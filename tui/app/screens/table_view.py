@@ -82,6 +82,7 @@ class TableView(Screen[None]):
         self._save_timer: Timer | None = None  # a save on its way (`SAVE_EVERY`)
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
+        self._hinted_pile: str | None = None  # "stock" or "discard": the hint draws there
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
         self._bot_timer: Timer | None = None
         self._shown: TableContents | None = None  # what the widgets show now
@@ -222,6 +223,9 @@ class TableView(Screen[None]):
                 if pane.seat == seat:
                     pane.flash()
         self._log_seen = len(view.log)
+        if self._hint is not None and self._hint[1] != len(view.log):  # moved on
+            self.hand.hinted.clear()
+            self._hinted_pile = None
         self._draw()
         self.view_shown(view)
 
@@ -256,8 +260,11 @@ class TableView(Screen[None]):
         for i, part in enumerate(now.opponents):
             if old is None or part != old.opponents[i]:
                 panes[part.seat].show(part, style)
+        stock = self.query_one(StockPile)
+        stock.set_class(self._hinted_pile == "stock", "-hinted")
+        self.query_one(DiscardPile).set_class(self._hinted_pile == "discard", "-hinted")
         if old is None or now.stock != old.stock:
-            self.query_one(StockPile).show(now.stock.count, now.stock.active, style)
+            stock.show(now.stock.count, now.stock.active, style)
         if old is None or now.pile != old.pile:
             pile = self.query_one(DiscardPile)
             if old is None or now.pile.deep != old.pile.deep:
