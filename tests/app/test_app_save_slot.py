@@ -147,6 +147,43 @@ async def test_the_save_is_read_off_the_loop_to_continue_it_and_to_replace_it(
     assert path.exists()  # the new game's save
 
 
+def strays(folder: Path, name: str, ages: dict[str, float]) -> dict[str, Path]:
+    """Temporary files as a writer killed mid-write (`kill -9` during an autosave) leaves
+    them, each last changed `ages[tag]` seconds ago."""
+    import os
+    import time
+
+    made = {}
+    for tag, age in ages.items():
+        path = folder / f".{name}.{tag}.tmp"
+        path.write_text('{"half": ')
+        os.utime(path, (time.time() - age, time.time() - age))
+        made[tag] = path
+    return made
+
+
+async def test_the_window_that_holds_the_save_clears_killed_autosaves(tmp_path: Path) -> None:
+    left = strays(tmp_path, "current_game.json", {"killed": 3600, "old": 700, "live": 1})
+    other = strays(tmp_path, "settings.json", {"other": 3600})
+    await saved_game(tmp_path)
+    assert not left["killed"].exists() and not left["old"].exists()
+    assert left["live"].exists(), "a temporary file as young as a live write is left alone"
+    assert other["other"].exists(), "only the save's own temporaries are the slot's"
+
+
+def test_remove_stale_temporaries_takes_only_old_temporaries_of_that_file(
+        tmp_path: Path) -> None:
+    from tui.atomic import remove_stale_temporaries, write_atomic
+
+    target = tmp_path / "a[1].json"  # a name glob would read as a pattern
+    write_atomic(target, "{}")
+    left = strays(tmp_path, "a[1].json", {"x": 3600})
+    lookalike = strays(tmp_path, "a1.json", {"y": 3600})
+    assert remove_stale_temporaries(target) == 1
+    assert not left["x"].exists() and lookalike["y"].exists() and target.read_text() == "{}"
+    assert remove_stale_temporaries(tmp_path / "missing" / "b.json") == 0
+
+
 async def test_a_second_windows_game_is_kept_for_continue_while_the_window_is_open(
         tmp_path: Path) -> None:
     """Issue 33: a window that cannot save (the first one holds the save slot) said "q

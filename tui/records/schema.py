@@ -140,6 +140,16 @@ class NewerSchema(Exception):
         self.version = version
 
 
+class DamagedHeader(sqlite3.DatabaseError):
+    """A version below 0 is no release's: the file's header is damaged (one flipped byte
+    of `user_version` makes it negative).  Worded as SQLite words damage, so the store sets
+    the file aside and copies its games out, as for any other damage."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"database disk image is malformed (records version {version})")
+        self.version = version
+
+
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring the database up to date inside the caller's write transaction.
 
@@ -149,6 +159,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
+    if version < 0:
+        raise DamagedHeader(version)
     for step in range(version, SCHEMA_VERSION):
         MIGRATIONS[step](conn)
     if version != SCHEMA_VERSION:

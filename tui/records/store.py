@@ -28,16 +28,19 @@ from tui.file_lock import locked
 
 from .base import RecordError
 from .rows import (
+    ABANDONED_COLUMNS,
     RECORD_COLUMNS,
     ROW_DAMAGE,
+    AbandonedSummary,
     GameSummary,
+    abandoned_from_row,
     lenient_text,
     one_line,
     record_from_row,
     summary_from_row,
 )
 from .salvage import readable_records
-from .schema import SCHEMA_VERSION, NewerSchema, migrate
+from .schema import SCHEMA_VERSION, DamagedHeader, NewerSchema, migrate
 
 if TYPE_CHECKING:
     from .abandoned import AbandonedGame
@@ -265,6 +268,8 @@ class RecordStore:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise NewerSchema(version)
+            if version < 0:
+                raise DamagedHeader(version)
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
@@ -334,6 +339,8 @@ class RecordStore:
             conn = self._connect()
             try:
                 conn.execute("PRAGMA schema_version").fetchone()
+                if conn.execute("PRAGMA user_version").fetchone()[0] < 0:
+                    return True
                 return bool(conn.execute("PRAGMA quick_check").fetchone()[0] != "ok")
             finally:
                 conn.close()
@@ -429,6 +436,28 @@ class RecordStore:
     def _abandoned_count(self) -> int:
         with self._connection() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM abandoned").fetchone()[0])
+
+    def abandoned_games(self) -> list[AbandonedSummary]:
+        """Games given up unfinished, latest first; a damaged row is left out and reported."""
+        return self._run(self._abandoned_games)
+
+    def _abandoned_games(self) -> list[AbandonedSummary]:
+        with self._connection() as conn:
+            rows = conn.execute(f"SELECT {ABANDONED_COLUMNS} FROM abandoned"
+                                " ORDER BY abandoned_at DESC, id DESC").fetchall()
+        out, damaged = [], []
+        for row in rows:
+            try:
+                out.append(abandoned_from_row(row))
+            except ROW_DAMAGE as exc:
+                damaged.append((row[0], exc))
+        if damaged:
+            numbers = ", ".join(f"#{gid}" for gid, _ in damaged[:10])
+            log.warning("records %s: damaged abandoned rows %s (first: %s)", self.path,
+                        numbers, damaged[0][1])
+            self._tell(f"{len(damaged)} abandoned game{'s' if len(damaged) != 1 else ''} "
+                       f"({numbers}) could not be read and were left out.")
+        return out
 
     def count(self) -> int:
         return self._run(self._count)
