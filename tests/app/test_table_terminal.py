@@ -357,3 +357,27 @@ async def test_a_deep_pile_growing_never_moves_the_prompt_and_log_beside_it(tmp_
             heights.add(len(table.view(0).discard))
         assert len(heights) >= 3  # the pile grew and shrank under the player's eyes
         assert len(places) == 1 and len(sizes) == 1
+
+
+async def test_the_palette_offers_only_the_moves_the_rules_and_the_moment_allow(tmp_path) -> None:
+    """Issue 33: Ctrl+P in Contract Rummy (no buying) offered "Buy the offered discard",
+    which answered "draw first"."""
+    from tui.app.command_palette import table_commands
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "draw"
+                         and screen.view_now.my_turn)
+        titles = [c.title for c in table_commands(screen)]
+        assert "Draw from the stock" in titles
+        assert not any(t.startswith(("Buy", "Pass", "Discard", "Go out", "Meld"))
+                       for t in titles), titles
+        await pilot.press("s")
+        await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "play")
+        titles = [c.title for c in table_commands(screen)]
+        assert "Discard the selected card" in titles
+        assert not any(t.startswith(("Draw", "Take", "Buy")) for t in titles), titles

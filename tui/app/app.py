@@ -78,15 +78,6 @@ class RummyApp(App[None]):
         if isinstance(screen, TableScreen):
             yield from table_commands(screen)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A screen's own Ctrl+P (the rules editor's "Play this") comes before the
-        command palette; everywhere else Ctrl+P opens it."""
-        if action == "command_palette" and any(
-                isinstance(b, Binding) and self.COMMAND_PALETTE_BINDING in b.key.split(",")
-                for b in type(self.screen).BINDINGS):
-            return False
-        return True
-
     def _open_from_palette(self, choice: str) -> None:
         if choice == "continue":
             self.resume_game()

@@ -71,7 +71,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     CSS_PATH = "rules_editor.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+p", "play", "Play this", priority=True),
+        Binding("ctrl+r", "play", "Play this", priority=True),  # (Ctrl+P: the palette)
         Binding("ctrl+n", "next_error", "Next mistake", priority=True),
         Binding("escape", "back", "Back"),
     ]
@@ -88,7 +88,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self.last_good: Ruleset | None = None
         self.was_saved = False
         self._timer: Timer | None = None
-        self._checking: str | None = None  # the text a check runs for now
+        self._checking: str | None = text  # the text a check runs (or is due) for now:
+        # the first check is due from the start (it begins once the editor is mounted)
         self._checked_text: str | None = None  # the text `result` is for
         self._when_checked: Callable[[], None] | None = None  # e.g. go to the next mistake
         self._save_lock = threading.Lock()

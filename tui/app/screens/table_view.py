@@ -113,6 +113,12 @@ class TableView(Screen[None]):
             return False
         return True
 
+    def moves_now(self) -> set[str]:
+        """The actions the key bar offers now and that can be played (the command
+        palette offers no other move)."""
+        shown = self._shown
+        return set() if shown is None else {h.action for h in shown.hints if h.enabled}
+
     def view_shown(self, view: SeatView) -> None:
         """What follows a view applied (autosave, the deal's end): the screen adds it."""
 
