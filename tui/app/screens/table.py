@@ -100,6 +100,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
+                    yield Static(id="notice")
                     yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")

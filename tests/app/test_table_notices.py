@@ -1,0 +1,40 @@
+"""Issue 33: notices covered what the player must read (at 80×24 the "Not saving" toast
+over the "May I? Buy …" prompt, "Not allowed" over the opponents' melds; at 160×48 a toast
+over the score sheet's header).  A notice at the table is written in its notice line,
+under the prompt, and covers nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_driver import at_table, make_env, table_screen, wait_until
+from textual.widgets import Static
+
+from tui.app.app import RummyApp
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+async def test_a_notice_at_the_table_covers_nothing_the_player_needs(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and screen.view_now.my_turn
+                         and screen.view_now.phase == "draw")
+        await pilot.press("d")  # discard before drawing: refused, with the rule
+        notice = screen.query_one("#notice", Static)
+        await wait_until(pilot, lambda: notice.display and notice.region.height > 0)
+        assert "Not allowed" in str(notice.render())
+        assert any(n.title == "Not allowed" for n in app._notifications)
+        needed = ["#prompt", "#me", "#stock", "#discard", "#opponents", "#keys"]
+        if size[0] >= 100:
+            needed.append("#scores")
+        for part in needed:
+            region = screen.query_one(part).region
+            assert not region.overlaps(notice.region), (part, region, notice.region)
+        racks = [w for w in screen.query("ToastRack") if w.display]
+        assert not racks  # no toast over the table
