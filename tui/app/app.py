@@ -224,6 +224,23 @@ class RummyApp(App[None]):
             self._kept = table  # another window saves there: this game is kept here
         self.open_table(table, 0)
 
+    def play_again(self, finished: TableService, rules: Ruleset,
+                   opponents: Sequence[tuple[str, str]]) -> None:
+        """A new game with the rules and opponents of the `finished` one (it is over: no
+        game is abandoned, nothing is asked)."""
+        if self.env.table is finished:
+            self.env.table = None
+        self.game_over(finished)
+        self._leave_then_start(rules, opponents)
+
+    @work(exclusive=True, group="game-file")
+    async def _leave_then_start(self, rules: Ruleset,
+                                opponents: Sequence[tuple[str, str]]) -> None:
+        """Back to the menu (the finished table's screen gone), then the new game."""
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
+            await self.pop_screen()
+        self._start_new_game(rules, opponents, None)
+
     def game_over(self, table: TableService) -> None:
         """A table's game has ended: this window's unsaved game is no longer kept."""
         if self._kept is table:
