@@ -16,7 +16,7 @@ from tui.app.cardart import Canvas, CardStyle, chip, fan_step, fan_width, paint_
 from tui.app.describe import deal_label, prompt
 from tui.app.hand_model import HandModel
 from tui.app.settings import Settings, SettingsStore
-from tui.app.widgets.chart import bar_line
+from tui.app.widgets.chart import line_marks, totals_plot
 from tui.app.widgets.scoresheet import leaders, running_totals
 from tui.engine.actions import Discard, DrawStock, TakeDiscard
 from tui.engine.cards import Card, parse_cards
@@ -268,7 +268,21 @@ def test_score_helpers() -> None:
     assert running_totals([(5, 0, 7), (3, 10, 0)], 3) == [[5, 8], [0, 10], [7, 7]]
     assert leaders([8, 10, 7], lowest_wins=True) == {2}
     assert leaders([8, 10, 10], lowest_wins=False) == {1, 2}
-    assert bar_line([0, 5, 10], 10) == " ▄█"
+
+
+
+def test_the_totals_chart_is_a_line_per_player_in_letters() -> None:
+    """Issue 33: the chart was a row of bars per player; now a line chart of the running
+    totals by deal, each line drawn with the player's initial, readable at 80×24, and
+    in plain letters with no box drawing."""
+    assert line_marks(["Ada", "Ann", "ben"]) == ["A", "2", "B"]
+    plot = totals_plot(["Ada", "Ben"], [[10, 25, 60], [5, 30, 31]], 76, 14, ascii_only=True)
+    lines = plot.plain.splitlines()
+    assert len(lines) <= 14 and max(len(line) for line in lines) <= 76
+    assert all(ch.isascii() for ch in plot.plain)
+    assert "A" in plot.plain and "B" in plot.plain and "deal" in plot.plain
+    top = next(i for i, line in enumerate(lines) if "60" in line.split("|")[0])
+    assert "A" in lines[top].split("|", 1)[1]  # Ada's line reaches the top at 60
 
 
 

@@ -244,3 +244,32 @@ async def test_the_replay_narrates_with_the_tables_card_names(store: RecordStore
     told = " ".join(seen)
     assert "turned up" in told and not ENGINE_CODE.search(told), told
     assert any(suit in told for suit in "♣♦♥♠")
+
+
+async def test_statistics_chart_the_last_games_running_totals_by_deal(
+        store: RecordStore) -> None:
+    """Issue 33: a real line chart of each player's running total by deal."""
+    from tui.app.widgets.chart import TotalsChart
+
+    last = store.get(store.summaries()[0].id)
+    app = Host(RecordsScreen(store, player="Ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        chart = app.screen.query_one("#stats-totals", TotalsChart)
+        assert list(chart.names) == last.names
+        assert [s[-1] for s in chart.series] == list(last.totals)
+        assert [len(s) for s in chart.series] == [len(last.scores)] * len(last.names)
+        assert "deal" in chart.render().plain
+
+
+async def test_one_recent_game_is_the_last_game_not_last_1_games(home: Path) -> None:
+    one = RecordStore(home / "data" / DB_NAME)
+    game = finished_game(seed=1, players=2)
+    one.add(GameRecord.from_game(game, seats(2), T0, T0 + 600))
+    app = Host(RecordsScreen(one, player="Ada"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        legend = str(app.screen.query_one(ResultsChart).render()).splitlines()[-1]
+    assert "the last game;" in legend and "1 games" not in legend
