@@ -52,7 +52,7 @@ class NewGameScreen(Screen[None]):
     ]
 
     def __init__(self) -> None:
-        super().__init__(id="new-game")
+        super().__init__(classes="new-game-screen")
         self.user_dir = host(self).env.rulesets_folder()
         self.infos: list[RulesetInfo] | None = None  # None: still being listed
         self.levels = bot_levels()

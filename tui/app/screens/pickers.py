@@ -51,7 +51,8 @@ class PickScreen(ModalScreen[int | None]):
         """The list scrolls within what the window leaves it, so the title and the keys
         below it always show (a deep pile once pushed them out of an 80×24 window)."""
         room = int(height * 0.9) - DIALOG_FRAME
-        self.query_one(OptionList).styles.max_height = max(2, min(LIST_MOST, room))
+        for options in self.query(OptionList):  # (none once the picker is closed)
+            options.styles.max_height = max(2, min(LIST_MOST, room))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -127,7 +127,7 @@ class RecordsScreen(Screen[None]):
 
     def __init__(self, store: RecordStore | None = None, player: str | None = None,
                  export_dir: Path | None = None) -> None:
-        super().__init__(id="records")
+        super().__init__(classes="records-screen")
         if store is None:
             from tui.records import default_store
 

@@ -136,7 +136,7 @@ class ReplayScreen(Screen[None]):
     ]
 
     def __init__(self, record: GameRecord, replay: Replay | None = None) -> None:
-        super().__init__(id="replay")
+        super().__init__(classes="replay-screen")
         self.record = record
         self.replay = replay or Replay(record)
 

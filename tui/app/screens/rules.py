@@ -47,7 +47,7 @@ class RulesScreen(Screen[PlayRules | None]):
     ]
 
     def __init__(self, key: str | None = None) -> None:
-        super().__init__(id="rules")
+        super().__init__(classes="rules-screen")
         env = host(self).env
         self._env = env
         self.user_dir = env.rulesets_folder()

@@ -79,7 +79,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def __init__(self, path: Path, text: str, user_dir: Path | None = None,
                  confine: bool = False) -> None:
-        super().__init__(id="rules-editor")
+        super().__init__(classes="rules-editor-screen")
         self.path = path
         self.user_dir = user_dir
         self.confine = confine  # over SSH: `extends` stays inside the player's folder

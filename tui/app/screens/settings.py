@@ -24,7 +24,7 @@ class SettingsScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "save", "Save")]
 
     def __init__(self) -> None:
-        super().__init__(id="settings")
+        super().__init__(classes="settings-screen")
 
     def compose(self) -> ComposeResult:
         s: Settings = host(self).settings

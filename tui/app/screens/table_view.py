@@ -55,7 +55,7 @@ class TableView(Screen[None]):
     """The seat's view and the widgets that show it; the concerns built on it add keys."""
 
     def __init__(self, session: TableSession) -> None:
-        super().__init__(id="table-screen")
+        super().__init__(classes="table-screen")
         self.session = session
         self.table = session.table
         self.seat = session.seat
