@@ -74,7 +74,7 @@ class RummyApp(App[None]):
 
         yield from super().get_system_commands(screen)
         if self.env.lobby is None:
-            yield from screen_commands(self._open_from_palette)
+            yield from screen_commands(self._open_from_palette, self.has_game_in_progress())
         if isinstance(screen, TableScreen):
             yield from table_commands(screen)
 

@@ -62,8 +62,12 @@ def table_commands(screen: TableView) -> Iterable[SystemCommand]:
         yield SystemCommand(title, f"key: {key}", _runs(screen, action))
 
 
-def screen_commands(choose: Callable[[str], None]) -> Iterable[SystemCommand]:
+def screen_commands(choose: Callable[[str], None],
+                    can_continue: bool = True) -> Iterable[SystemCommand]:
+    """The app's screens (Continue only with a game to continue)."""
     for title, help_text, choice in SCREENS:
+        if choice == "continue" and not can_continue:
+            continue
         yield SystemCommand(title, help_text, lambda choice=choice: choose(choice))
 
 
