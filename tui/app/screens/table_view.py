@@ -49,6 +49,8 @@ from ..widgets.scoresheet import ScoreSheet
 NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
+PILE_ROWS = 5  # the stock's and the pile's art
+MIN_PANE_ROWS = 3  # an opponent's pane at its smallest: its frame and one line
 
 
 class TableView(Screen[None]):
@@ -263,9 +265,15 @@ class TableView(Screen[None]):
         if old is None or now.bar != old.bar:
             self.query_one("#roundbar", Static).update(now.bar, layout=False)
         panes = {pane.seat: pane for pane in self.query(OpponentPane)}
+        refit = old is None or now.my_melds != old.my_melds
         for i, part in enumerate(now.opponents):
             if old is None or part != old.opponents[i]:
                 panes[part.seat].show(part, style)
+                refit = True
+        if refit:  # melds came or went: the piles' rows are checked once laid out
+            for pane in panes.values():
+                pane.styles.max_height = None
+            self.call_after_refresh(self._keep_piles_whole)
         stock = self.query_one(StockPile)
         stock.set_class(self._hinted_pile == "stock", "-hinted")
         self.query_one(DiscardPile).set_class(self._hinted_pile == "discard", "-hinted")
@@ -310,6 +318,19 @@ class TableView(Screen[None]):
                                             scores.lowest_wins, self.seat, style.ascii)
         if old is None or now.hints != old.hints:
             self.query_one(KeyBar).show(now.hints)
+
+    def _keep_piles_whole(self) -> None:
+        """The stock and the pile keep their rows: where the opponents' melds and the
+        player's own leave the middle too short (at 70×20 the art was cut at the
+        bottom), the opponents' panes give up rows (their melds scroll out of sight)."""
+        if not still_shown(self) or self.has_class("-too-small"):
+            return
+        short = PILE_ROWS - self.query_one("#middle").region.height
+        panes = list(self.query(OpponentPane))
+        tallest = max((pane.region.height for pane in panes), default=0)
+        if short > 0 and tallest > MIN_PANE_ROWS:
+            for pane in panes:
+                pane.styles.max_height = max(MIN_PANE_ROWS, tallest - short)
 
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules
