@@ -273,3 +273,15 @@ async def test_one_recent_game_is_the_last_game_not_last_1_games(home: Path) -> 
         await pilot.pause()
         legend = str(app.screen.query_one(ResultsChart).render()).splitlines()[-1]
     assert "the last game;" in legend and "1 games" not in legend
+
+
+async def test_the_replays_key_bar_fits_80_columns(store: RecordStore) -> None:
+    """Issue 33: the replay's key bar was cut at 80 columns (Close out of sight)."""
+    from textual.widgets._footer import FooterKey
+
+    app = Host(ReplayScreen(store.get(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert keys and all(key.region.right <= 80 and key.region.width > 0 for key in keys)
+        assert any(key.description == "Close" for key in keys)

@@ -126,11 +126,12 @@ class ReplayScreen(Screen[None]):
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "jump('start')", "Start", priority=True),
-        Binding("end", "jump('end')", "End", priority=True),
-        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev round",
+        # (Home and End work too, unlisted: the key bar fits 80 columns with Close)
+        Binding("home", "jump('start')", "Start", priority=True, show=False),
+        Binding("end", "jump('end')", "End", priority=True, show=False),
+        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev deal",
                 priority=True),
-        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next round",
+        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next deal",
                 priority=True),
         Binding("escape,q", "close", "Close"),
     ]
