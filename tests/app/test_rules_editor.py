@@ -516,3 +516,48 @@ def test_an_editor_not_yet_mounted_is_still_checking(tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
     path.write_text("extends: three_thirteen\n", encoding="utf-8")
     assert RulesEditorScreen(path, path.read_text(encoding="utf-8")).checking
+
+
+async def test_the_preview_is_not_wrapped_again_at_80x24(tmp_path: Path) -> None:
+    """Issue 33: at 80×24 the preview wrapped "2 decks (104 cards)" over three lines:
+    the pane was narrower than the rules' words are ever filled to (30 columns)."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: liverpool\nname: House\n", encoding="utf-8")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = RulesEditorScreen(path, path.read_text(encoding="utf-8"))
+        app.push_screen(editor)
+        await wait_until(pilot, lambda: app.screen is editor and not editor.checking
+                         and editor.last_good is not None)
+        await pilot.pause()
+        body = editor.query_one("#preview-body")
+        lines = str(body.render()).splitlines()
+        width = body.content_size.width
+        prose = [line for line in lines if "decks" in line or "players" in line]
+        assert prose and all(len(line) <= width for line in prose), (width, prose)
+
+
+async def test_the_line_being_edited_stays_in_view_when_the_mistakes_show(
+        tmp_path: Path) -> None:
+    """Issue 33: the list of mistakes took rows from the editor and the edited line
+    scrolled out of view."""
+    path = tmp_path / "house.yaml"
+    body = "".join(f"# note {n}\n" for n in range(40))
+    path.write_text(f"extends: three_thirteen\nname: House\n{body}", encoding="utf-8")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = RulesEditorScreen(path, path.read_text(encoding="utf-8"))
+        app.push_screen(editor)
+        await wait_until(pilot, lambda: app.screen is editor and not editor.checking)
+        text_area = editor.query_one(YamlEditor)
+        text_area.move_cursor(text_area.document.end)
+        await type_text(pilot, "rounds: nine")
+        await settle(pilot, editor)
+        await wait_until(pilot, lambda: not editor.result.ok)
+        await pilot.pause()
+        row = text_area.cursor_location[0]
+        top = text_area.scroll_offset.y
+        assert top <= row < top + text_area.scrollable_content_region.height, (
+            row, top, text_area.scrollable_content_region)
