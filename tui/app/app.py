@@ -143,9 +143,9 @@ class RummyApp(App[None]):
         slot = self.save_slot
         return slot is not None and slot.has_game() and slot.claim()
 
-    def claimed_save_path(self) -> Path | None:
+    def claimed_save_path(self, tell: bool = True) -> Path | None:
         """Where this window saves its game: the save slot, if no other window holds it
-        (the player is told once when one does)."""
+        (the player is told once when one does; with `tell` False the caller tells)."""
         slot = self.save_slot
         if slot is None:
             return None
@@ -153,7 +153,9 @@ class RummyApp(App[None]):
             return slot.path
         if not self._told_slot_taken:
             self._told_slot_taken = True
-            self.notify(TAKEN_MESSAGE, title="Not saving", severity="warning", timeout=10)
+            if tell:
+                self.notify(TAKEN_MESSAGE, title="Not saving", severity="warning",
+                            timeout=10)
         return None
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
@@ -220,7 +222,7 @@ class RummyApp(App[None]):
         except (ValueError, KeyError) as exc:
             self.notify(str(exc), title="Cannot start this game", severity="error", timeout=10)
             return
-        if self.save_slot is not None and self.claimed_save_path() is None:
+        if self.save_slot is not None and not self.save_slot.claim():
             self._kept = table  # another window saves there: this game is kept here
         self.open_table(table, 0)
 
@@ -295,8 +297,11 @@ class RummyApp(App[None]):
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
-        self.push_screen(TableScreen(TableSession(table, seat, self.claimed_save_path(),
-                                                  self.env.drive_bots)))
+        told = self._told_slot_taken
+        path = self.claimed_save_path(tell=False)  # (the table tells, in its notice line)
+        notice = TAKEN_MESSAGE if path is None and self._told_slot_taken != told else ""
+        self.push_screen(TableScreen(TableSession(table, seat, path, self.env.drive_bots,
+                                                  notice=notice)))
 
     @work(exclusive=True, group="lesson")
     async def open_lesson(self, key: str) -> None:
