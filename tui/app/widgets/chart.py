@@ -46,6 +46,9 @@ def totals_plot(names: Sequence[str], series: Sequence[Sequence[int]], width: in
                      color=colour, label=name)
     if deals:
         plotext.xticks(list(range(1, deals + 1)) if deals <= 13 else None)
+        low = min(min(s) for s in series if s)
+        high = max(max(s) for s in series if s)
+        plotext.yticks(sorted({round(low + (high - low) * i / 4) for i in range(5)}))
     plotext.xlabel("deal")
     drawn = plotext.build()
     plotext.clear_figure()
