@@ -5,7 +5,7 @@ A notice is written in the table's own notice line, under the prompt in the cent
 (taking rows from the log there), never as a toast over the table: a toast at the top right
 covered the "May I? Buy …" prompt and the opponents' melds at 80×24, and the score sheet's
 header at 160×48.  It is still an app notification (so a screen opened over the table
-shows it, and it goes when it times out), but the table's toast rack is hidden
+shows it, and it goes when it times out), but no toast shows on the table
 (`table.tcss`)."""
 
 from __future__ import annotations
