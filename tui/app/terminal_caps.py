@@ -120,12 +120,14 @@ def terminal_caps(term_type: str | None, env: Mapping[str, str] | None = None) -
 
 
 def local_terminal(environ: Mapping[str, str] | None = None) -> TerminalCaps | None:
-    """The terminal `rummy` runs in, from the environment; None on Windows, whose
-    consoles say nothing through TERM (Textual's own detection serves them)."""
-    if os.name == "nt":
-        return None
+    """The terminal `rummy` runs in, from the environment; None when TERM is not set
+    (Windows consoles, some IDEs: they say nothing, and Textual's own detection serves
+    them)."""
     environ = os.environ if environ is None else environ
-    return terminal_caps(environ.get("TERM"), environ)
+    term = environ.get("TERM")
+    if not term or os.name == "nt":
+        return None
+    return terminal_caps(term, environ)
 
 
 # ---------------------------------------------------------------------------- ASCII
@@ -167,6 +169,9 @@ def _block(name: str) -> str:
 
 def _ascii_of(char: str) -> str:
     """`char` as the ASCII a plain terminal is sent: a character of the same width."""
+    width = cell_len(char)
+    if width != 1:
+        return "?" * width
     if char in _SHAPES:
         return _SHAPES[char]
     code = ord(char)
@@ -175,14 +180,9 @@ def _ascii_of(char: str) -> str:
         return _box(name)
     if 0x2580 <= code <= 0x259F:
         return _block(name)
-    width = cell_len(char)
-    if width == 0:
-        return ""
     plain = "".join(c for c in unicodedata.normalize("NFKD", char) if c.isascii()
                     and c.isprintable())
-    if width == 1 and plain:
-        return plain[0]
-    return "?" * width
+    return plain[0] if plain else "?"
 
 
 class _AsciiTable(dict[int, str]):
