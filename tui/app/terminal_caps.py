@@ -55,8 +55,7 @@ class TerminalCaps:
     def refusal(self) -> str:
         """The one line a terminal that cannot show the table is told instead."""
         shown = self.term or "not set"
-        return (f"rummy-tui needs a full-screen terminal; this one (TERM={shown}) cannot "
-                "show the card table. Use a terminal such as xterm, vt100 or linux.")
+        return f"rummy-tui needs a full-screen terminal (TERM={shown} cannot show the table)."
 
 
 def color_system_for(term_type: str | None, env: Mapping[str, str] | None = None) -> str:
