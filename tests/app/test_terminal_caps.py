@@ -12,12 +12,11 @@ from rich.cells import cell_len
 from textual.driver import Driver
 from textual.widgets import Select
 
-import tui.app.app
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.settings import SettingsScreen
 from tui.app.settings import Settings, SettingsStore
-from tui.app.terminal_caps import local_terminal, terminal_caps, to_ascii
+from tui.app.terminal_caps import local_terminal, plain_driver, terminal_caps, to_ascii
 from tui.cli import main
 
 
@@ -129,10 +128,10 @@ async def test_the_local_driver_sends_ascii_only_while_the_output_is_plain(tmp_p
         def disable_input(self) -> None: ...
 
     plain = RummyApp(env_for(tmp_path, "vt100", {}))
-    driver = tui.app.app._plain_driver(Recorder)(plain)
+    driver = plain_driver(Recorder)(plain)
     driver.write("\x1b[1m╭─╮ 7♥\x1b[0m")
     fancy = RummyApp(env_for(tmp_path, "xterm-256color", {}))
-    tui.app.app._plain_driver(Recorder)(fancy).write("7♥")
+    plain_driver(Recorder)(fancy).write("7♥")
     assert written == ["\x1b[1m+-+ 7H\x1b[0m", "7♥"]
 
 

@@ -7,7 +7,6 @@ apps at once (one per SSH player) around one shared table service.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +28,7 @@ from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
-from .terminal_caps import TerminalCaps, rich_color_system, to_ascii
+from .terminal_caps import TerminalCaps, plain_driver, rich_color_system
 from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
@@ -81,7 +80,7 @@ class RummyApp(App[None]):
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for this platform, sending only ASCII while `plain_output`
         (an SSH session's terminal does the same for its own driver)."""
-        return _plain_driver(super().get_driver_class())
+        return plain_driver(super().get_driver_class())
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -347,19 +346,6 @@ class RummyApp(App[None]):
         if not self.terminal.unicode:  # this terminal's plain letters are not a choice
             kept = replace(kept, card_style=self._kept_card_style)
         self.env.settings_store.save(kept)
-
-
-@functools.cache
-def _plain_driver(base: type[Driver]) -> type[Driver]:
-    """`base`, writing ASCII only while its app's `plain_output` says so."""
-
-    class PlainDriver(base):  # type: ignore[valid-type,misc]
-        def write(self, data: str) -> None:
-            if getattr(self._app, "plain_output", False):
-                data = to_ascii(data)
-            super().write(data)
-
-    return PlainDriver
 
 
 def _login_name() -> str:

@@ -14,6 +14,7 @@ layout holds and the terminal never receives a byte it would print as garbage.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import unicodedata
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 from rich.color import ColorSystem
+from textual.driver import Driver
 
 # Terminal types that draw no Unicode whatever the locale says: the DEC terminals and
 # what emulates them, PC consoles (the Linux console's font lacks most of what the table
@@ -203,3 +205,18 @@ def to_ascii(text: str) -> str:
     if text.isascii():
         return text
     return text.translate(_TABLE)
+
+
+@functools.cache
+def plain_driver(base: type[Driver]) -> type[Driver]:
+    """`base` (a Textual driver class), writing ASCII only while its app's
+    `plain_output` says so: the local terminal's counterpart of an SSH session's
+    `RemoteTerminal.plain`."""
+
+    class PlainDriver(base):  # type: ignore[valid-type,misc]
+        def write(self, data: str) -> None:
+            if getattr(self._app, "plain_output", False):
+                data = to_ascii(data)
+            super().write(data)
+
+    return PlainDriver
