@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -27,6 +28,7 @@ from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
+from .terminal_caps import TerminalCaps, plain_driver, rich_color_system
 from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
@@ -50,11 +52,35 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+        self._kept_card_style = settings.card_style  # what a plain terminal does not save
+        self.terminal = TerminalCaps()
+        if self.env.terminal is not None:
+            self.adopt_terminal(self.env.terminal)
         self._told_slot_taken = False
         self.save_slot = SaveSlot(self.env.save_path) if self.env.save_path else None
         self._kept: Table | None = None
         """This window's game while another window holds the save slot: not saved, but
         kept here (for Continue) until it ends or the window closes."""
+
+    def adopt_terminal(self, caps: TerminalCaps) -> None:
+        """Draw for the player's terminal (before the app runs): its colours, and on one
+        without UTF-8 plain letters for the cards and ASCII for everything else (the
+        player can still choose suit symbols in Settings)."""
+        self.terminal = caps
+        self.console._color_system = rich_color_system(caps.colors)
+        if not caps.unicode:
+            self.settings = replace(self.settings, card_style="ascii")
+
+    @property
+    def plain_output(self) -> bool:
+        """Whether every character sent to the terminal is made ASCII (`to_ascii`): on a
+        terminal without UTF-8, unless the player chose suit symbols anyway."""
+        return not self.terminal.unicode and self.settings.card_style == "ascii"
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform, sending only ASCII while `plain_output`
+        (an SSH session's terminal does the same for its own driver)."""
+        return plain_driver(super().get_driver_class())
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -329,7 +355,10 @@ class RummyApp(App[None]):
         """Adopt and persist new settings (raises OSError if they cannot be written)."""
         self.settings = settings.cleaned()
         self._apply_theme()
-        self.env.settings_store.save(self.settings)
+        kept = self.settings
+        if not self.terminal.unicode:  # this terminal's plain letters are not a choice
+            kept = replace(kept, card_style=self._kept_card_style)
+        self.env.settings_store.save(kept)
 
 
 def _login_name() -> str:

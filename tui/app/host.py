@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .cardart import CardStyle
     from .environment import AppEnvironment
     from .settings import Settings
+    from .terminal_caps import TerminalCaps
 
 
 class Host(Protocol):
@@ -28,6 +29,7 @@ class Host(Protocol):
 
     env: AppEnvironment
     settings: Settings
+    terminal: TerminalCaps
 
     def card_style(self) -> CardStyle: ...
 

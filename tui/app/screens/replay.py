@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -20,6 +21,7 @@ from tui.records.record import GameRecord
 from tui.records.replay import Frame, Replay
 
 from ..cardart import CardStyle, card_words, chip, chips
+from ..terminal_caps import plain_driver
 from ..widgets.footer import Footer
 
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "*": 4}
@@ -225,6 +227,14 @@ class ReplayApp(App[None]):
 
     def card_style(self) -> CardStyle:
         return self._style
+
+    @property
+    def plain_output(self) -> bool:
+        """ASCII cards (`--ascii`, or a terminal without UTF-8): ASCII everything."""
+        return self._style.ascii
+
+    def get_driver_class(self) -> type[Driver]:
+        return plain_driver(super().get_driver_class())
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.record), callback=lambda _: self.exit())

@@ -35,8 +35,9 @@ class SettingsScreen(Screen[None]):
                 yield Input(s.name, compact=True, id="name", max_length=24)
             with Horizontal(classes="row"):
                 yield Label("Cards", classes="field")
-                yield Select([("suit symbols ♣♦♥♠", "unicode"), ("plain letters C D H S",
-                                                                 "ascii")],
+                symbols = ("suit symbols ♣♦♥♠" if host(self).terminal.unicode
+                           else "suit symbols (if your terminal shows UTF-8)")
+                yield Select([(symbols, "unicode"), ("plain letters C D H S", "ascii")],
                              value=s.card_style, allow_blank=False, compact=True, id="card_style")
             with Horizontal(classes="row"):
                 yield Label("Colours", classes="field")
