@@ -250,3 +250,29 @@ async def test_a_game_that_ended_before_the_restart_is_recorded_not_reopened(
     await until(lambda: not SqliteTables(tmp_path).path_of(3).exists())
     assert default_store().count() == 1
     stop(lob, keeper)
+
+
+async def test_kept_tables_past_the_table_limit_wait_on_disk(tmp_path: Path, caplog) -> None:
+    from records_kit import short_rules
+
+    from tui.engine.game import Game
+    from tui.service.kept_tables import KeptHeader
+
+    seats = [{"person": name, "owner": f"key:{name}", "rejoin_code": None, "bot": None,
+              "name": name} for name in ("alice", "bob")]
+    for table_id in (2, 4):
+        SqliteTables(tmp_path).begin(table_id, KeptHeader("short", "random", "alice", 1.8e9),
+                                     Game(short_rules(), ["alice", "bob"], table_id), seats,
+                                     []).close()
+    lob = lobby(max_tables=1, grace=30)
+    keeper = keeper_for(lob, tmp_path)
+    with caplog.at_level(logging.ERROR, "tui.service.table_keeper"):
+        assert keeper.restore() == [2]
+    assert any("kept table 4 not brought back" in r.getMessage() and "limit" in
+               r.getMessage() for r in caplog.records)
+    stop(lob, keeper)
+    assert SqliteTables(tmp_path).path_of(4).exists()
+    lob = lobby(max_tables=2, grace=30)
+    keeper = keeper_for(lob, tmp_path)
+    assert keeper.restore() == [2, 4]
+    stop(lob, keeper)
