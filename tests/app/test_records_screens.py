@@ -217,3 +217,13 @@ async def test_the_abandoned_tab_says_when_there_are_none(store: RecordStore) ->
         await pilot.pause()
         assert app.screen.query_one("#abandoned-table", DataTable).row_count == 0
         assert "No abandoned games" in text_of(app.screen, "#abandoned-note")
+
+
+async def test_the_replay_title_says_how_many_moves_were_taken_back(store: RecordStore) -> None:
+    import dataclasses
+
+    record = dataclasses.replace(store.get(1), undos=2)
+    app = Host(ReplayScreen(record))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "2 moves taken back" in str(app.screen.query_one("#replay-title", Static).render())

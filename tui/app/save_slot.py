@@ -16,7 +16,8 @@ from tui.atomic import remove_stale_temporaries
 from tui.file_lock import FileLock
 
 TAKEN_MESSAGE = ("Another rummy window is using your saved game, so games in this window are "
-                 "not saved. Close the other window to save here.")
+                 "not saved: Continue finds this window's game while the window stays open. "
+                 "Close the other window to save here.")
 
 
 class SaveSlot:

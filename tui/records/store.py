@@ -19,6 +19,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -373,8 +374,8 @@ class RecordStore:
             record_id = None
         cur = conn.execute(
             "INSERT INTO games (id, uid, ruleset_key, ruleset_name, ruleset_text, seed,"
-            " players, scores, winners, started_at, finished_at, actions, fingerprint)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " players, scores, winners, started_at, finished_at, actions, fingerprint, undos)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record_id, record.uid, record.ruleset_key, record.ruleset_name,
              record.ruleset_text, record.seed,
              json.dumps([{"name": s.name, "bot": s.bot} for s in record.seats]),
@@ -382,7 +383,7 @@ class RecordStore:
              json.dumps(list(record.winners)),
              record.started_at.isoformat(), record.finished_at.isoformat(),
              json.dumps(list(record.actions), separators=(",", ":")),
-             record.fingerprint),
+             record.fingerprint, record.undos),
         )
         assert cur.lastrowid is not None  # an INSERT always sets it
         game_id = cur.lastrowid
@@ -519,12 +520,14 @@ class RecordStore:
 
     def _get(self, record_id: int) -> GameRecord:
         with self._connection() as conn:
-            row = conn.execute(
-                f"SELECT {RECORD_COLUMNS} FROM games WHERE id = ?", (record_id,)).fetchone()
+            row = conn.execute(f"SELECT {RECORD_COLUMNS}, undos FROM games WHERE id = ?",
+                               (record_id,)).fetchone()
         if row is None:
             raise RecordNotFound(record_id)
         try:
-            return record_from_row(row)
+            undos = row[-1]
+            return replace(record_from_row(row[:-1]),
+                           undos=undos if isinstance(undos, int) and undos >= 0 else 0)
         except ROW_DAMAGE as exc:
             raise RecordError(f"recorded game #{record_id} is damaged and cannot be read "
                               f"({one_line(exc)})") from exc

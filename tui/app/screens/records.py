@@ -36,6 +36,7 @@ from tui.records.stats import Line, Result, Stats, summarize
 from tui.records.store import GameSummary, RecordStore, RecordsUnavailable
 
 from ..colours import app_colours
+from ..host import still_shown
 from ..widgets.footer import Footer
 
 
@@ -156,6 +157,8 @@ class RecordsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         games = self.query_one("#games-table", DataTable)
         games.add_columns("#", "Finished", "Rules", "Players and totals", "Winner", "Rounds")
         self.query_one("#abandoned-table", DataTable).add_columns(*ABANDONED_HEADERS)

@@ -82,6 +82,8 @@ class RulesScreen(Screen[PlayRules | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         self.query_one("#edit-ruleset").display = False
         self.query_one("#rules-text").focus()
         self._list_rules(self.initial)
