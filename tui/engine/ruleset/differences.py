@@ -104,10 +104,45 @@ def _change_lines(changes: list[KeyChange]) -> list[str]:
             last = changes[end - 1].key.rpartition(".")[2]
             out.append(f"{head}.{item}–{last}: {end - index} "
                        f"{'removed' if gone else 'added'}")
+            index = end
+            continue
+        end = _same_in_a_row(changes, index)
+        first, last = changes[index], changes[end - 1]
+        if end - index > 2:
+            start, _, rest = first.key.partition(".")
+            number = rest.partition(".")[0]
+            tail = rest.partition(".")[2]
+            final = last.key.split(".")[1]
+            out.append(f"{start}.{number}–{final}.{tail}: {_shown(first.was)} → "
+                       f"{_shown(first.now)}")
         else:
             out += [f"{c.key}: {_shown(c.was)} → {_shown(c.now)}" for c in changes[index:end]]
         index = end
     return out
+
+
+def _same_in_a_row(changes: list[KeyChange], index: int) -> int:
+    """Where the run starting at `index` ends of one change made to one key of list
+    items numbered one after another (`rounds.1.wild`, `rounds.2.wild`, …)."""
+    def parts(change: KeyChange) -> tuple[str, int, str] | None:
+        pieces = change.key.split(".", 2)
+        if len(pieces) < 3 or not pieces[1].isdigit():
+            return None
+        return pieces[0], int(pieces[1]), pieces[2]
+
+    first = parts(changes[index])
+    end = index + 1
+    if first is None:
+        return end
+    while end < len(changes):
+        now = parts(changes[end])
+        if (now is None or (now[0], now[2]) != (first[0], first[2])
+                or now[1] != first[1] + (end - index)
+                or (changes[end].was, changes[end].now)
+                != (changes[index].was, changes[index].now)):
+            break
+        end += 1
+    return end
 
 
 def describe_differences(parent: Ruleset, child: Ruleset, width: int = WIDTH) -> str:
