@@ -84,41 +84,49 @@ def _shown(value: Any) -> str:
 
 
 def _change_lines(changes: list[KeyChange]) -> list[str]:
-    """One line a change; a run of list items only one side has is one line."""
+    """One line a change; a run of list items only one side has is one line, and so is
+    one change made to the same key of list items in a row."""
     out: list[str] = []
     index = 0
     while index < len(changes):
-        change = changes[index]
-        head, _, item = change.key.rpartition(".")
-        gone = change.now is None and item.isdigit()
-        added = change.was is None and item.isdigit()
-        end = index + 1
-        while (gone or added) and end < len(changes):
-            nxt = changes[end]
-            nhead, _, nitem = nxt.key.rpartition(".")
-            if nhead != head or not nitem.isdigit() or (
-                    (nxt.now is None) != gone or (nxt.was is None) != added):
-                break
-            end += 1
+        first = changes[index]
+        end = _one_side_in_a_row(changes, index)
         if end - index > 2:
-            last = changes[end - 1].key.rpartition(".")[2]
-            out.append(f"{head}.{item}–{last}: {end - index} "
-                       f"{'removed' if gone else 'added'}")
+            head, _, number = first.key.rpartition(".")
+            final = changes[end - 1].key.rpartition(".")[2]
+            out.append(f"{head}.{number}–{final}: {end - index} "
+                       f"{'removed' if first.now is None else 'added'}")
             index = end
             continue
         end = _same_in_a_row(changes, index)
-        first, last = changes[index], changes[end - 1]
         if end - index > 2:
-            start, _, rest = first.key.partition(".")
-            number = rest.partition(".")[0]
-            tail = rest.partition(".")[2]
-            final = last.key.split(".")[1]
-            out.append(f"{start}.{number}–{final}.{tail}: {_shown(first.was)} → "
+            head, number, tail = first.key.split(".", 2)
+            final = changes[end - 1].key.split(".")[1]
+            out.append(f"{head}.{number}–{final}.{tail}: {_shown(first.was)} → "
                        f"{_shown(first.now)}")
-        else:
-            out += [f"{c.key}: {_shown(c.was)} → {_shown(c.now)}" for c in changes[index:end]]
-        index = end
+            index = end
+            continue
+        out.append(f"{first.key}: {_shown(first.was)} → {_shown(first.now)}")
+        index += 1
     return out
+
+
+def _one_side_in_a_row(changes: list[KeyChange], index: int) -> int:
+    """Where the run starting at `index` ends of whole list items only one side has
+    (`decks.3`, `decks.4`, … added)."""
+    head, _, number = changes[index].key.rpartition(".")
+    gone, added = changes[index].now is None, changes[index].was is None
+    end = index + 1
+    if not number.isdigit() or not (gone or added):
+        return end
+    while end < len(changes):
+        change = changes[end]
+        next_head, _, next_number = change.key.rpartition(".")
+        if (next_head != head or not next_number.isdigit()
+                or (change.now is None) != gone or (change.was is None) != added):
+            break
+        end += 1
+    return end
 
 
 def _same_in_a_row(changes: list[KeyChange], index: int) -> int:
