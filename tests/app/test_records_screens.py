@@ -285,3 +285,21 @@ async def test_the_replays_key_bar_fits_80_columns(store: RecordStore) -> None:
         keys = list(app.screen.query(FooterKey))
         assert keys and all(key.region.right <= 80 and key.region.width > 0 for key in keys)
         assert any(key.description == "Close" for key in keys)
+
+async def test_the_records_screen_reports_a_damaged_header_and_shows_the_games(
+        store: RecordStore, home: Path) -> None:
+    """A negative records version (one flipped header byte) once crashed this screen."""
+    import sqlite3
+
+    path = home / "data" / DB_NAME
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[60:64] = (-1).to_bytes(4, "big", signed=True)
+    path.write_bytes(bytes(data))
+    app = Host(RecordsScreen(RecordStore(path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#games-table", DataTable).row_count == 3
+        assert any("damaged" in message for message in app.messages)
