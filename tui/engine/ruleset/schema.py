@@ -635,8 +635,9 @@ def _build_schema() -> dict[str, Any]:
                         "maximum": MAX_REBUILDS,
                         "description": (
                             "After this many rebuilds the round ends and is scored as it "
-                            "stands (so every round ends). null: no limit (two players who "
-                            "only pass cards back and forth then never finish the round). "
+                            "stands (so every round ends). null: no limit, but the round still "
+                            "ends as it stands after ten stocks' worth of turns (ten times "
+                            "the cards in play), which no table going out ever reaches. "
                             "Only with `when_empty: reshuffle`.  A turn that finds the stock "
                             "out and one card in the pile draws that card, and counts as a "
                             "rebuild.  The round also ends as it stands after as many turns "
