@@ -30,6 +30,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         prog="rummy",
         description="Rummy in the terminal: Three Thirteen, Contract Rummy and house rules.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
@@ -41,6 +42,16 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
                 module.add_arguments(sub)
                 sub.set_defaults(_module=module)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version: one number, kept in pyproject.toml."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rummy-tui")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _load(module_name: str):  # noqa: ANN202 - returns a module or None

@@ -27,6 +27,7 @@ JokerSwapWhen = Literal["after_contract", "before_contract", "any"]
 LayOffWhen = Literal["never", "after_contract", "after_contract_turn"]
 LayOffOnto = Literal["any", "own"]
 WildUnmelded = Literal["face", "fixed"]
+MeldedScore = Literal["none", "plus"]
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ class BuyingRules:
 class LayOffRules:
     when: LayOffWhen = "never"
     onto: LayOffOnto = "any"
+    onto_knocker: bool = False  # at the end, the others lay off onto a knocker's melds
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,10 @@ class GoingOutRules:
     bonus: int = 0
     one_turn_bonus: int = 0  # added when the whole hand was melded in one turn ("rummy")
     deadwood_limit: int = 0  # points a player may keep unmelded when going out
+    # going out in one turn multiplies the others' hand points ("going rummy" pays double)
+    one_turn_multiplier: int = 1
+    gin_bonus: int = 0  # knocking: going out keeping nothing unmelded
+    big_gin_bonus: int | None = None  # instead of gin_bonus: every card melded, no discard
 
 
 @dataclass(frozen=True)
@@ -220,6 +226,9 @@ class ScoringRules:
     wild_value: int = 0  # with wild_unmelded: fixed
     score_best_arrangement: bool = False  # arrange hands to minimum penalty at round end
     out_player_collects: bool = False  # the others' points go to the player who went out
+    melded: MeldedScore = "none"  # "plus": cards put on the table score for who played them
+    low_ace_value: int | None = None  # with melded plus: an ace melded low in a run (A-2-3)
+    undercut_bonus: int | None = None  # knocking: a defender holding no more than the knocker
 
     def __hash__(self) -> int:  # dict field: hash by content
         return hash(tuple(sorted(self.values.items())))

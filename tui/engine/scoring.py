@@ -1,9 +1,12 @@
 """Scoring a finished deal: what each player's unmelded cards cost, and who won the game.
 
 The player who went out scores the going-out bonus (and the one-turn bonus for melding the
-whole hand at once), plus any cards kept under a laying-down limit; the others pay for
-their cards, either as they stand or, where the ruleset says so, after melding what they
-can.  Where the player who went out collects, the others' points are theirs instead.
+whole hand at once, or a gin bonus for knocking with nothing kept), plus any cards kept
+under a laying-down limit; the others pay for their cards, either as they stand or, where
+the ruleset says so, after melding what they can and laying off onto a knocker's melds,
+multiplied when the player who went out did so in one turn.  Where the player who went
+out collects, the others' points are theirs instead (or go to a defender who undercut a
+knocker); under melder scoring every card on the table scores plus for who played it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .deal import Deal
+from .knocking import discarded_going_out, gin_bonus, knocked, lay_off_onto, undercut
 from .meld_rules import card_penalty
+from .melded_points import melded_points
 from .rules import Ruleset
 from .solver import best_arrangement
 from .view import RoundResult
@@ -30,6 +35,16 @@ def hand_points(hand: Sequence[Card], rules: Ruleset, rules_round: int) -> int:
 def score_deal(deal: Deal) -> RoundResult:
     """Each seat's points for the deal, with the melds and deadwood they were scored by."""
     rules, rn = deal.rules, deal.rules_round
+    out = deal.went_out
+    kept_cards = deal.hands[out] if out >= 0 else []
+    kept = sum(card_penalty(c, rules, rn) for c in kept_cards)
+    knock = knocked(rules, out, kept_cards)
+    onto = [m for m in deal.table if m.owner == out] \
+        if knock and rules.lay_off.onto_knocker else []
+    # going "rummy" multiplies what the others hold
+    times = rules.going_out.one_turn_multiplier if out >= 0 and deal.in_one_turn else 1
+    plus = melded_points(deal.table, deal.log, deal.number, deal.players, rules) \
+        if rules.scoring.melded == "plus" else [0] * deal.players
     points: list[int] = []
     melds: list[tuple[tuple[Card, ...], ...]] = []
     deadwood: list[tuple[Card, ...]] = []
@@ -38,27 +53,36 @@ def score_deal(deal: Deal) -> RoundResult:
         # what the seat melded on the table (a contract game's melds; the declared melds of
         # whoever went out elsewhere): the summary shows them beside the cards that scored
         on_table = tuple(m.cards for m in deal.table if m.owner == seat)
-        if seat == deal.went_out:
+        if seat == out:
             melds.append(on_table)
             deadwood.append(tuple(hand))  # cards kept under `going_out.deadwood_limit`
-            bonus = rules.going_out.bonus
+            bonus = rules.going_out.bonus + gin_bonus(
+                rules, out, hand, discarded_going_out(deal.log, deal.number, seat))
             if deal.in_one_turn:
                 bonus += rules.going_out.one_turn_bonus
-            points.append(bonus + sum(card_penalty(c, rules, rn) for c in hand))
+            points.append(plus[seat] + bonus + (-kept if rules.scoring.melded == "plus"
+                                                else kept))
             continue
         if rules.scoring.score_best_arrangement:
             best = best_arrangement(hand, rules, rn)
-            melds.append(on_table + tuple(m.cards for m in best.melds))
-            deadwood.append(tuple(best.deadwood))
-            points.append(best.penalty)
+            seat_melds = on_table + tuple(m.cards for m in best.melds)
+            dead, penalty = best.deadwood, best.penalty
         else:
-            melds.append(on_table)
-            deadwood.append(tuple(hand))
-            points.append(hand_points(hand, rules, rn))
+            seat_melds, dead = on_table, tuple(hand)
+            penalty = hand_points(hand, rules, rn)
+        if onto:
+            laid, dead = lay_off_onto(dead, onto, rules, rn)
+            if laid:
+                seat_melds += (laid,)
+                penalty -= sum(card_penalty(c, rules, rn) for c in laid)
+        melds.append(seat_melds)
+        deadwood.append(tuple(dead))
+        points.append(plus[seat] - penalty * times if rules.scoring.melded == "plus"
+                      else penalty * times)
     if rules.scoring.out_player_collects:
-        kept = sum(card_penalty(c, rules, rn) for c in deal.hands[deal.went_out]) \
-            if deal.went_out >= 0 else 0
-        points = _collected(points, deal.went_out, kept)
+        cut = rules.scoring.undercut_bonus
+        turned = undercut(points, out, kept, cut) if knock and cut is not None else None
+        points = turned if turned is not None else _collected(points, out, kept)
     return RoundResult(deal.number, tuple(points), deal.went_out, tuple(melds),
                        tuple(deadwood))
 

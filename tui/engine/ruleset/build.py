@@ -178,7 +178,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "after_contract",
             )
         ),
-        lay_off=LayOffRules(**_pick(_section(data, "lay_off"), "when", "onto")),
+        lay_off=LayOffRules(**_pick(_section(data, "lay_off"), "when", "onto", "onto_knocker")),
         joker_swap=JokerSwapRules(
             **_pick(
                 _section(data, "joker_swap"),
@@ -199,6 +199,9 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "bonus",
                 "one_turn_bonus",
                 "deadwood_limit",
+                "one_turn_multiplier",
+                "gin_bonus",
+                "big_gin_bonus",
             )
         ),
         stock=StockRules(
@@ -212,6 +215,9 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
                 "wild_value",
                 "score_best_arrangement",
                 "out_player_collects",
+                "melded",
+                "low_ace_value",
+                "undercut_bonus",
             ),
         ),
         end=EndRules(

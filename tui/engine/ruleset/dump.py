@@ -108,7 +108,8 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "priority": r.buying.priority,
             "after_contract": r.buying.after_contract,
         },
-        "lay_off": {"when": r.lay_off.when, "onto": r.lay_off.onto},
+        "lay_off": {"when": r.lay_off.when, "onto": r.lay_off.onto,
+                    "onto_knocker": r.lay_off.onto_knocker},
         "joker_swap": {
             "enabled": r.joker_swap.enabled,
             "runs_only": r.joker_swap.runs_only,
@@ -124,6 +125,9 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "bonus": r.going_out.bonus,
             "one_turn_bonus": r.going_out.one_turn_bonus,
             "deadwood_limit": r.going_out.deadwood_limit,
+            "one_turn_multiplier": r.going_out.one_turn_multiplier,
+            "gin_bonus": r.going_out.gin_bonus,
+            "big_gin_bonus": r.going_out.big_gin_bonus,
         },
         "stock": {
             "when_empty": r.stock.when_empty,
@@ -136,6 +140,9 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
             "wild_value": r.scoring.wild_value,
             "score_best_arrangement": r.scoring.score_best_arrangement,
             "out_player_collects": r.scoring.out_player_collects,
+            "melded": r.scoring.melded,
+            "low_ace_value": r.scoring.low_ace_value,
+            "undercut_bonus": r.scoring.undercut_bonus,
         },
         "end": {
             "point_limit": r.end.point_limit,

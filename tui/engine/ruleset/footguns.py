@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .checks import MAX_RUN, get_key, meld_count
+from .checks_scoring import scoring_warnings
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
 
@@ -89,6 +90,7 @@ class _Footguns:
                       ("melds", "set", "max"))
         self.all_at_once_discards()
         self.never_out()
+        scoring_warnings(self.data, self.warn)
         return self.found
 
     def never_out(self) -> None:

@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
+from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
 
@@ -544,6 +545,7 @@ def _build_schema() -> dict[str, Any]:
                         {"any": "anyone's", "own": "only the player's own"},
                         "any",
                     ),
+                    **lay_off_keys(),
                 },
             ),
             "joker_swap": _obj(
@@ -616,6 +618,7 @@ def _build_schema() -> dict[str, Any]:
                         default=0,
                         examples=[5],
                     ),
+                    **going_out_keys(),
                 },
             ),
             "stock": _obj(
@@ -694,6 +697,7 @@ def _build_schema() -> dict[str, Any]:
                         "`end.winner: highest`. A round nobody went out of scores 0 for all.",
                         False,
                     ),
+                    **scoring_keys(),
                 },
             ),
             "end": _obj(

@@ -12,6 +12,7 @@ from contextvars import ContextVar
 
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
+from .text_scoring import going_out_sentences, scoring_sentences
 
 WIDTH = 78
 MIN_WIDTH = 30
@@ -510,6 +511,7 @@ def _going_out(r: Ruleset) -> str:
                 f"{'to' if g.one_turn_bonus > 0 else 'off'} the round score."
             )
         )
+    lines += [_para(text) for text in going_out_sentences(r)]
     return _section("Going out", lines)
 
 
@@ -598,7 +600,9 @@ def _scoring(r: Ruleset) -> str:
             "(less any cards they kept), plus any going-out bonus, and the others score 0.  "
             "A round nobody goes out of scores 0 for everyone."
         )
-    lines.append(_para(out))
+    if sc.melded != "plus":  # else the player who went out scores their melds too
+        lines.append(_para(out))
+    lines += [_para(text) for text in scoring_sentences(r)]
     return _section("Scoring", lines)
 
 
