@@ -28,7 +28,6 @@ def written(tmp_path: Path, extra: str, rounds: str = "", deck: str = "") -> Pat
 
 @pytest.mark.parametrize(("extra", "rounds", "deck", "where", "says"), [
     ("", CONTRACT_ROUNDS, "", "1:1", "`lay_off.when` is not written"),
-    ("lay_off: {when: after_contract}\n", "", "", "7:11", "no round has a contract"),
     ("going_out: {melding_during_play: false}\n", "", "", "1:1",
      "`scoring.score_best_arrangement` is not written"),
     ("", "", "{players: 2, decks: 1, jokers: 2}", "1:1", "a joker left in hand"),

@@ -60,12 +60,6 @@ class _Footguns:
             self.warn("the rounds have contracts but `lay_off.when` is not written: it "
                       "defaults to never, so nobody can ever lay off (write `lay_off.when: "
                       "never` if that is meant)", ("lay_off",))
-        if not contracts:
-            for keys in (("lay_off", "when"), ("joker_swap", "when")):
-                when = get_key(self.data, *keys)
-                if isinstance(when, str) and when.startswith("after_contract"):
-                    self.warn(f"`{'.'.join(keys)}: {when}`, but no round has a contract: "
-                              "it means from the first turn", keys)
         if not melding and not self.has("scoring", "score_best_arrangement"):
             self.warn("hands are melded only when going out, but "
                       "`scoring.score_best_arrangement` is not written: it defaults to false, "

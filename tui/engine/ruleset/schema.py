@@ -537,6 +537,9 @@ def _build_schema() -> dict[str, Any]:
                             "never": "nobody ever lays off",
                             "after_contract": "from the turn the contract goes down",
                             "after_contract_turn": "only on turns after the contract went down",
+                            "always": "from the first turn, the player's contract down or not "
+                                      "(in a game without contracts: the same as "
+                                      "`after_contract`)",
                         },
                         "never",
                     ),
