@@ -28,7 +28,8 @@ MAX_DEPTH = 40  # rulesets nest four or five levels; far deeper is a typo (or an
 
 
 class _TooBig(Exception):
-    """The document expands to more values than `MAX_VALUES`, or an alias holds itself."""
+    """The document expands to more values than `MAX_VALUES`, an alias holds itself, or a
+    number is too long for Python to read."""
 
     def __init__(self, message: str, node: yaml.Node) -> None:
         super().__init__(message)
@@ -157,7 +158,18 @@ def _walk(
             ]
         finally:
             budget.open.discard(id(node))
-    return loader.construct_object(node, deep=True)
+    return _scalar(loader, node)
+
+
+def _scalar(loader: Any, node: yaml.Node) -> Any:
+    """A scalar's value; an integer of more digits than Python converts (4,300: its
+    `ValueError`) is a located error like any other."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError:
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        raise _TooBig(f"a number of {digits:,} digits is far too long (a ruleset's numbers "
+                      "have a few digits)", node) from None
 
 
 def _walk_mapping(
@@ -174,7 +186,7 @@ def _walk_mapping(
         if not isinstance(key_node, yaml.ScalarNode):
             errors.append(_loc(doc, key_node).error("a key must be a name, not a list or mapping"))
             continue
-        key = loader.construct_object(key_node, deep=True)
+        key = _scalar(loader, key_node)
         if isinstance(key, int) and not isinstance(key, bool):
             key = str(key)  # `2: 2` in a table of card values
         if not isinstance(key, str):
