@@ -16,6 +16,7 @@ from .terminal_text import safe_standard_streams
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tui.commands.play", "open the card table (the default)"),
+    "learn": ("tui.commands.learn", "a guided first deal, step by step"),
     "rules": ("tui.commands.rules", "list, show, check and create rulesets"),
     "solve": ("tui.commands.solve", "best arrangement of a hand into melds"),
     "simulate": ("tui.commands.simulate", "play games between computer players"),

@@ -25,3 +25,4 @@ def test_version_prints_the_package_version_and_exits_zero(
 def test_the_version_is_the_one_pyproject_declares() -> None:
     declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert version("rummy-tui") == declared["project"]["version"]
+

@@ -24,6 +24,8 @@ def test_the_named_cards_are_where_the_deal_says() -> None:
     assert faces(game.round.discard) == ["4S", "5S"]
     assert game.actor == 0
     game.check_conservation()
+    dealt = [e.text for e in game.log if e.kind == "deal"]
+    assert len(dealt) == 1 and dealt[0].endswith("5S turned up."), dealt  # the old one left
     game.apply(DrawStock(0))
     game.apply(next(a for a in game.legal_actions(0) if a.kind == "discard"))
     game.apply(DrawStock(1))

@@ -109,6 +109,8 @@ class RummyApp(App[None]):
             self.open_table(self.env.table, self.env.seat)
         elif self.env.request is not None:
             self._start_requested()
+        elif self.env.lesson is not None:
+            self.open_lesson(self.env.lesson)
 
     def on_unmount(self) -> None:
         if self.save_slot is not None:
@@ -287,6 +289,27 @@ class RummyApp(App[None]):
             self.pop_screen()
         self.push_screen(TableScreen(TableSession(table, seat, self.claimed_save_path(),
                                                   self.env.drive_bots)))
+
+    @work(exclusive=True, group="lesson")
+    async def open_lesson(self, key: str) -> None:
+        """Open the guided deal of the ruleset `key` (its files read in a thread)."""
+        from tui.engine.ruleset import RulesetError, load_ruleset
+        from tui.service.lesson import LessonTable
+        from tui.service.lessons import LessonError, load_lesson
+
+        from .screens.learn import LearnScreen
+
+        def build() -> LessonTable:
+            lesson = load_lesson(key)
+            return LessonTable(lesson, load_ruleset(lesson.rules), self.settings.name)
+
+        try:
+            table = await asyncio.to_thread(build)
+        except (LessonError, RulesetError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot open the lesson", severity="error",
+                        timeout=10, markup=False)
+            return
+        self.push_screen(LearnScreen(table))
 
     # ------------------------------------------------------------------ settings
     def save_settings(self, settings: Settings) -> None:

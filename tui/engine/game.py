@@ -122,6 +122,10 @@ class Game:
         first = (self.dealer + 1) % self.players if turn is None else turn
         if not 0 <= first < self.players:
             raise ValueError(f"there is no seat {first}")
+        # The deal replaced never happened: its lines leave the log (in place: the deal
+        # in play writes to the same list).
+        replaced = self._deal_number
+        self.log[:] = [event for event in self.log if event.deal != replaced]
         return self._start_deal(number, [list(h) for h in hands], list(stock),
                                 list(discard), first)
 
