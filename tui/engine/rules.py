@@ -101,6 +101,7 @@ class Round:
     contract: Contract = field(default_factory=Contract)
     all_at_once: bool = False
     going_out_discard: DiscardRule | None = None  # None: the ruleset's going_out.discard
+    melds: MeldRules | None = None  # this round's meld rules (None: the ruleset's `melds`)
 
     def cards_for(self, players: int) -> int:
         """Cards dealt to each of `players` players this round."""
@@ -121,6 +122,7 @@ class SetRule:
     min: int = 3
     max: int | None = None
     distinct_suits: bool = False
+    allowed: bool = True  # False: no sets at all (a round of runs only)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class RunRule:
     lowest: int | None = None  # lowest run position (A low = 1); None: as the ace allows
     highest: int | None = None  # highest run position (A high = 14); None: as the ace allows
     same_suit: bool = True  # False: runs may mix suits
+    allowed: bool = True  # False: no runs at all (a round of sets only)
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,7 @@ class MeldRules:
     wilds_may_outnumber_naturals: bool = True
     wild_rank_natural: bool = True  # a wild-rank card may stand for itself as a natural
     wild_ratio_on_lay_off: bool = True  # the outnumber rule also holds when laying off
+    max_wilds: int | None = None  # most cards standing in as wilds in one meld (None: any)
 
 
 @dataclass(frozen=True)
@@ -289,6 +293,11 @@ class Ruleset:
         """The round of the schedule deal `deal` plays by (both from 1): the schedule
         repeats from its start once a point-limit game has played every row."""
         return (deal - 1) % len(self.rounds) + 1
+
+    def melds_for(self, number: int) -> MeldRules:
+        """The meld rules of round `number`: its own `melds` if it sets any, else the
+        ruleset's."""
+        return self.round(number).melds or self.melds
 
     def going_out_discard(self, number: int) -> DiscardRule:
         return self.round(number).going_out_discard or self.going_out.discard

@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
+from .schema_melds import meld_keys, round_melds, run_keys, set_keys
 from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -352,8 +353,10 @@ def _build_schema() -> dict[str, Any]:
                                 "than one deck).",
                                 False,
                             ),
+                            **set_keys(),
                         },
-                        default={"min": 3, "max": None, "distinct_suits": False},
+                        default={"min": 3, "max": None, "distinct_suits": False,
+                                 "allowed": True},
                     ),
                     "run": _obj(
                         "A run: cards of one suit in sequence.",
@@ -383,6 +386,7 @@ def _build_schema() -> dict[str, Any]:
                                 "and `contract.runs_same_suit` no longer applies.",
                                 True,
                             ),
+                            **run_keys(),
                         },
                         default={
                             "min": 3,
@@ -390,6 +394,7 @@ def _build_schema() -> dict[str, Any]:
                             "lowest": None,
                             "highest": None,
                             "same_suit": True,
+                            "allowed": True,
                         },
                     ),
                     "min_natural": _int(
@@ -424,6 +429,7 @@ def _build_schema() -> dict[str, Any]:
                         "true.",
                         True,
                     ),
+                    **meld_keys(),
                 },
             ),
             "contract": _obj(
@@ -745,7 +751,15 @@ def _build_schema() -> dict[str, Any]:
     }
 
 
-_SCHEMA = _build_schema()
+def _with_round_melds(schema: dict[str, Any]) -> dict[str, Any]:
+    """A round (and `round_defaults`) may set any key of `melds` for itself."""
+    props = schema["properties"]
+    for where in (props["rounds"]["items"], props["round_defaults"]):
+        where["properties"]["melds"] = round_melds(props["melds"])
+    return schema
+
+
+_SCHEMA = _with_round_melds(_build_schema())
 
 
 def _whole_number(checker: Any, instance: Any) -> bool:

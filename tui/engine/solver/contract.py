@@ -258,15 +258,16 @@ class _Search:
                 if t < self.nat_min or t > most:
                     continue
                 need = max(0, least - t)
-                cap = most - t
+                cap = min(most - t, p.max_wilds)
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in combo)
                 out.append(("set", tuple(combo), (), t, need, cap, value, rank, least, most))
-        if self.allwild_ok and least <= min(most, self.total_wilds):
-            out.append(("set", (), (), 0, least, most, 0, fixed, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds, p.max_wilds):
+            out.append(("set", (), (), 0, least, min(most, p.max_wilds), 0, fixed, least,
+                        most))
         return out
 
     def run_cores(self, least: int, most: int) -> list[Core]:
@@ -298,15 +299,16 @@ class _Search:
                     continue
                 length = max(span, least)
                 need = length - t
-                cap = most - t
+                cap = min(most - t, p.max_wilds)
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in faces)
                 out.append(("run", faces, places, t, need, cap, value, suit, least, most))
-        if self.allwild_ok and least <= min(most, self.total_wilds):
-            out.append(("run", (), (), 0, least, most, 0, None, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds, p.max_wilds):
+            out.append(("run", (), (), 0, least, min(most, p.max_wilds), 0, None, least,
+                        most))
         return out
 
     # -- search -------------------------------------------------------------------------
@@ -714,7 +716,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
             wilds = length - t
             if length < core[8] or length > core[9]:
                 continue
-            if wilds < 0 or (not p.outnumber and wilds > t):
+            if wilds < 0 or (not p.outnumber and wilds > t) or wilds > p.max_wilds:
                 continue
             if lo == 1 and hi == HIGH_ACE:
                 continue

@@ -1,0 +1,73 @@
+"""The rummy family's other games as cookbook recipes (#32): each played to the end by
+bots at its fewest and most players, every meld on the table held to the round's own meld
+rules while it plays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tui.bots import make_bot
+from tui.engine.game import Game
+from tui.engine.meld_rules import make_meld
+from tui.engine.rules import Ruleset
+from tui.engine.ruleset.loader import load_ruleset
+
+COOKBOOK = Path(__file__).resolve().parents[2] / "rulesets" / "cookbook"
+ENDS = ["fewest", "most"]
+
+
+def wilds_in(meld, rules: Ruleset, round_no: int) -> int:
+    """Cards of a meld standing in for another card (a wild-rank card as itself is not)."""
+    return sum(1 for card, face in zip(meld.cards, meld.stands_for, strict=True)
+               if rules.is_wild(card.rank, round_no) and (card.is_joker or face[0] != card.rank
+                                                         or face[1] not in ("", card.suit)))
+
+
+def play(rules: Ruleset, players: int, seed: int, level: str = "medium",
+         watch=None) -> Game:  # noqa: ANN001 - a callable(game)
+    """One game to the end; `watch(game)` after every action."""
+    bots = [make_bot(level, seed * 10 + s) for s in range(players)]
+    game = Game(rules, [f"p{s}" for s in range(players)], seed)
+    for _ in range(200_000):
+        if game.phase == "game_over":
+            game.check_conservation()
+            return game
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        game.apply(bots[game.actor].choose(game.view(game.actor)))
+        if watch is not None:
+            watch(game)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("end", ENDS)
+def test_carioca_plays_to_the_end_each_deal_by_its_own_meld_rules(end: str) -> None:
+    rules = load_ruleset(COOKBOOK / "carioca.yaml")
+    players = rules.players_min if end == "fewest" else rules.players_max
+    seen: dict[int, int] = {}  # round -> most wilds in one meld on the table
+    mixed = 0
+
+    def watch(game: Game) -> None:
+        nonlocal mixed
+        number = game.rules_round
+        melds = rules.melds_for(number)
+        for meld in game.round.table:
+            most = wilds_in(meld, rules, number)
+            seen[number] = max(seen.get(number, 0), most)
+            assert most <= melds.max_wilds, (number, meld.describe())
+            if meld.kind == "run" and len({c.suit for c in meld.cards if not c.is_joker}) > 1:
+                assert not melds.run.same_suit, (number, meld.describe())
+                mixed += 1
+            make_meld(meld.cards, rules, number,  # still a legal meld of this round
+                      {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)},
+                      kind=meld.kind, use="lay_off")
+
+    game = play(rules, players, 5, watch=watch)
+    assert len(game.results) == 8 and game.winners
+    assert seen.get(8, 0) == 0  # the last deal: no wild in any meld
+    assert max(seen.values()) == 1  # one wild a meld, and wilds were melded
+    assert mixed > 0  # deal 7's runs of mixed suits were laid down
+    assert any(went.went_out >= 0 for went in game.results)
