@@ -25,6 +25,7 @@ from textual.widgets import Static
 from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
+from ..host import still_shown
 from ..messages import KeyHintClicked
 from ..table_presenter import opponent_seats
 from ..widgets.chat import ChatBox
@@ -113,6 +114,8 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
         yield Static(id="too-small")
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         self.query_one("#me").border_title = "Your hand"
         if self.seat < 0:  # spectators have no hand
             self.query_one("#me").display = False

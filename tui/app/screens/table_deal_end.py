@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tui.engine.view import SeatView
 
+from ..host import host
 from .table_view import TableView
 
 
@@ -12,6 +13,8 @@ class TableDealEnd(TableView):
     def _maybe_show_summary(self, view: SeatView) -> None:
         if view.phase not in ("round_over", "game_over"):
             return
+        if view.phase == "game_over":
+            host(self).game_over(self.table)
         if view.phase == "game_over" and not self._record_told:
             self._announce_record()  # (the record is written a moment after the end)
         key = (view.deal, view.phase)

@@ -240,9 +240,15 @@ class TableMoves(TableView):
             self.notify("Wait a moment: a computer player is moving.", title="Not yet")
             return
         if not self.table.can_undo(self.seat):
-            humans = self.table.humans()
-            why = ("undo is only possible when you play against computer players alone"
-                   if len(humans) > 1 else "there is nothing of yours to undo yet")
+            if len(self.table.humans()) > 1:
+                why = "undo is only possible when you play against computer players alone"
+            elif self.view_now.phase == "round_over":
+                why = "this deal is scored, and a scored deal is never taken back"
+            elif self.app_settings().undo == "turns":
+                why = "there is nothing of yours to undo in this deal"
+            else:
+                why = ("undo takes back only your own moves of this turn, before anyone "
+                       "else moves (a card drawn from the stock stays)")
             self.notify(f"Cannot undo: {why}.\nRule: undo", title="Not allowed",
                         severity="warning")
             return
@@ -251,7 +257,8 @@ class TableMoves(TableView):
         except IllegalAction as exc:
             self.notify(f"{exc}\nRule: {exc.rule}", title="Not allowed", severity="warning")
             return
-        self.notify("Your last turn was taken back.", title="Undone", timeout=3)
+        what = "turn" if self.app_settings().undo == "turns" else "move"
+        self.notify(f"Your last {what} was taken back.", title="Undone", timeout=3)
 
     # ------------------------------------------------------------------ mouse
     @on(StockClicked)
