@@ -71,3 +71,28 @@ def test_carioca_plays_to_the_end_each_deal_by_its_own_meld_rules(end: str) -> N
     assert max(seen.values()) == 1  # one wild a meld, and wilds were melded
     assert mixed > 0  # deal 7's runs of mixed suits were laid down
     assert any(went.went_out >= 0 for went in game.results)
+
+
+@pytest.mark.parametrize("end", ENDS)
+def test_continental_goes_out_all_at_once_in_one_of_its_patterns(end: str) -> None:
+    rules = load_ruleset(COOKBOOK / "continental.yaml")
+    players = rules.players_min if end == "fewest" else rules.players_max
+    patterns = {(c.runs, tuple(sorted(c.run_sizes))) for c in rules.round(1).contract.options()}
+    outs: list[tuple[int, tuple[int, ...]]] = []
+
+    def watch(game: Game) -> None:
+        if game.phase not in ("round_over", "game_over") or len(outs) == len(game.results):
+            return
+        table = game.round.table
+        assert all(meld.kind == "run" for meld in table)  # runs only: never a set
+        lengths = tuple(sorted(len(meld.cards) for meld in table))
+        outs.append((len(table), lengths))
+        assert sum(lengths) == 15  # all fifteen at once, the sixteenth discarded
+        assert any(len(lengths) == runs and all(a >= b for a, b in
+                                                zip(lengths, sizes, strict=True))
+                   for runs, sizes in patterns), lengths
+
+    game = play(rules, players, 3, watch=watch)
+    assert game.winners and len(game.results) >= 1
+    assert all(result.went_out >= 0 for result in game.results)
+    assert len(outs) == len(game.results)

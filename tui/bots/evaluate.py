@@ -29,6 +29,7 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
+from tui.engine.contract_options import option_rulesets
 from tui.engine.meld import Face, Meld, MeldKind
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
@@ -96,6 +97,10 @@ class Evaluator:
         # contract melds may be smaller than other melds (sizes given per contract meld)
         self.contract_params = meld_params(rules, round_no, "contract")
         self.contract = rules.round(round_no).contract
+        # a contract of several patterns (`contract.any_of`): one evaluator per pattern
+        self._patterns = [Evaluator(option, round_no)
+                          for option in option_rulesets(rules, round_no)] \
+            if self.contract.alternatives else []
         self._arranged: dict[HandKey, tuple[int, Picks]] = {}  # penalty, deadwood
         self._layouts: dict[HandKey, KeptLayout] = {}
         self._need: dict[HandKey, ContractNeed] = {}
@@ -278,6 +283,9 @@ class Evaluator:
         search costs less than the counting does."""
         key = hand_key(cards)
         hit = self._need.get(key)
+        if hit is None and self._patterns:  # the pattern the hand is closest to
+            hit = _put(self._need, key, min((ev.contract_need(cards) for ev in self._patterns),
+                                            key=lambda need: need.missing))
         if hit is None:
             hit = _contract_need(key, self)
             if hit.missing:

@@ -99,10 +99,10 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         set_min = NO_MELD
     if not m.run.allowed:
         run_min = MAX_RUN + 1
-    if use == "contract":
-        contract = rules.round(round_no).contract
-        set_min = min(contract.sizes("set", set_min) or (set_min,))
-        run_min = min(contract.sizes("run", run_min) or (run_min,))
+    if use == "contract":  # the smallest of any pattern of the contract
+        options = rules.round(round_no).contract.options()
+        set_min = min(min(o.sizes("set", set_min) or (set_min,)) for o in options)
+        run_min = min(min(o.sizes("run", run_min) or (run_min,)) for o in options)
     params = MeldParams(
         wild_ranks=frozenset(wild),
         set_min=set_min,

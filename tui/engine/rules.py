@@ -7,7 +7,7 @@ Liverpool and any house variation is a field here, read from a YAML ruleset by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .cards import ACE, HIGH_ACE, JOKER_RANK, RANK_NAMES
@@ -46,13 +46,22 @@ class Contract:
     `set_sizes` / `run_sizes`, when given (one entry per set / run), are each meld's
     smallest size in this contract instead of `melds.set.min` / `melds.run.min`.
     `set_ranks`, when given (one entry per set, in the order of `set_sizes`), is the rank
-    each set must be of ("a pair of aces"), None for a set of any rank."""
+    each set must be of ("a pair of aces"), None for a set of any rank.
+    `alternatives`: other patterns any one of which may be laid down instead of this one
+    (`contract.any_of`; this one is the first)."""
 
     sets: int = 0
     runs: int = 0
     set_sizes: tuple[int, ...] = ()
     run_sizes: tuple[int, ...] = ()
     set_ranks: tuple[int | None, ...] = ()
+    alternatives: tuple[Contract, ...] = ()
+
+    def options(self) -> tuple[Contract, ...]:
+        """Every pattern that makes the contract: this one, then its alternatives."""
+        if not self.alternatives:
+            return (self,)
+        return (replace(self, alternatives=()), *self.alternatives)
 
     @property
     def required(self) -> bool:
@@ -73,6 +82,8 @@ class Contract:
                             key=lambda slot: (-slot[0], slot[1] is None, slot[1] or 0)))
 
     def describe(self) -> str:
+        if self.alternatives:
+            return ", or ".join(option.describe() for option in self.options())
         parts = []
         if self.set_ranks:
             for size, rank in self.set_slots(0):

@@ -10,7 +10,7 @@ from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
 from ..meld_rules import MAX_RUN, MeldError, card_penalty, extend_meld, make_meld, swap_joker
-from ..rules import MeldRules
+from ..rules import Contract, MeldRules
 from ..solver import contract_melds_ok, find_contract
 from .turns import DealState, distinct_faces, same_card
 
@@ -282,8 +282,12 @@ class Melding(DealState):
 
     def _could_meld_all(self, hand: Sequence[Card]) -> bool:
         """Quick necessary tests for all-at-once rounds: the contract's melds can hold that
-        many cards, of that many suits or ranks, and every card fits a meld of its kinds."""
-        contract = self.round_rules.contract
+        many cards, of that many suits or ranks, and every card fits a meld of its kinds
+        (for a contract of several patterns, of one of them)."""
+        return any(self._could_meld_all_as(hand, contract)
+                   for contract in self.round_rules.contract.options())
+
+    def _could_meld_all_as(self, hand: Sequence[Card], contract: Contract) -> bool:
         melds = self._melds()
         run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
         if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:

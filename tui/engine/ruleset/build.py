@@ -6,6 +6,7 @@ assumed to have passed the JSON Schema; rank names are resolved here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...terminal_text import printable
@@ -68,7 +69,20 @@ def _pick(section: dict[str, Any], *names: str) -> dict[str, Any]:
 
 def _contract(section: dict[str, Any]) -> Contract:
     """`sets` / `runs` as a count, or as a list of sizes (one per meld); a set's entry may
-    be `{size: N, rank: R}` for a set that must be of rank R."""
+    be `{size: N, rank: R}` for a set that must be of rank R.  With `any_of`, each entry
+    is one more pattern that makes the contract (the first pattern is the contract's own
+    `sets` / `runs` if it gives any, else the first entry)."""
+    own = _one_contract(section)
+    entries = section.get("any_of")
+    if not isinstance(entries, list) or not entries:
+        return own
+    options = [own] if own.required else []
+    options += [_one_contract(entry) for entry in entries if isinstance(entry, dict)]
+    options = [option for option in options if option.required] or [own]
+    return replace(options[0], alternatives=tuple(options[1:]))
+
+
+def _one_contract(section: dict[str, Any]) -> Contract:
     counts: dict[str, Any] = {}
     for key in ("sets", "runs"):
         value = section.get(key, 0)

@@ -445,5 +445,5 @@ def semantic_errors(
     checker.deal_by_players()
     checker.going_out_limits()
     scoring_errors(data, checker.error)
-    meld_errors(data, checker.error, checker.round_path)
+    meld_errors(data, checker.error, checker.round_path, checker.hand_limit)
     return checker.errors

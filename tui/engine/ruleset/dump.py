@@ -14,7 +14,7 @@ import yaml
 
 from ...terminal_text import printable
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
-from ..rules import MeldRules, Round, Ruleset
+from ..rules import Contract, MeldRules, Round, Ruleset
 from .build import DEFAULT_VALUES, VALUE_KEYS
 from .schema import rules_schema
 
@@ -67,6 +67,14 @@ def _changes(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _contract_out(c: Contract) -> dict[str, Any]:
+    sets: Any = list(c.set_sizes) if c.set_sizes else c.sets
+    if c.set_ranks:
+        sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
+                for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
+    return {"sets": sets, "runs": list(c.run_sizes) if c.run_sizes else c.runs}
+
+
 def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": rnd.cards}
     if rnd.cards_by_players:
@@ -74,15 +82,9 @@ def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any
     if rnd.wild:
         out["wild"] = [_rank_out(rank) for rank in rnd.wild]
     if rnd.contract.required:
-        c = rnd.contract
-        sets: Any = list(c.set_sizes) if c.set_sizes else c.sets
-        if c.set_ranks:
-            sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
-                    for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
-        out["contract"] = {
-            "sets": sets,
-            "runs": list(c.run_sizes) if c.run_sizes else c.runs,
-        }
+        out["contract"] = _contract_out(rnd.contract)
+        if rnd.contract.alternatives:
+            out["contract"]["any_of"] = [_contract_out(c) for c in rnd.contract.alternatives]
     if rnd.all_at_once:
         out["all_at_once"] = True
     if rnd.going_out_discard is not None:

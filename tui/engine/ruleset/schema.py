@@ -19,7 +19,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
-from .schema_melds import meld_keys, round_melds, run_keys, set_keys
+from .schema_melds import contract_any_of, meld_keys, round_melds, run_keys, set_keys
 from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -752,10 +752,13 @@ def _build_schema() -> dict[str, Any]:
 
 
 def _with_round_melds(schema: dict[str, Any]) -> dict[str, Any]:
-    """A round (and `round_defaults`) may set any key of `melds` for itself."""
+    """A round (and `round_defaults`) may set any key of `melds` for itself, and give
+    alternative contracts."""
     props = schema["properties"]
     for where in (props["rounds"]["items"], props["round_defaults"]):
         where["properties"]["melds"] = round_melds(props["melds"])
+        contract = where["properties"]["contract"]
+        contract["properties"]["any_of"] = contract_any_of(contract)
     return schema
 
 

@@ -87,3 +87,28 @@ def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     node["examples"] = [{"run": {"same_suit": False}}, {"max_wilds": 0},
                         {"set": {"allowed": False}}]
     return node
+
+
+def contract_any_of(contract: dict[str, Any]) -> dict[str, Any]:
+    """`rounds[].contract.any_of`: more patterns, any one of which makes the contract."""
+    pattern = {
+        "type": "object",
+        "description": "One pattern that makes the contract: its sets and runs.",
+        "properties": copy.deepcopy(contract["properties"]),
+        "additionalProperties": False,
+    }
+    return {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 16,
+        "items": pattern,
+        "default": [],
+        "examples": [[{"runs": [3, 3, 3, 3, 3]}, {"runs": [4, 4, 4, 3]}]],
+        "description": (
+            "Alternative contracts: a player lays down any one of these patterns (each "
+            "`{sets, runs}` written as in the contract), as in Continental: five runs of "
+            "3, or three runs of 4 and one of 3. The contract's own `sets` / `runs`, if "
+            "it gives any, is one more pattern. A lay-down must match one pattern whole; "
+            "the bots aim at whichever their hand is closest to."
+        ),
+    }
