@@ -96,3 +96,26 @@ def test_continental_goes_out_all_at_once_in_one_of_its_patterns(end: str) -> No
     assert game.winners and len(game.results) >= 1
     assert all(result.went_out >= 0 for result in game.results)
     assert len(outs) == len(game.results)
+
+
+def test_where_no_meld_may_hold_a_wild_the_bot_throws_its_joker() -> None:
+    """Carioca's last deal (`max_wilds: 0`): a joker is only 30 points there, so hard
+    throws it before its contract is down, where elsewhere it keeps jokers."""
+    rules = load_ruleset(COOKBOOK / "carioca.yaml")
+    thrown = {}
+    for number in (7, 8):
+        game = Game(rules, ["a", "b"], 1)
+        shoe = sorted(game.shoe, key=lambda c: c.uid)
+        joker = next(c for c in shoe if c.is_joker)
+        hand = [joker] + [c for c in shoe if c.suit == "H" and c.rank in (2, 3, 4, 5, 9, 10)][:6]
+        hand += [c for c in shoe if c.suit == "S" and c.rank in (6, 7, 8, 11, 12)][:5]
+        mine = {c.uid for c in hand}
+        rest = [c for c in shoe if c.uid not in mine]
+        other, discard, stock = rest[:12], rest[12:13], rest[13:]
+        game.stack_deal([hand, other], stock, discard, turn=0, number=number)
+        bot = make_bot("hard", 3)
+        game.apply(bot.choose(game.view(0)))  # the draw
+        action = bot.choose(game.view(0))
+        thrown[number] = getattr(action, "card", None)
+    assert thrown[8] is not None and thrown[8].is_joker, thrown
+    assert thrown[7] is None or not thrown[7].is_joker, thrown

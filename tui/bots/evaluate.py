@@ -118,6 +118,11 @@ class Evaluator:
     def is_wild(self, card: Card) -> bool:
         return card.rank in self.params.wild_ranks
 
+    def helping_wild(self, card: Card) -> bool:
+        """A wild that can stand in somewhere this round: not where no meld may hold one
+        (`melds.max_wilds: 0`, as in Carioca's last deal), where it is only points."""
+        return self.params.max_wilds > 0 and card.rank in self.params.wild_ranks
+
     # ---------------------------------------------------------------- exact penalties
 
     def arrange(self, cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
@@ -297,11 +302,11 @@ class Evaluator:
         return hit
 
     def useless(self, cards: Sequence[Card]) -> list[Card]:
-        """Cards outside the best partial contract (wilds always help)."""
+        """Cards outside the best partial contract (wilds help wherever they may meld)."""
         used = Counter(self.contract_need(cards).used)
         out = []
         for card in cards:
-            if self.is_wild(card):
+            if self.helping_wild(card):
                 continue
             if used[card.face]:
                 used[card.face] -= 1
@@ -455,7 +460,7 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
 def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
     have = min(len(faces), size)
     short = size - have
-    room = short - max(0, p.min_natural - have)
+    room = min(short - max(0, p.min_natural - have), p.max_wilds)  # (`melds.max_wilds`)
     if not p.outnumber:
         room = min(room, have)
     return _Group(kind, label, faces, size, short, max(0, room))
@@ -547,7 +552,7 @@ def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
                     got += 1
         short = max(0, group.size - got)
         natural_short = max(0, p.min_natural - got)
-        room = short - natural_short
+        room = min(short - natural_short, p.max_wilds)
         if not p.outnumber:
             room = min(room, got)
         missing_total += short
