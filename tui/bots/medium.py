@@ -21,6 +21,7 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator, without_card
+from .melder import melder_draw, melds_score
 from .tactics import (
     Decision,
     TacticalBot,
@@ -38,6 +39,8 @@ class MediumBot(TacticalBot):
     # ------------------------------------------------------------------ draw
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
+        if melds_score(view):
+            return melder_draw(view, ev)
         takes = [a for a in options(view, "take_discard") if isinstance(a, TakeDiscard)]
         stock = stock_or_first(view)
         if not takes:
