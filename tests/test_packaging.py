@@ -31,3 +31,14 @@ def test_every_style_sheet_is_package_data() -> None:
         if not any(fnmatch.fnmatch(sheet.name, pattern) for pattern in data.get(package, [])):
             missing.append(str(sheet.relative_to(REPO)))
     assert missing == []
+
+
+def test_every_lesson_file_is_package_data() -> None:
+    config = setuptools_config()
+    assert "tui.lessons" in config["packages"]
+    assert config["package-dir"]["tui.lessons"] == "lessons"
+    patterns = config["package-data"]["tui.lessons"]
+    lessons = sorted((REPO / "lessons").glob("*.yaml"))
+    assert lessons
+    assert [p.name for p in lessons
+            if not any(fnmatch.fnmatch(p.name, pat) for pat in patterns)] == []

@@ -16,6 +16,7 @@ from .terminal_text import safe_standard_streams
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("tui.commands.play", "open the card table (the default)"),
+    "learn": ("tui.commands.learn", "a guided first deal, step by step"),
     "rules": ("tui.commands.rules", "list, show, check and create rulesets"),
     "solve": ("tui.commands.solve", "best arrangement of a hand into melds"),
     "simulate": ("tui.commands.simulate", "play games between computer players"),
@@ -30,6 +31,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         prog="rummy",
         description="Rummy in the terminal: Three Thirteen, Contract Rummy and house rules.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
@@ -41,6 +43,16 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
                 module.add_arguments(sub)
                 sub.set_defaults(_module=module)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version: one number, kept in pyproject.toml."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rummy-tui")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _load(module_name: str):  # noqa: ANN202 - returns a module or None

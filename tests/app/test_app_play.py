@@ -128,7 +128,7 @@ async def test_resize_keeps_the_table_whole(tmp_path) -> None:
             assert sum(line.count("╭") for line in lines) == len(view(app).hand)
 
 
-async def test_undo_takes_back_my_turn(tmp_path) -> None:
+async def test_undo_takes_back_my_last_move_of_this_turn(tmp_path) -> None:
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_until(pilot, lambda: at_table(app))
@@ -138,14 +138,17 @@ async def test_undo_takes_back_my_turn(tmp_path) -> None:
         await pilot.pause()
         before = view(app)
         assert before.my_turn and before.phase == "draw"
-        await pilot.press("s", "d")
-        await pilot.pause()
-        assert len(view(app).log) > len(before.log)
-        await pilot.press("u")
-        await pilot.pause()
+        await pilot.press("s")
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "play")
+        drawn = view(app)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: at_table(app) and len(view(app).log) > len(drawn.log))
+        await pilot.press("u")  # the discard comes back; the card from the stock stays
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "play")
         after = view(app)
-        assert sorted(c.uid for c in after.hand) == sorted(c.uid for c in before.hand)
-        assert after.phase == "draw" and len(after.log) == len(before.log)
+        assert sorted(c.uid for c in after.hand) == sorted(c.uid for c in drawn.hand)
+        assert len(after.log) == len(drawn.log)
+        assert not table.can_undo(0)
 
 
 async def test_two_players_share_one_table(tmp_path) -> None:

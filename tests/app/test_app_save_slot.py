@@ -145,3 +145,75 @@ async def test_the_save_is_read_off_the_loop_to_continue_it_and_to_replace_it(
     loop_thread = threading.get_ident()  # (the test runs on the app's loop)
     assert len(loaded_on) == 2 and loop_thread not in loaded_on
     assert path.exists()  # the new game's save
+
+
+def strays(folder: Path, name: str, ages: dict[str, float]) -> dict[str, Path]:
+    """Temporary files as a writer killed mid-write (`kill -9` during an autosave) leaves
+    them, each last changed `ages[tag]` seconds ago."""
+    import os
+    import time
+
+    made = {}
+    for tag, age in ages.items():
+        path = folder / f".{name}.{tag}.tmp"
+        path.write_text('{"half": ')
+        os.utime(path, (time.time() - age, time.time() - age))
+        made[tag] = path
+    return made
+
+
+async def test_the_window_that_holds_the_save_clears_killed_autosaves(tmp_path: Path) -> None:
+    left = strays(tmp_path, "current_game.json", {"killed": 3600, "old": 700, "live": 1})
+    other = strays(tmp_path, "settings.json", {"other": 3600})
+    await saved_game(tmp_path)
+    assert not left["killed"].exists() and not left["old"].exists()
+    assert left["live"].exists(), "a temporary file as young as a live write is left alone"
+    assert other["other"].exists(), "only the save's own temporaries are the slot's"
+
+
+def test_remove_stale_temporaries_takes_only_old_temporaries_of_that_file(
+        tmp_path: Path) -> None:
+    from tui.atomic import remove_stale_temporaries, write_atomic
+
+    target = tmp_path / "a[1].json"  # a name glob would read as a pattern
+    write_atomic(target, "{}")
+    left = strays(tmp_path, "a[1].json", {"x": 3600})
+    lookalike = strays(tmp_path, "a1.json", {"y": 3600})
+    assert remove_stale_temporaries(target) == 1
+    assert not left["x"].exists() and lookalike["y"].exists() and target.read_text() == "{}"
+    assert remove_stale_temporaries(tmp_path / "missing" / "b.json") == 0
+
+
+async def test_a_second_windows_game_is_kept_for_continue_while_the_window_is_open(
+        tmp_path: Path) -> None:
+    """Issue 33: a window that cannot save (the first one holds the save slot) said "q
+    leaves the table; the game is kept", then `c` answered "There is no game in
+    progress".  Its game is kept in the window, continued as it was left, until it ends
+    or the window closes; a new game asks first, as for a saved one."""
+    from tui.app.screens.pickers import ConfirmScreen
+    from tui.engine.ruleset.loader import load_ruleset
+
+    first = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=5))
+    second = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=9))
+    path = tmp_path / "current_game.json"
+    async with first.run_test(size=(80, 24)) as one:
+        await wait_until(one, lambda: isinstance(first.screen, TableScreen))
+        await wait_until(one, lambda: path.exists() or first.claimed_save_path() == path)
+        async with second.run_test(size=(80, 24)) as two:
+            await wait_until(two, lambda: at_table(second) and view(second).my_turn
+                             and view(second).phase == "draw")
+            await two.press("s")
+            await wait_until(two, lambda: at_table(second) and view(second).phase == "play")
+            played = table_screen(second).table
+            await two.press("q")
+            await wait_until(two, lambda: isinstance(second.screen, MenuScreen))
+            assert second.has_game_in_progress()
+            await two.press("c")
+            await wait_until(two, lambda: at_table(second))
+            assert table_screen(second).table is played
+            assert view(second).phase == "play"  # as it was left
+            await two.press("q")
+            await wait_until(two, lambda: isinstance(second.screen, MenuScreen))
+            second.start_game(load_ruleset("three_thirteen"), [("Zed", "random")], 4)
+            await wait_until(two, lambda: isinstance(second.screen, ConfirmScreen))
+    assert Table.load(path).seed == 5  # the first window's save is untouched

@@ -186,3 +186,44 @@ async def test_the_replay_app_of_rummy_replay(store: RecordStore) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_abandoned_tab_lists_games_given_up(store: RecordStore) -> None:
+    from tui.engine.game import Game
+    from tui.records.abandoned import AbandonedGame
+
+    rules = finished_game().rules
+    for seed in (5, 6):
+        game = Game(rules, ["Ada", "Ben"], seed)
+        store.add_abandoned(AbandonedGame.from_game(game, seats(2), T0, T0 + 600 * seed))
+    app = Host(RecordsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one(TabbedContent).active == "records-abandoned"
+        table = screen.query_one("#abandoned-table", DataTable)
+        assert table.row_count == 2
+        row = [str(cell) for cell in table.get_row_at(0)]
+        assert row[0] == "2" and row[2] == rules.name and row[-1] == "1"
+        assert "2 games given up unfinished" in text_of(screen, "#abandoned-note")
+        assert screen.query_one("#games-table", DataTable).row_count == 3  # not counted
+
+
+async def test_the_abandoned_tab_says_when_there_are_none(store: RecordStore) -> None:
+    app = Host(RecordsScreen(store))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen.query_one("#abandoned-table", DataTable).row_count == 0
+        assert "No abandoned games" in text_of(app.screen, "#abandoned-note")
+
+
+async def test_the_replay_title_says_how_many_moves_were_taken_back(store: RecordStore) -> None:
+    import dataclasses
+
+    record = dataclasses.replace(store.get(1), undos=2)
+    app = Host(ReplayScreen(record))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "2 moves taken back" in str(app.screen.query_one("#replay-title", Static).render())

@@ -475,3 +475,20 @@ async def test_a_variant_is_written_and_a_file_read_for_the_editor_off_the_loop(
     loop_thread = threading.get_ident()  # (the test runs on the app's loop)
     assert wrote and loop_thread not in wrote
     assert read and loop_thread not in read
+
+
+async def test_an_editor_closed_before_it_is_mounted_does_not_crash(tmp_path: Path) -> None:
+    """Found under load: the editor left (Esc, or the app closing) while its mount was
+    still queued ran `on_mount` on a screen whose widgets were gone (`NoMatches
+    '#editor-title'`)."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: three_thirteen\nname: House\n", encoding="utf-8")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            app.push_screen(RulesEditorScreen(path, path.read_text(encoding="utf-8")))
+            app.pop_screen()  # before the editor's Mount is handled
+            await pilot.pause()
+        await wait_until(pilot, lambda: not any(
+            isinstance(s, RulesEditorScreen) for s in app.screen_stack))
+    assert app.return_code in (None, 0)

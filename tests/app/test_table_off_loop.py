@@ -165,7 +165,7 @@ async def test_the_record_of_a_game_finished_at_the_table_is_announced(tmp_path)
 async def test_searching_the_hand_for_melds_is_done_off_the_loop(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     """`o` with no go-out listed, and `a` sorting by melds, search the hand: in a worker,
     the answer (a notice, the new order) shown when it comes."""
-    import tui.app.screens.table as table_module
+    import tui.app.screens.table_view as table_module
     from tui.engine.actions import GoOut
 
     searched_on: list[int] = []

@@ -25,7 +25,9 @@ play only by keys.  The players' terminals (asyncssh clients with terminal emula
 in this process, on the same machine: their CPU is not the server's, but it competes for
 the same cores.  Bounded: at most 60 sessions, a few actions, a global time limit, only
 127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50] [--actions 6]
-[--table-size 4] [--workers 1,2]`.
+[--table-size 4] [--workers 1,2] [--kept no,yes]` (`--kept no,yes`: each mode with and
+without the tables kept on disk, and the service's write system calls and bytes per move:
+the cost of durability; `tests/bench/bench_kept_tables.py` measures the keeping alone).
 """
 
 from __future__ import annotations
@@ -77,9 +79,10 @@ def _seat(guests: list, size: int) -> list[dict]:  # noqa: ANN001 - lobby Guests
     return tables
 
 
-async def _serve_child(workers: int) -> None:
+async def _serve_child(workers: int, keep: bool = False) -> None:
     """Start the card room on 127.0.0.1:0 (with `workers` session workers, or all in this
-    process for 0), then answer one-line commands on stdin."""
+    process for 0; with `keep`, every game written down as `rummy serve` keeps it), then
+    answer one-line commands on stdin."""
     import gc
 
     from tui.commands.serve import LobbyApps
@@ -91,6 +94,12 @@ async def _serve_child(workers: int) -> None:
     # than a turn is allowed, and a bot playing it would break the script.
     lobby = Lobby(LobbyConfig(max_tables=40, bot_delay=0.3, grace=0.5, seed=7,
                               turn_timeout=0))
+    keeper = None
+    if keep:
+        from tui.commands.serve import tables_folder
+        from tui.service.table_keeper import TableKeeper
+
+        keeper = TableKeeper.open(tables_folder(), lobby)
     if workers:
         room = await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
                                      authorized_keys=None, password=None,
@@ -129,34 +138,50 @@ async def _serve_child(workers: int) -> None:
                 gc.collect()
             workers_cpu = sum(cpu_seconds(pid) for pid in pids())
             rss = rss_kib() + sum(rss_kib(pid) for pid in pids())
+            io = _io_counters()
             print(f"stats {rss} {cpu_seconds() + workers_cpu:.4f} {sessions()} "
-                  f"{len(lobby.tables)} {workers_cpu:.4f}", flush=True)
+                  f"{len(lobby.tables)} {workers_cpu:.4f} {io['syscw']} {io['wchar']}",
+                  flush=True)
         elif word == "apps":  # (with workers, the apps live in their processes)
             print(f"apps {live_apps() if not workers else -1}", flush=True)
         elif word == "seat":
             print("seated " + json.dumps(_seat(guests(), int(rest))), flush=True)
         elif word == "quit":
             break
+    if keeper is not None:
+        keeper.stop()
     await server.close()
     lobby.close()
+    if keeper is not None:
+        keeper.close()
+
+
+def _io_counters() -> dict[str, int]:
+    """This process's write system calls and bytes so far (the service's: with workers,
+    the players' screens are written by the workers)."""
+    with open("/proc/self/io") as io:
+        return {key: int(value) for key, value in (line.split(": ") for line in io)}
 
 
 # -- the players' side (this process) -------------------------------------------------
 
 
 class ServerProcess(server_child.ServerProcess):
-    def __init__(self, home: str, workers: int) -> None:
-        super().__init__(__file__, home, ("--workers", str(workers)))
+    def __init__(self, home: str, workers: int, keep: bool = False) -> None:
+        super().__init__(__file__, home, ("--workers", str(workers), *(("--keep",) * keep)))
         self.workers = workers
         self.workers_cpu = 0.0
+        self.writes = (0, 0)
+        """The service's write system calls and bytes written so far (`/proc/PID/io`)."""
 
     def stats(self, collect: bool = False) -> tuple[int, float, int, int]:
         """(RSS KiB, CPU seconds, sessions, tables) of the server (service and workers)
         now; `collect` runs the service's garbage collector first (for memory figures,
         not CPU ones).  The workers' CPU seconds are kept in `workers_cpu`."""
-        _, rss, cpu, sessions, tables, workers = self.ask(
+        _, rss, cpu, sessions, tables, workers, syscw, wchar = self.ask(
             "mem" if collect else "stats").split()
         self.workers_cpu = float(workers)
+        self.writes = (int(syscw), int(wchar))
         return int(rss), float(cpu), int(sessions), int(tables)
 
     def seat(self, size: int) -> list[dict]:
@@ -276,6 +301,7 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     await asyncio.sleep(IDLE_SECONDS)  # everyone seated, nobody moving
     _, cpu_before, _, _ = await _stats(server)
     workers_before = server.workers_cpu
+    writes_before = server.writes
 
     every: list[float] = []
     single: list[float] = []
@@ -288,6 +314,8 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     received = sum(len(c.output) for c in clients.values()) - received
     _, cpu_after, _, _ = await _stats(server)
     workers_cpu = server.workers_cpu - workers_before
+    writes = [after - before for after, before in zip(server.writes, writes_before,
+                                                      strict=True)]
     # One table plays while all the others sit and watch: what a move feels like.
     solo: list[float] = []
     await _play_table(clients, tables[0], 4, solo, [])
@@ -307,6 +335,8 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
         "screen_p50_ms": statistics.median(single) * 1000,
         "cpu_ms_per_action": (cpu_after - cpu_before) / len(every) * 1000,
         "workers_cpu_ms_per_action": workers_cpu / len(every) * 1000,
+        "service_writes_per_action": writes[0] / len(every),
+        "service_kib_written_per_action": writes[1] / len(every) / 1024,
         "moves_per_s": len(every) / moving,
         "clients_cpu_ms_per_action": clients_cpu / len(every) * 1000,
         "kib_per_screen_move": received / len(single) / 1024,
@@ -321,19 +351,20 @@ async def _warm_up(server: ServerProcess) -> None:
     await bench_size(server, 4, 4, 2)
 
 
-def _mode(workers: int) -> str:
-    return "one process" if workers == 0 else f"{workers} worker" + "s" * (workers > 1)
+def _mode(workers: int, keep: bool = False) -> str:
+    mode = "one process" if workers == 0 else f"{workers} worker" + "s" * (workers > 1)
+    return mode + ", kept" * keep
 
 
 async def bench_mode(workers: int, sizes: list[int], actions: int,
-                     table_size: int) -> dict[int, dict[str, float]]:
+                     table_size: int, keep: bool = False) -> dict[int, dict[str, float]]:
     rows = {}
     with tempfile.TemporaryDirectory() as home:
-        server = ServerProcess(home, workers)
+        server = ServerProcess(home, workers, keep)
         try:
             await _warm_up(server)
             base_rss, _, _, _ = await _wait_empty(server)
-            print(f"\n{_mode(workers)}: server RSS after warm-up {base_rss / 1024:.1f} MiB; "
+            print(f"\n{_mode(workers, keep)}: server RSS after warm-up {base_rss / 1024:.1f} MiB; "
                   f"tables of {table_size}, {actions} actions per table, all tables at once")
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'join CPU ms/session':>19} "
                   f"{'KiB/session':>12} "
@@ -369,22 +400,32 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
     return rows
 
 
-async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]) -> None:
+async def main(sizes: list[int], actions: int, table_size: int, modes: list[int],
+               kept: list[bool] | None = None) -> None:
     cores = len(os.sched_getaffinity(0))
     print(f"{cores} cores here; load average {os.getloadavg()[0]:.2f} at the start (other "
           "work on the machine slows every figure)")
-    results = {workers: await bench_mode(workers, sizes, actions, table_size)
-               for workers in modes}
+    results = {(workers, keep): await bench_mode(workers, sizes, actions, table_size, keep)
+               for workers in modes for keep in (kept or [False])}
     count = max(sizes)
     print(f"\nside by side at {count} sessions "
           f"(load average {os.getloadavg()[0]:.2f} at the end):")
-    print(f"{'':>14} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
-          f"{'moves/s':>8} {'KiB/session':>11}")
-    for workers, rows in results.items():
+    print(f"{'':>20} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
+          f"{'moves/s':>8} {'KiB/session':>11} {'service CPU ms/move':>19} "
+          f"{'service writes/move':>19} "
+          f"{'KiB written/move':>16}")
+    for (workers, keep), rows in results.items():
         row = rows[count]
-        print(f"{_mode(workers):>14} {row['every_p50_ms']:>13.0f}ms {row['every_p95_ms']:>5.0f}ms "
+        print(f"{_mode(workers, keep):>20} {row['every_p50_ms']:>13.0f}ms "
+              f"{row['every_p95_ms']:>5.0f}ms "
               f"{row['solo_p50_ms']:>7.0f}ms {row['cpu_ms_per_action']:>11.1f} "
-              f"{row['moves_per_s']:>8.2f} {row['kib_per_session']:>11.0f}")
+              f"{row['moves_per_s']:>8.2f} {row['kib_per_session']:>11.0f} "
+              f"{row['cpu_ms_per_action'] - row['workers_cpu_ms_per_action']:>19.2f} "
+              f"{row['service_writes_per_action']:>19.1f} "
+              f"{row['service_kib_written_per_action']:>16.1f}")
+    if kept and len(kept) > 1:
+        print("(service writes: its system calls writing to the workers' sockets, and with "
+              "kept tables also to the tables' files; their difference is the keeping)")
 
 
 def _parse() -> argparse.Namespace:
@@ -395,6 +436,9 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--table-size", type=int, default=4, help="players per table (2-8)")
     parser.add_argument("--workers", default="1,2", help="session worker counts to compare "
                         "(0: everything in one process)")
+    parser.add_argument("--kept", default="no", help="keep the tables on disk as `rummy "
+                        "serve` does: no, yes, or no,yes to compare (the cost of durability)")
+    parser.add_argument("--keep", action="store_true", help=argparse.SUPPRESS)  # (child)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -402,11 +446,13 @@ def _parse() -> argparse.Namespace:
 if __name__ == "__main__":
     options = _parse()
     if options.child:
-        asyncio.run(_serve_child(int(options.workers)))
+        asyncio.run(_serve_child(int(options.workers), options.keep))
     else:
         sizes = [max(2, min(MAX_SESSIONS, int(s))) for s in options.sizes.split(",")
                  if s.strip()]
         actions = max(2, min(options.actions, 20))
         modes = [max(0, min(int(w), 8)) for w in options.workers.split(",") if w.strip()]
+        kept = [word.strip() == "yes" for word in options.kept.split(",") if word.strip()]
         asyncio.run(asyncio.wait_for(
-            main(sizes, actions, max(2, min(options.table_size, 8)), modes), TIME_LIMIT))
+            main(sizes, actions, max(2, min(options.table_size, 8)), modes, kept),
+            TIME_LIMIT))

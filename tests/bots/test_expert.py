@@ -324,7 +324,7 @@ def test_expert_explains_its_move_in_one_sentence() -> None:
 
 
 def test_in_declare_games_only_the_discards_of_long_hands_are_searched() -> None:
-    """Measured (README): searching draws, and the discards of hands under
+    """Measured (docs/performance.md): searching draws, and the discards of hands under
     `DECLARE_MIN_HAND` cards, did worse than hard's own moves; expert plays those by its
     judgement without search (`judgement.Judgement`)."""
     for deal, searched_wanted in ((3, False), (DECLARE_MIN_HAND - 2, True)):

@@ -190,3 +190,46 @@ def test_a_current_database_on_a_read_only_medium_is_read(
     assert [s.id for s in store.summaries()] == [2, 1]
     with pytest.raises(RecordsUnavailable):
         store.add(records(3)[0])
+
+
+# ---------------------------------------------------------------------- a damaged header
+
+
+def flip_user_version(home: Path, version: int) -> None:
+    """Write `version` into the header's user_version (bytes 60-63, big-endian), as one
+    flipped byte does: -1 is 0xFFFFFFFF, -16777213 is the top byte of 3 flipped."""
+    path = db_path(home)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[60:64] = version.to_bytes(4, "big", signed=True)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("version", [-1, -2, -16777213, -(2 ** 31)])
+def test_a_negative_records_version_is_damage_reported_and_the_games_kept(
+        home: Path, version: int) -> None:
+    stored(home, 1, 2, 3)
+    flip_user_version(home, version)
+    store = RecordStore(db_path(home))
+    assert sorted(s.id for s in store.summaries()) == [1, 2, 3]
+    notice = store.pop_notice() or ""
+    assert "damaged" in notice and "3 recorded games" in notice
+    # recording goes on, in the fresh file, and again after reopening it
+    assert store.add(records(4)[0]) == 4
+    again = RecordStore(db_path(home))
+    assert sorted(s.id for s in again.summaries()) == [1, 2, 3, 4]
+    assert again.pop_notice() is None
+    assert list(home.glob(f"data/{DB_NAME}.damaged-*")), "the damaged file is kept aside"
+
+
+def test_stats_with_a_negative_records_version_reports_without_a_traceback(
+        home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stored(home, 1, 2)
+    flip_user_version(home, -16777213)
+    assert main(["stats"]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert "damaged" in err
+    assert "2" in out

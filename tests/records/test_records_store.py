@@ -359,3 +359,56 @@ async def test_sessions_on_one_event_loop_record_together(home: Path) -> None:
         for i, game in enumerate(games)))
     assert sorted(o.record_id for o in outcomes) == list(range(1, len(games) + 1))
     assert default_store().count() == len(games)
+
+
+def abandon_a_game(seed: int, moves: int) -> None:
+    """A two-seat Three Thirteen table given up after `moves` moves (recorded at once)."""
+    from tui.engine.ruleset.loader import load_ruleset
+    from tui.service.table import SeatSpec, Table
+
+    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo", "easy")],
+                  seed)
+    for _ in range(moves):
+        seat = table.game.actor
+        table.act(seat, table.view(seat).legal[0])
+    written = table.abandon()
+    assert written is not None and written.result().record_id is not None
+
+
+def test_abandoned_games_are_listed_with_where_they_stood(home: Path) -> None:
+    abandon_a_game(4, 6)
+    abandon_a_game(5, 3)
+    listed = default_store().abandoned_games()
+    assert [g.deal for g in listed] == [1, 1]
+    assert {tuple(s.name for s in g.seats) for g in listed} == {("Ann", "Bo")}
+    assert all(g.totals == (0, 0) and g.ruleset_name == "Three Thirteen" for g in listed)
+    assert listed[0].abandoned_at >= listed[1].abandoned_at
+
+
+def test_a_damaged_abandoned_row_is_left_out_and_reported(home: Path) -> None:
+    abandon_a_game(4, 6)
+    abandon_a_game(5, 3)
+    conn = sqlite3.connect(db_path(home))
+    conn.execute("UPDATE abandoned SET players = '[{' WHERE id = 1")
+    conn.commit()
+    conn.close()
+    store = default_store()
+    assert [g.id for g in store.abandoned_games()] == [2]
+    assert "#1" in (store.pop_notice() or "")
+
+
+def test_rummy_stats_shows_the_abandoned_games(
+        home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    abandon_a_game(4, 6)
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "Abandoned: 1 game given up unfinished" in out
+    line = next(ln for ln in out.splitlines() if ln.lstrip().startswith("1 "))
+    assert "Three Thirteen" in line and "Ann 0" in line and line.rstrip().endswith("1")
+    assert main(["stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(g["players"], g["deal"]) for g in data["abandoned"]] == [(["Ann", "Bo"], 1)]
+    assert main(["stats", "--player", "Cleo", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["abandoned"] == []

@@ -1,7 +1,7 @@
 """Stacking the deck for engine tests: put chosen cards in hands, the pile and the stock.
 
-Cards are taken from the game's own shoe, so every physical card stays in exactly one place
-and the conservation check still holds after rigging.
+Cards are taken from the game's own shoe (the engine's prepared deals), so every physical
+card stays in exactly one place and the conservation check still holds after rigging.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from tui.bots import Bot, make_bot
 from tui.engine.cards import Card, parse_card
 from tui.engine.game import Game
+from tui.engine.prepared import PreparedDeal, deal_prepared
 from tui.engine.ruleset.loader import load_ruleset
 
 
@@ -18,23 +19,11 @@ def new_game(rules: str, players: int = 3, seed: int = 1) -> Game:
 
 def rig(game: Game, hands: list[str], discard: str = "", stock_top: str = "",
         turn: int | None = None) -> None:
-    """Re-deal the current deal as the engine's stacked deal, with cards of these faces
-    taken from the shoe.  `discard` is bottom to top; `stock_top` lists the next cards to
-    be drawn, first drawn first; the rest of the shoe forms the stock below them."""
-    pool = list(game.shoe)
-
-    def take(token: str) -> Card:
-        face = parse_card(token).face
-        for i, card in enumerate(pool):
-            if card.face == face:
-                return pool.pop(i)
-        raise AssertionError(f"no {token} left in the shoe")
-
-    hands_dealt = [[take(t) for t in hand.split()] for hand in hands]
-    pile = [take(t) for t in discard.split()]
-    top = [take(t) for t in stock_top.split()]
-    game.stack_deal(hands_dealt, pool + list(reversed(top)), pile,
-                    game.round.in_turn if turn is None else turn)
+    """Re-deal the current deal as the engine's prepared deal (`tui.engine.prepared`):
+    `discard` is bottom to top; `stock_top` lists the next cards to be drawn, first drawn
+    first; the rest of the shoe forms the stock below them."""
+    deal_prepared(game, PreparedDeal(tuple(hands), discard, stock_top,
+                                     game.round.in_turn if turn is None else turn))
     game.check_conservation()
 
 

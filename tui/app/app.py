@@ -52,6 +52,9 @@ class RummyApp(App[None]):
         self.settings = settings
         self._told_slot_taken = False
         self.save_slot = SaveSlot(self.env.save_path) if self.env.save_path else None
+        self._kept: Table | None = None
+        """This window's game while another window holds the save slot: not saved, but
+        kept here (for Continue) until it ends or the window closes."""
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -106,6 +109,8 @@ class RummyApp(App[None]):
             self.open_table(self.env.table, self.env.seat)
         elif self.env.request is not None:
             self._start_requested()
+        elif self.env.lesson is not None:
+            self.open_lesson(self.env.lesson)
 
     def on_unmount(self) -> None:
         if self.save_slot is not None:
@@ -142,7 +147,7 @@ class RummyApp(App[None]):
     def has_game_in_progress(self) -> bool:
         """A game this window can continue: a shared table, or a saved game in the save slot
         (one that another window holds is that window's game, not this one's)."""
-        if self.env.table is not None:
+        if self.env.table is not None or self._kept is not None:
             return True
         slot = self.save_slot
         return slot is not None and slot.has_game() and slot.claim()
@@ -189,8 +194,11 @@ class RummyApp(App[None]):
         the records thread, and a problem with it is told when it is known."""
         from tui.engine.save import SaveError
 
+        kept, self._kept = self._kept, None
+        if kept is not None:  # this window's unsaved game
+            kept.abandon(self._abandoned_recorded)
         path = self.claimed_save_path()
-        if self.env.table is None and path is not None:
+        if self.env.table is None and kept is None and path is not None:
             try:
                 old = await asyncio.to_thread(self._saved_table, path)
             except SaveError:
@@ -221,11 +229,21 @@ class RummyApp(App[None]):
         except (ValueError, KeyError) as exc:
             self.notify(str(exc), title="Cannot start this game", severity="error", timeout=10)
             return
+        if self.save_slot is not None and self.claimed_save_path() is None:
+            self._kept = table  # another window saves there: this game is kept here
         self.open_table(table, 0)
+
+    def game_over(self, table: TableService) -> None:
+        """A table's game has ended: this window's unsaved game is no longer kept."""
+        if self._kept is table:
+            self._kept = None
 
     def resume_game(self) -> None:
         if self.env.table is not None:
             self.open_table(self.env.table, self.env.seat)
+            return
+        if self._kept is not None:
+            self.open_table(self._kept, 0)
             return
         if not self.has_game_in_progress():
             self.notify("There is no game in progress.", severity="warning")
@@ -259,13 +277,39 @@ class RummyApp(App[None]):
         self.push_screen(NewGameScreen())
 
     def open_table(self, table: TableService, seat: int) -> None:
+        from tui.service.table import Table
+
         from .screens.table import TableScreen
         from .table_session import TableSession
+
+        if isinstance(table, Table):  # (a shared table takes nothing back)
+            table.undo_turns = self.settings.undo == "turns"
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
         self.push_screen(TableScreen(TableSession(table, seat, self.claimed_save_path(),
                                                   self.env.drive_bots)))
+
+    @work(exclusive=True, group="lesson")
+    async def open_lesson(self, key: str) -> None:
+        """Open the guided deal of the ruleset `key` (its files read in a thread)."""
+        from tui.engine.ruleset import RulesetError, load_ruleset
+        from tui.service.lesson import LessonTable
+        from tui.service.lessons import LessonError, load_lesson
+
+        from .screens.learn import LearnScreen
+
+        def build() -> LessonTable:
+            lesson = load_lesson(key)
+            return LessonTable(lesson, load_ruleset(lesson.rules), self.settings.name)
+
+        try:
+            table = await asyncio.to_thread(build)
+        except (LessonError, RulesetError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot open the lesson", severity="error",
+                        timeout=10, markup=False)
+            return
+        self.push_screen(LearnScreen(table))
 
     # ------------------------------------------------------------------ settings
     def save_settings(self, settings: Settings) -> None:

@@ -66,6 +66,8 @@ class AppEnvironment:
     seat: int = 0
     drive_bots: bool = True
     request: GameRequest | None = None
+    lesson: str | None = None
+    """A lesson to open at once (`rummy learn RULES`): the ruleset key it plays."""
     can_quit_to_shell: bool = True
     lobby: LobbyClient | None = None
     """Set for SSH players: the app opens at the lobby of shared tables (as this guest)."""

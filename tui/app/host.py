@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from tui.engine.rules import Ruleset
+    from tui.service.interface import TableService
 
     from .cardart import CardStyle
     from .environment import AppEnvironment
@@ -39,6 +40,10 @@ class Host(Protocol):
 
     def resume_game(self) -> None: ...
 
+    def game_over(self, table: TableService) -> None: ...
+
+    def open_lesson(self, key: str) -> object: ...
+
     def save_settings(self, settings: Settings) -> None: ...
 
 
@@ -52,5 +57,7 @@ def still_shown(screen: Screen) -> bool:
     thread may come back after the player closed it, and must then leave it alone:
     `is_attached` is not enough, since a closed screen stays attached while its widgets
     are taken down, and a query made then finds some of them gone (a session crashed so
-    when its player closed the rules while they were being read)."""
-    return screen.is_attached and screen in screen.app.screen_stack
+    when its player closed the rules while they were being read).  An app shutting down
+    (its window closed, its SSH session ended) takes every screen down while they are
+    still stacked: nothing is shown then."""
+    return screen.is_attached and screen.app.is_running and screen in screen.app.screen_stack

@@ -52,3 +52,13 @@ class ActionRefused(Message):
 
     reason: str
     rule: str = ""
+
+
+@dataclass
+class PlayerDid(Message):
+    """The table's player did something: `what` names it (a key's action, such as
+    "select" or "arrange", or a move made: "draw_stock", "discard", ...), `action` is the
+    move sent to the table, if it was one.  A guided game listens to follow the player."""
+
+    what: str
+    action: object = None

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tui.atomic import remove_stale_temporaries
 from tui.file_lock import FileLock
 
 TAKEN_MESSAGE = ("Another rummy window is using your saved game, so games in this window are "
-                 "not saved. Close the other window to save here.")
+                 "not saved: Continue finds this window's game while the window stays open. "
+                 "Close the other window to save here.")
 
 
 class SaveSlot:
@@ -32,9 +34,12 @@ class SaveSlot:
     def claim(self) -> bool:
         """Take the slot if no other app has it (True also when this app already has it)."""
         try:
-            return self._lock.acquire()
+            held = self._lock.acquire()
         except OSError:  # the folder cannot be written: nothing could be saved anyway
             return False
+        if held:  # only the slot's holder writes it: any old temporary is a killed write's
+            remove_stale_temporaries(self.path)
+        return held
 
     def release(self) -> None:
         self._lock.release()

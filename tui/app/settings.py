@@ -21,6 +21,9 @@ CARD_STYLES = ("unicode", "ascii")
 COLOUR_SCHEMES = ("two", "four")
 # Seconds between two bot moves.
 BOT_SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instant": 0.05}
+# What undo takes back: the player's own moves of this turn, or (a house setting for solo
+# play) whole turns, the bots' moves after them too; never a scored deal.
+UNDO_REACH = ("turn", "turns")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Settings:
     colours: str = "two"  # red/black suits, or a four-colour deck
     theme: str = "textual-dark"
     bot_speed: str = "normal"
+    undo: str = "turn"
 
     @property
     def bot_delay(self) -> float:
@@ -47,6 +51,7 @@ class Settings:
             colours=self.colours if self.colours in COLOUR_SCHEMES else default.colours,
             theme=self.theme if isinstance(self.theme, str) and self.theme else default.theme,
             bot_speed=self.bot_speed if self.bot_speed in BOT_SPEEDS else default.bot_speed,
+            undo=self.undo if self.undo in UNDO_REACH else default.undo,
         )
 
 

@@ -46,7 +46,8 @@ slightly better (rank correlation 0.43 against 0.38-0.42) and the margin rule ov
 gained more (+0.28 ± 0.12 against -0.01 ± 0.20 points a decision at Z=1, seed 103), the
 re-weighed population being a few dozen distinct hands that all lean the same way.  The
 developed population the feeder now reads (hands played forward, weights flattened)
-did no better here either (40-game runs, within noise of the blind-dealt deals; README).
+did no better here either (40-game runs, within noise of the blind-dealt deals;
+docs/performance.md).
 
 Declare games (Three Thirteen) search only discards that keep at least
 `DECLARE_MIN_HAND` cards: in diagnostics on hard-against-hard positions (playouts on the

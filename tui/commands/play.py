@@ -69,5 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from tui.app.collector import tune_collector
 
     tune_collector()
-    RummyApp(AppEnvironment.local(request)).run()
-    return 0
+    app = RummyApp(AppEnvironment.local(request))
+    app.run()
+    # Textual sets 1 when the app crashed (it has printed the traceback): a script or
+    # shell running `rummy play` must see that, not a clean exit.
+    return app.return_code or 0

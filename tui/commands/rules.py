@@ -17,7 +17,9 @@ from ..engine.ruleset import (
     NewRulesetError,
     RulesetError,
     bundled_rulesets_dir,
+    describe_differences,
     describe_rules,
+    extended_ruleset,
     list_rulesets,
     load_ruleset,
     new_ruleset_file,
@@ -37,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--yaml",
         action="store_true",
         help="print every key as one self-contained YAML file instead",
+    )
+    show.add_argument(
+        "--diff",
+        action="store_true",
+        help="print only how it differs from the ruleset it extends",
     )
     check = actions.add_parser("check", help="check ruleset files; exit 1 if any has errors")
     check.add_argument("files", nargs="+", metavar="FILE", help="ruleset files or keys")
@@ -92,11 +99,19 @@ def _list() -> int:
     return 0
 
 
-def _show(name: str, as_yaml: bool) -> int:
+def _show(name: str, as_yaml: bool, diff: bool = False) -> int:
     try:
         ruleset = load_ruleset(name)
+        parent = extended_ruleset(name) if diff else None
     except RulesetError as error:
         return _fail(error)
+    if diff:
+        if parent is None:
+            _write(f"rummy rules show --diff: {ruleset.name} extends no other ruleset; "
+                   f"`rummy rules show {name}` prints its rules\n", sys.stderr)
+            return 1
+        _write(describe_differences(parent, ruleset), sys.stdout)
+        return 0
     _write(standalone_yaml(ruleset) if as_yaml else describe_rules(ruleset), sys.stdout)
     return 0
 
@@ -133,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     if action in (None, "list"):
         return _list()
     if action == "show":
-        return _show(args.ruleset, args.yaml)
+        return _show(args.ruleset, args.yaml, args.diff)
     if action == "check":
         return _check(args.files)
     if action == "schema":

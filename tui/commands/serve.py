@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from tui.service.identity import NameBook
+    from tui.service.table_keeper import TableKeeper
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
 NAMES_FILE = "names.sqlite"
@@ -86,6 +87,16 @@ session workers:
   worker that dies takes fewer players with it (they reconnect to their kept seats; a
   new worker starts a second later).  Count about 3 MiB per player on top, and a core for
   about 35 moves a second across all tables.
+
+kept tables:
+  Every game in progress is written down as it is played, in the "tables" folder of
+  the server's data folder (one small SQLite file per table).  Started again on the same
+  data folder, rummy serve brings every unfinished game back to the lobby under its old
+  number: the same hands, turn and scores.  Each player keeps their seat for --grace
+  seconds from the restart (by their key, or with the rejoin code their table showed);
+  then a bot plays it until they come back.  A finished game is recorded and forgotten;
+  a kept table that cannot be read is logged and skipped (the others come back).
+  --list-tables shows the kept tables; --drop-table N forgets one (server stopped).
 
 turns keep moving:
   Each turn has --turn-timeout seconds (counted down on the table); then the seat's
@@ -144,7 +155,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"disconnect players idle this long (default {DEFAULT_IDLE_TIMEOUT // 60}; 0 = never)",
     )
 
-
+    parser.add_argument(
+        "--list-tables",
+        action="store_true",
+        help="list the games kept for a restart (see below), then exit",
+    )
+    parser.add_argument(
+        "--drop-table",
+        type=int,
+        metavar="N",
+        help="forget kept game N (as --list-tables numbers it) with the server stopped, "
+        "then exit",
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -306,15 +328,18 @@ async def serve(
     door_limits: DoorLimits | None = None,
     names_path: Path | None = None,
     workers: int = 0,
+    keep_tables: bool = True,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
     `app_factory` None serves the card room: the app at a lobby set by `lobby_config`,
     in this process (`workers` 0) or hosted by `workers` worker processes that play
     through this process's game service; the names SSH keys own are kept in `names_path`
-    (default: `NAMES_FILE` in the user data folder).
+    (default: `NAMES_FILE` in the user data folder), and with `keep_tables` every game
+    in progress in its "tables" folder (`tui.service.table_keeper`).
     """
     lobby: Lobby | None = None
+    keeper: TableKeeper | None = None
     on_session_end = None
     if app_factory is None:
         from tui.paths import user_data_dir
@@ -324,6 +349,7 @@ async def serve(
                                       authorized_keys))
         apps = LobbyApps(lobby)
         app_factory, on_session_end = apps, apps.session_ended
+        keeper = _keep_tables(lobby, report) if keep_tables else None
     warning = exposure_warning(host)
     if warning:
         report(warning)
@@ -379,15 +405,62 @@ async def serve(
         for signum in installed:
             loop.remove_signal_handler(signum)
         report("Closing the table...")
+        if keeper is not None:
+            keeper.stop()  # the games in progress stay kept as their tables close
         await server.close()
         if lobby is not None:
             lobby.close()
             lobby.names.close()
+        if keeper is not None:
+            keeper.close()
+    return 0
+
+
+def tables_folder() -> Path:
+    """Where the server keeps its games in progress."""
+    from tui.paths import user_data_dir
+    from tui.service.kept_tables import TABLES_DIR
+
+    return user_data_dir() / TABLES_DIR
+
+
+def _keep_tables(lobby: Lobby, report: Callable[[str], None]) -> TableKeeper | None:
+    """Keep `lobby`'s games in the tables folder, and bring back the ones kept there."""
+    from tui.service.table_keeper import TableKeeper
+
+    keeper = TableKeeper.open(tables_folder(), lobby)
+    if keeper is not None:
+        back = keeper.restore()
+        if back:
+            report(f"Brought back {len(back)} kept game(s): table "
+                   + ", ".join(map(str, back)) + ".")
+    return keeper
+
+
+def _kept_tables_command(args: argparse.Namespace) -> int:
+    """`--list-tables` / `--drop-table N`: the host's look at the kept games."""
+    from tui.service.kept_tables import KeptTableError
+    from tui.service.table_keeper import describe_kept, drop_kept
+
+    folder = tables_folder()
+    if args.drop_table is not None:
+        try:
+            print(drop_kept(folder, args.drop_table))
+        except KeptTableError as error:
+            print(f"rummy serve: error: {error}", file=sys.stderr)
+            return 2
+        return 0
+    lines = describe_kept(folder)
+    print(f"Kept games in {folder}:" if lines else f"No kept games in {folder}.")
+    for line in lines:
+        print(line)
     return 0
 
 
 def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
     """The `rummy serve` command."""
+    if getattr(args, "list_tables", False) or getattr(args, "drop_table", None) is not None:
+        return _kept_tables_command(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     from tui.net.hostkey import HostKeyError

@@ -34,15 +34,25 @@ def run(args: argparse.Namespace) -> int:
     except RecordsUnavailable as exc:
         print(f"rummy stats: {exc}", file=sys.stderr)
         return 1
+    abandoned = store.abandoned_games()
+    if args.player:
+        abandoned = [g for g in abandoned if any(s.name == args.player for s in g.seats)]
     notice = store.pop_notice()
     if notice:
         print(f"rummy stats: {notice}", file=sys.stderr)
     stats = summarize(summaries, args.player, args.recent)
     if args.json:
-        print(json.dumps(_as_json(stats)))
+        print(json.dumps(_as_json(stats) | {"abandoned": [_abandoned_json(g)
+                                                           for g in abandoned]}))
         return 0
-    print(format_stats(stats, summaries[:args.games], args.ascii))
+    print(format_stats(stats, summaries[:args.games], args.ascii, abandoned, args.games))
     return 0
+
+
+def _abandoned_json(game) -> dict[Any, Any]:  # noqa: ANN001 - a records AbandonedSummary
+    return {"game": game.id, "ruleset": game.ruleset_name,
+            "players": [s.name for s in game.seats], "points": list(game.totals),
+            "deal": game.deal, "abandoned_at": game.abandoned_at.isoformat()}
 
 
 def _as_json(stats) -> dict[Any, Any]:  # noqa: ANN001 - a tui.records.stats.Stats

@@ -87,13 +87,20 @@ class Game:
         return deal
 
     def stack_deal(self, hands: Sequence[Sequence[Card]], stock: Sequence[Card],
-                   discard: Sequence[Card] = (), turn: int | None = None) -> Deal:
+                   discard: Sequence[Card] = (), turn: int | None = None,
+                   number: int | None = None) -> Deal:
         """Replace the deal in progress by one with these cards where they are given (for
-        tests and puzzles): `stock` and `discard` bottom to top, `turn` the seat to play
-        first (the dealer's left by default).  Every card of the shoe must be placed
+        tests, puzzles and lessons): `stock` and `discard` bottom to top, `turn` the seat to
+        play first (the dealer's left by default), `number` the deal it is (default: the
+        one in progress; a later one skips those between, unscored, as a lesson starting at
+        a deal with a run in its contract does).  Every card of the shoe must be placed
         exactly once, or `ValueError` says which are missing or doubled."""
         if self.round.phase == "game_over":
             raise ValueError("the game is over")
+        number = self.round.number if number is None else number
+        if not self.round.number <= number <= max(len(self.rules.rounds), self.round.number):
+            raise ValueError(f"deal {number} is not one this game can play next "
+                             f"(it is at deal {self.round.number} of {len(self.rules.rounds)})")
         if len(hands) != self.players:
             raise ValueError(f"{len(hands)} hands for {self.players} players")
         placed = [c.uid for cards in (*hands, stock, discard) for c in cards]
@@ -107,7 +114,11 @@ class Game:
         first = (self.dealer + 1) % self.players if turn is None else turn
         if not 0 <= first < self.players:
             raise ValueError(f"there is no seat {first}")
-        return self._start_deal(self.round.number, [list(h) for h in hands], list(stock),
+        # The deal replaced never happened: its lines leave the log (in place: the deal
+        # in play writes to the same list).
+        replaced = self._deal_number
+        self.log[:] = [event for event in self.log if event.deal != replaced]
+        return self._start_deal(number, [list(h) for h in hands], list(stock),
                                 list(discard), first)
 
     # ------------------------------------------------------------------ queries

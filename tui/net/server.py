@@ -56,6 +56,9 @@ NO_FORWARDING = "port forwarding is not available on a rummy-tui table"
 NOT_OPEN = "rummy-tui: the table is not open yet; try again in a moment.\r\n"
 
 
+SHUTDOWN_MESSAGE = ("The server is shutting down. A game in progress is kept: connect again "
+                    "when the server is back to take your seat.")
+
 class ServeError(Exception):
     """A problem with the server's settings (bad key file, address in use...)."""
 
@@ -219,7 +222,7 @@ class Server:
             self._listener = None
         sessions = list(self._sessions.values())
         for session in sessions:
-            session.close("The server is shutting down.")
+            session.close(SHUTDOWN_MESSAGE)
         if sessions:
             waits = [asyncio.ensure_future(session.done.wait()) for session in sessions]
             _, pending = await asyncio.wait(waits, timeout=10)

@@ -22,7 +22,6 @@ import shutil
 import signal
 import socket
 import sys
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +30,7 @@ from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
 from tui.net.remote import RemoteGuest, ServiceLink
 from tui.net.session import SessionInfo
+from tui.net.socket_dirs import private_socket_dir
 from tui.service.authority import GameService
 from tui.service.lobby import Lobby
 
@@ -260,7 +260,7 @@ class WorkerRoom:
         except OSError as error:
             raise ServeError(f"cannot listen on {host}:{port}: "
                              f"{error.strerror or error}") from None
-        socket_dir = Path(tempfile.mkdtemp(prefix="rummy-service-"))
+        socket_dir = private_socket_dir()
         path = socket_dir / "service.sock"
         service = GameService(lobby, max_sessions)
         await service.listen(path)

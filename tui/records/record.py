@@ -75,6 +75,7 @@ class GameRecord:
     actions: tuple[dict[str, Any], ...] = field(repr=False)
     fingerprint: str | None = None  # of the final state (None in records from before v2)
     id: int | None = None
+    undos: int = 0  # moves the player took back (counted from records version 4 on)
 
     # ------------------------------------------------------------------ derived
 

@@ -6,6 +6,7 @@ outcome carries the record's number, or a message to show the player instead.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Sequence
@@ -60,6 +61,7 @@ def record_finished_game(table_or_game: Any,
             seats = [(name, None) for name in game.names]
     started = started_at if started_at is not None else datetime.now().astimezone()
     record = GameRecord.from_game(game, seats, started, finished_at)
+    record = dataclasses.replace(record, undos=getattr(table_or_game, "undos", 0))
     store = store or default_store()
     try:
         record_id = store.add(record)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .rows import AbandonedSummary
 from .stats import Line, Result, Stats
 from .store import GameSummary
 
@@ -54,9 +55,11 @@ def describe_result(result: Result | None) -> str:
             f"({how}) vs {', '.join(result.opponents)}")
 
 
-def format_stats(stats: Stats, games: Sequence[GameSummary] = (), ascii_only: bool = False
+def format_stats(stats: Stats, games: Sequence[GameSummary] = (), ascii_only: bool = False,
+                 abandoned: Sequence[AbandonedSummary] = (), shown: int | None = None
                  ) -> str:
-    """The whole `rummy stats` report."""
+    """The whole `rummy stats` report; `shown` caps the abandoned games listed (all are
+    counted)."""
     who = stats.player or "all people"
     out = [f"Game records: {stats.games} game{'s' if stats.games != 1 else ''} recorded; "
            f"statistics for {who}."]
@@ -80,7 +83,25 @@ def format_stats(stats: Stats, games: Sequence[GameSummary] = (), ascii_only: bo
         out += ["", "Latest games (open one with `rummy replay ID`)"]
         out += table(("ID", "finished", "rules", "players", "winner", "rounds"),
                      [game_row(g) for g in games], right=(0, 5))
+    if abandoned:
+        count = len(abandoned)
+        out += ["", f"Abandoned: {count} game{'s' if count != 1 else ''} given up unfinished "
+                "(a new game was started over {0}; never counted as played)".format(
+                    "it" if count == 1 else "them")]
+        listed = abandoned[:shown] if shown is not None else abandoned
+        if listed:
+            out += table(ABANDONED_HEADERS, [abandoned_row(g) for g in listed], right=(0, 4))
     return "\n".join(out)
+
+
+ABANDONED_HEADERS = ("ID", "given up", "rules", "players and points so far", "in deal")
+
+
+def abandoned_row(game: AbandonedSummary) -> list[object]:
+    """An abandoned game as table cells: id, when, rules, players with points, deal."""
+    players = ", ".join(f"{s.label} {t}" for s, t in zip(game.seats, game.totals, strict=False))
+    when = game.abandoned_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    return [game.id, when, game.ruleset_name, players, game.deal]
 
 
 def game_row(game: GameSummary) -> list[object]:

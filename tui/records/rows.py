@@ -39,6 +39,23 @@ class GameSummary:
         return max(0.0, (self.finished_at - self.started_at).total_seconds())
 
 
+@dataclass(frozen=True)
+class AbandonedSummary:
+    """A game given up unfinished, for lists: where it stood when it was left."""
+
+    id: int
+    ruleset_name: str
+    seats: tuple[SeatRecord, ...]
+    totals: tuple[int, ...]  # points of the deals finished before it was left
+    deal: int  # the deal it was left in (1 is the first)
+    started_at: datetime
+    abandoned_at: datetime
+
+
+ABANDONED_COLUMNS = ("id, ruleset_key, ruleset_name, players, scores, deal, started_at,"
+                     " abandoned_at")
+
+
 # What reading a damaged row can raise: bad JSON, wrong types, impossible dates.
 ROW_DAMAGE = (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError,
               OSError, RecursionError)
@@ -138,3 +155,18 @@ def record_from_row(row: tuple[Any, ...]) -> GameRecord:
         actions=tuple(moves),
         fingerprint=None if fp is None else _text(fp), id=_int(gid),
     )
+
+
+def abandoned_from_row(row: tuple[Any, ...]) -> AbandonedSummary:
+    """An abandoned game from its row (`ABANDONED_COLUMNS`); raises one of `ROW_DAMAGE`."""
+    gid, key, rname, players, scores, deal, started, abandoned = row
+    seats = tuple(_seat(p) for p in _json_list(players))
+    if not seats:
+        raise ValueError("no players")
+    points = [tuple(_int(x) for x in _list(p)) for p in _json_list(scores)]
+    if any(len(p) != len(seats) for p in points):
+        raise ValueError("the scores do not match the seats")
+    return AbandonedSummary(
+        id=_int(gid), ruleset_name=_shown(rname or key), seats=seats,
+        totals=tuple(sum(p[i] for p in points) for i in range(len(seats))),
+        deal=_int(deal), started_at=_time(started), abandoned_at=_time(abandoned))

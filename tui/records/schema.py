@@ -16,6 +16,8 @@ step, so no database that went through it is changed by this.)
 Version 3 adds an `abandoned` table: games given up unfinished (a new game was started over
 them), kept with their moves and where they stood, and counted apart from the games played
 (they are in no statistics of wins).
+Version 4 adds `games.undos`: how many moves the player took back (0 for games recorded
+before it was counted).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable
 
 import yaml
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _to_v1(conn: sqlite3.Connection) -> None:
@@ -121,8 +123,12 @@ def _to_v3(conn: sqlite3.Connection) -> None:
         )""")
 
 
+def _to_v4(conn: sqlite3.Connection) -> None:
+    conn.execute("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0")
+
+
 # MIGRATIONS[n] takes a database from version n to version n + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_to_v1, _to_v2, _to_v3, _to_v4]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -131,6 +137,16 @@ class NewerSchema(Exception):
 
     def __init__(self, version: int) -> None:
         super().__init__(version)
+        self.version = version
+
+
+class DamagedHeader(sqlite3.DatabaseError):
+    """A version below 0 is no release's: the file's header is damaged (one flipped byte
+    of `user_version` makes it negative).  Worded as SQLite words damage, so the store sets
+    the file aside and copies its games out, as for any other damage."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"database disk image is malformed (records version {version})")
         self.version = version
 
 
@@ -143,6 +159,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
+    if version < 0:
+        raise DamagedHeader(version)
     for step in range(version, SCHEMA_VERSION):
         MIGRATIONS[step](conn)
     if version != SCHEMA_VERSION:

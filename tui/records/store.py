@@ -19,6 +19,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -27,16 +28,19 @@ from tui.file_lock import locked
 
 from .base import RecordError
 from .rows import (
+    ABANDONED_COLUMNS,
     RECORD_COLUMNS,
     ROW_DAMAGE,
+    AbandonedSummary,
     GameSummary,
+    abandoned_from_row,
     lenient_text,
     one_line,
     record_from_row,
     summary_from_row,
 )
 from .salvage import readable_records
-from .schema import SCHEMA_VERSION, NewerSchema, migrate
+from .schema import SCHEMA_VERSION, DamagedHeader, NewerSchema, migrate
 
 if TYPE_CHECKING:
     from .abandoned import AbandonedGame
@@ -264,6 +268,8 @@ class RecordStore:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise NewerSchema(version)
+            if version < 0:
+                raise DamagedHeader(version)
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
@@ -333,6 +339,8 @@ class RecordStore:
             conn = self._connect()
             try:
                 conn.execute("PRAGMA schema_version").fetchone()
+                if conn.execute("PRAGMA user_version").fetchone()[0] < 0:
+                    return True
                 return bool(conn.execute("PRAGMA quick_check").fetchone()[0] != "ok")
             finally:
                 conn.close()
@@ -366,8 +374,8 @@ class RecordStore:
             record_id = None
         cur = conn.execute(
             "INSERT INTO games (id, uid, ruleset_key, ruleset_name, ruleset_text, seed,"
-            " players, scores, winners, started_at, finished_at, actions, fingerprint)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " players, scores, winners, started_at, finished_at, actions, fingerprint, undos)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record_id, record.uid, record.ruleset_key, record.ruleset_name,
              record.ruleset_text, record.seed,
              json.dumps([{"name": s.name, "bot": s.bot} for s in record.seats]),
@@ -375,7 +383,7 @@ class RecordStore:
              json.dumps(list(record.winners)),
              record.started_at.isoformat(), record.finished_at.isoformat(),
              json.dumps(list(record.actions), separators=(",", ":")),
-             record.fingerprint),
+             record.fingerprint, record.undos),
         )
         assert cur.lastrowid is not None  # an INSERT always sets it
         game_id = cur.lastrowid
@@ -428,6 +436,28 @@ class RecordStore:
     def _abandoned_count(self) -> int:
         with self._connection() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM abandoned").fetchone()[0])
+
+    def abandoned_games(self) -> list[AbandonedSummary]:
+        """Games given up unfinished, latest first; a damaged row is left out and reported."""
+        return self._run(self._abandoned_games)
+
+    def _abandoned_games(self) -> list[AbandonedSummary]:
+        with self._connection() as conn:
+            rows = conn.execute(f"SELECT {ABANDONED_COLUMNS} FROM abandoned"
+                                " ORDER BY abandoned_at DESC, id DESC").fetchall()
+        out, damaged = [], []
+        for row in rows:
+            try:
+                out.append(abandoned_from_row(row))
+            except ROW_DAMAGE as exc:
+                damaged.append((row[0], exc))
+        if damaged:
+            numbers = ", ".join(f"#{gid}" for gid, _ in damaged[:10])
+            log.warning("records %s: damaged abandoned rows %s (first: %s)", self.path,
+                        numbers, damaged[0][1])
+            self._tell(f"{len(damaged)} abandoned game{'s' if len(damaged) != 1 else ''} "
+                       f"({numbers}) could not be read and were left out.")
+        return out
 
     def count(self) -> int:
         return self._run(self._count)
@@ -490,12 +520,14 @@ class RecordStore:
 
     def _get(self, record_id: int) -> GameRecord:
         with self._connection() as conn:
-            row = conn.execute(
-                f"SELECT {RECORD_COLUMNS} FROM games WHERE id = ?", (record_id,)).fetchone()
+            row = conn.execute(f"SELECT {RECORD_COLUMNS}, undos FROM games WHERE id = ?",
+                               (record_id,)).fetchone()
         if row is None:
             raise RecordNotFound(record_id)
         try:
-            return record_from_row(row)
+            undos = row[-1]
+            return replace(record_from_row(row[:-1]),
+                           undos=undos if isinstance(undos, int) and undos >= 0 else 0)
         except ROW_DAMAGE as exc:
             raise RecordError(f"recorded game #{record_id} is damaged and cannot be read "
                               f"({one_line(exc)})") from exc

@@ -7,10 +7,11 @@ malformed or forged message is refused with a reason and changes nothing.  A wor
 ever receives its own sessions' seat views.  When a worker's connection ends (the worker
 exited or crashed), its sessions leave the lobby as if their players had dropped: their
 seats are kept for the grace period and taken back when the players reconnect, through
-any worker.  Failed logins at every worker's door are counted here, so the wait they
-earn doubles per address however the kernel spreads the guesses.  Slow work a request
-brings (a player's own ruleset checked, a hint) runs in a thread, so one request never
-holds up the others.
+any worker.  Every worker is sent every change of the lobby list, idle ones too, so a
+player sees the lobby as it is whichever worker they land on.  Failed logins at every
+worker's door are counted here, so the wait they earn doubles per address however the
+kernel spreads the guesses.  Slow work a request brings (a player's own ruleset
+checked, a hint) runs in a thread, so one request never holds up the others.
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ class ServiceSession:
 
     # ------------------------------------------------------------------ watching
     def lobby_changed(self) -> None:
-        """The lobby list (and maybe this session's place in it) changed."""
-        self.link.lobby_changed()
+        """The lobby changed: this session's place in it may have (the list itself goes
+        to every worker from `GameService`)."""
         self.changed()
 
     def changed(self) -> None:
@@ -252,7 +253,7 @@ class WorkerLink:
     def _refuse(self, raw: Any, why: str, rule: str = "", quiet: bool = False) -> None:
         self.refused += 1
         if not quiet:
-            log.warning("worker %s: refused a message: %s", self.worker, why)
+            log.error("worker %s: refused a message: %s", self.worker, why)
         q = raw.get("q") if isinstance(raw, dict) else None
         if isinstance(q, int) and not isinstance(q, bool):
             self.send({"t": "reply", "s": raw.get("s"), "q": q, "ok": False, "error": why,
@@ -390,6 +391,14 @@ class GameService:
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Condition()
+        self._unsubscribe_lobby = lobby.subscribe(self._lobby_changed)
+
+    def _lobby_changed(self) -> None:
+        """Every worker is sent the lobby list, idle ones too: a player who lands on one
+        sees the lobby as it is the moment they arrive."""
+        for link in self.links:
+            if link.worker is not None:
+                link.lobby_changed()
 
     @property
     def session_count(self) -> int:
@@ -439,6 +448,7 @@ class GameService:
             self.links.remove(link)
 
     async def close(self) -> None:
+        self._unsubscribe_lobby()
         if self._server is not None:
             self._server.close()
             self._server = None

@@ -14,7 +14,7 @@ import logging
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tui.listeners import Listeners
@@ -94,6 +94,13 @@ class ChatRoom:
 
     def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)
+
+    def restore(self, messages: Iterable[ChatMessage]) -> None:
+        """Put back what was said before the server restarted (nobody is told: it was
+        said already); new lines are numbered after the last of them."""
+        self._messages.extend(messages)
+        last = self._messages[-1].number if self._messages else 0
+        self._numbers = itertools.count(last + 1)
 
     def _post(self, message: ChatMessage) -> ChatMessage:
         self._messages.append(message)

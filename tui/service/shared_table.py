@@ -23,7 +23,7 @@ import contextvars
 import itertools
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
 from tui.service.identity import Identity, new_rejoin_code, same_code
 from tui.service.interface import SeatSpec, Status, no_subscription
+from tui.service.kept_tables import SEAT_FIELDS, TableLog
 from tui.service.table import Table
 
 log = logging.getLogger(__name__)
@@ -339,6 +340,12 @@ class SharedTable:
         self._timed_out: set[int] = set()  # seats a bot plays this one turn for
         self._ready: dict[int, int] = {}  # seat -> round number whose summary it saw
         self._unsubscribe_table: Callable[[], None] | None = None
+        self.kept: TableLog | None = None
+        """Where the game is written down as it is played (`tui.service.table_keeper`)."""
+        self.held_for_owners = False
+        """Brought back by a restart, and no owner back yet: it does not close for being
+        deserted (bots play the seats of owners who stay away)."""
+        self.chat.subscribe(self._keep_said)  # the first listener: kept before it is shown
 
     # ------------------------------------------------------------------ reading
     @property
@@ -438,6 +445,7 @@ class SharedTable:
             self._changed()
             return handle
         seat.present = True
+        self.held_for_owners = False
         timer = self._grace.pop(index, None)
         if timer is not None:
             timer.cancel()
@@ -489,13 +497,16 @@ class SharedTable:
                 words = f"{grace:g} seconds" if grace < 120 else f"{grace / 60:g} minutes"
                 self.chat.announce(f"{seat.name} left; a bot plays for them in {words} "
                                    "unless they come back.")
-                loop = asyncio.get_running_loop()
-                self._grace[handle.seat] = loop.call_later(
-                    grace, self._grace_over, handle.seat, context=contextvars.Context())
+                self._hold_seat(handle.seat)
             else:
                 self.chat.announce(f"{seat.name} left.")
         self._changed()
         self._close_if_deserted()
+
+    def _hold_seat(self, index: int) -> None:
+        """Keep an away person's seat for the grace period, then give it to a bot."""
+        self._grace[index] = asyncio.get_running_loop().call_later(
+            self.config.grace, self._grace_over, index, context=contextvars.Context())
 
     def _grace_over(self, index: int) -> None:
         self._grace.pop(index, None)
@@ -509,7 +520,8 @@ class SharedTable:
         self._close_if_deserted()
 
     def _close_if_deserted(self) -> None:
-        if self.status in ("waiting", "closed"):
+        if self.status in ("waiting", "closed") or (self.held_for_owners
+                                                     and self.status == "playing"):
             return
         if self.present_seats() or self._grace:
             return
@@ -529,10 +541,26 @@ class SharedTable:
                 self.seats[index] = Seat(bot=self.fill_level,
                                          name=next(names, f"Bot {index + 1}"))
         specs = [SeatSpec(seat.name, seat.bot) for seat in self.seats]
-        self.table = Table(self.rules, specs, seed=self.config.seed)
+        self.chat.announce("The game begins.")
+        self._play(Table(self.rules, specs, seed=self.config.seed))
+
+    def resume(self, table: Table, seats: Sequence[Seat]) -> None:
+        """Go on with a game brought back after a restart (`tui.service.table_keeper`):
+        every owner is away and keeps their seat for the grace period from now; then a bot
+        plays it until they come back."""
+        if self.status != "waiting":
+            raise LobbyError("This game has already started.")
+        self.seats = [Seat(person=seat.person, owner=seat.owner, rejoin_code=seat.rejoin_code,
+                           bot=seat.bot, name=seat.name) for seat in seats]
+        self.held_for_owners = True
+        for index in self.person_seats():
+            self._hold_seat(index)
+        self._play(table)
+
+    def _play(self, table: Table) -> None:
+        self.table = table
         self.status = "playing"
         self._unsubscribe_table = self.table.subscribe(self._table_changed)
-        self.chat.announce("The game begins.")
         # A context of its own: created from the context of whichever player's app
         # started the game, the task would keep that app alive as long as the table.
         self._driver = asyncio.get_running_loop().create_task(
@@ -555,12 +583,20 @@ class SharedTable:
         self._wake.set()
 
     def _table_changed(self) -> None:
+        table = self.table
+        if table is not None:  # written down before anyone is shown the move
+            self._keep(lambda kept: kept.moved(table.game))
+            if table.record_outcome is not None:  # finished and recorded: forgotten
+                self._forget()
         self._wake.set()
         if self.table is not None and self.table.game.phase == "game_over" \
                 and self.status == "playing":
             self.status = "finished"
             self.chat.announce("The game is over.")
             self._on_change(self)
+            self._listeners.notify()
+            self._close_if_deserted()  # (bots finished it for owners who never came back)
+            return
         self._listeners.notify()
 
     async def _drive(self) -> None:
@@ -703,9 +739,11 @@ class SharedTable:
 
     # ------------------------------------------------------------------ ending
     def close(self) -> None:
-        """Close the table: the driver stops, timers are cancelled, everyone is told."""
+        """Close the table: the driver stops, timers are cancelled, everyone is told.
+        A kept game is forgotten (unless the server is stopping: see `table_keeper`)."""
         if self.status == "closed":
             return
+        self._forget()
         self.status = "closed"
         for timer in self._grace.values():
             timer.cancel()
@@ -721,5 +759,37 @@ class SharedTable:
         self._on_close(self)
 
     def _changed(self) -> None:
+        self._keep(lambda kept: kept.seated(self.seat_records()))
         self._listeners.notify()
         self._on_change(self)
+
+    # ------------------------------------------------------------------ kept on disk
+    def seat_records(self) -> list[dict[str, str | None]]:
+        """Who owns each seat, as kept (`tui.service.kept_tables.SEAT_FIELDS`)."""
+        return [{name: getattr(seat, name) for name in SEAT_FIELDS} for seat in self.seats]
+
+    def _keep_said(self, message: ChatMessage) -> None:
+        self._keep(lambda kept: kept.said(message))
+
+    def _keep(self, write: Callable[[TableLog], None]) -> None:
+        """Write to the kept table; a table that cannot be written any more plays on,
+        not kept (its file is removed rather than left behind, out of date)."""
+        kept = self.kept
+        if kept is None:
+            return
+        try:
+            write(kept)
+        except Exception:
+            log.exception("table %s: cannot keep it on disk any more: it plays on, but a "
+                          "restart of the server will not bring it back", self.id)
+            self._forget()
+
+    def _forget(self) -> None:
+        """The game is over, or the table closed for good: no longer kept."""
+        kept, self.kept = self.kept, None
+        if kept is None:
+            return
+        try:
+            kept.remove()
+        except Exception:
+            log.exception("table %s: removing it from the kept tables failed", self.id)

@@ -96,6 +96,11 @@ class Table:
         # where in the history the deal being played began (undo never reaches before it)
         self._deal_of_start = 1 if not self.game.history else -1
         self._deal_start_at = 0
+        self.undo_turns = False
+        """A house setting for solo play: undo goes back a whole turn at a time, the bots'
+        moves after it too (within the deal).  Off: only the player's own moves of the
+        turn they are playing."""
+        self.undos = 0  # moves taken back in this game (the record counts them)
 
     # ---------------------------------------------------------------- reading
 
@@ -208,20 +213,39 @@ class Table:
     # ---------------------------------------------------------------- undo
 
     def can_undo(self, seat: int) -> bool:
-        """Only against bots alone, only before the game is over (it is scored and
-        recorded), and only once the seat has done something in this deal: a scored deal,
-        whose hands everyone has seen, is never taken back."""
-        if self.game.phase == "game_over" or any(s != seat for s in self.humans()):
+        """Only against bots alone, only while a deal is being played (a scored deal,
+        whose hands everyone has seen, is never taken back), and only what `_undo_point`
+        allows."""
+        if self.game.phase in ("game_over", "round_over") \
+                or any(s != seat for s in self.humans()):
             return False
-        return self._turn_start(seat) is not None
+        return self._undo_point(seat) is not None
 
     def undo(self, seat: int) -> None:
-        """Take back `seat`'s last turn (and whatever the bots did after it)."""
-        start = self._turn_start(seat)
-        if start is None or not self.can_undo(seat):
+        """Take back `seat`'s last move of its turn (with `undo_turns`: its last turn, and
+        whatever the bots did after it)."""
+        point = self._undo_point(seat) if self.can_undo(seat) else None
+        if point is None:
             raise IllegalAction("there is nothing of yours to undo", "undo")
-        self.game = _replay(self.game, start)
+        self.game = _replay(self.game, point)
+        self.undos += 1
         self._changed()
+
+    def _undo_point(self, seat: int) -> int | None:
+        """How much of the history undo keeps.  By default the player's own moves of the
+        turn they are playing, one at a time, while nobody else has moved since it
+        began; a draw from the stock stays (it showed a card nobody may see twice).  With
+        `undo_turns`, back to the start of the seat's latest turn in this deal."""
+        start = self._turn_start(seat)
+        if start is None or self.undo_turns:
+            return start
+        history = self.game.history
+        if any(action.seat != seat for action in history[start:]):
+            return None  # the turn is over: someone else has moved
+        last = len(history) - 1
+        if last == start and history[start].kind == "draw_stock":
+            return None
+        return last
 
     def _turn_start(self, seat: int) -> int | None:
         """Index in the history of the draw that began `seat`'s latest turn in this deal."""
@@ -258,7 +282,7 @@ class Table:
 
     def to_json(self) -> dict[Any, Any]:
         return {"seats": [asdict(s) for s in self.seats], "started_at": self.started_at,
-                "game": game_to_json(self.game)}
+                "game": game_to_json(self.game), "undos": self.undos}
 
     def save(self, path: Path) -> None:
         write_atomic(Path(path), self.save_text())
@@ -279,7 +303,12 @@ class Table:
         game = game_from_json(data.get("game"))
         if len(seats) != game.players:
             raise SaveError(f"{path} is damaged (seats do not match players)")
-        return cls(game.rules, seats, game.seed, game=game, started_at=started)
+        undos = data.get("undos", 0)  # (absent from saves made before undo was counted)
+        if isinstance(undos, bool) or not isinstance(undos, int) or undos < 0:
+            raise SaveError(f"{path} is damaged (its count of undos is not a count)")
+        table = cls(game.rules, seats, game.seed, game=game, started_at=started)
+        table.undos = undos
+        return table
 
 
 def _saved_seats(path: Path, raw: object) -> list[SeatSpec]:

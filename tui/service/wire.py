@@ -16,6 +16,10 @@ table's ruleset, once per table), `view` (one seat's view, with only the log lin
 session has not had yet), `chat`, and `replaced` (the same player sat down from a newer
 session: close this one).
 
+A line is refused (`WireError`) past `MAX_LINE` bytes, with a number longer than
+`MAX_DIGITS` or not finite, or nested deeper than `MAX_DEPTH`: reading such a line is
+what could otherwise take the process down.
+
 A worker is only ever sent the views of its own sessions' seats (or a spectator's view,
 which has no hand), so it cannot hold another player's cards.  The codecs here turn
 engine values into plain JSON and back; `WireError` is raised for anything malformed.
@@ -24,6 +28,7 @@ engine values into plain JSON and back; `WireError` is raised for anything malfo
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -36,6 +41,11 @@ from tui.engine.view import Event, LogSoFar, PlayerInfo, RoundResult, SeatView
 
 MAX_LINE = 1 << 20
 """Longest message accepted, in bytes (a ruleset file brought by a player fits)."""
+MAX_DIGITS = 40
+"""Longest number accepted, in characters (Python refuses to read past 4,300 digits,
+and a number that long is never a card, a seat or a request)."""
+MAX_DEPTH = 32
+"""Deepest nesting of lists and objects accepted (a view or a ruleset is under 10)."""
 MAX_TEXT = 400
 MAX_RULES_TEXT = 256 * 1024
 MAX_CARDS = 216
@@ -59,14 +69,54 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
 
 
+def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    def read(text: str) -> Any:
+        if len(text) > MAX_DIGITS:
+            raise WireError(f"a number of {len(text)} characters (at most {MAX_DIGITS})")
+        return kind(text)
+    return read
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise WireError(f"{text[:20]} is not a finite number")
+    return number
+
+
+def _not_a_number(text: str) -> Any:
+    raise WireError(f"{text} is not a number here")
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (without recursing)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((inner, depth + 1) for inner in item)
+    return deepest
+
+
 def decode(line: bytes) -> dict[str, Any]:
-    """One line back to a message with a known type; `WireError` if it is not one."""
+    """One line back to a message with a known type; `WireError` if it is not one (too
+    long, a number too long, nested too deeply, not JSON, not a message)."""
     if len(line) > MAX_LINE:
         raise WireError(f"message of {len(line)} bytes (at most {MAX_LINE})")
     try:
-        message = json.loads(line)
+        message = json.loads(line, parse_int=_number(int), parse_float=_number(_finite),
+                             parse_constant=_not_a_number)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WireError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise WireError(f"nested more than {MAX_DEPTH} deep") from None
+    if _depth(message) > MAX_DEPTH:
+        raise WireError(f"nested more than {MAX_DEPTH} deep")
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
         raise WireError("not a message (an object with a type `t`)")
     if message["t"] not in REQUESTS + UPDATES:

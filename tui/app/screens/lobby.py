@@ -95,6 +95,7 @@ class LobbyScreen(Screen[None]):
         Binding("l", "leave", "Leave seat"),
         Binding("r", "rules", "Rules"),
         Binding("o", "settings", "Settings"),
+        Binding("h", "learn", "How to play"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -427,6 +428,12 @@ class LobbyScreen(Screen[None]):
         from .settings import SettingsScreen
 
         self.app.push_screen(SettingsScreen())
+
+    def action_learn(self) -> None:
+        """A guided first deal, played in this session alone (q comes back here)."""
+        from .learn import choose_lesson
+
+        choose_lesson(self)
 
     def action_quit(self) -> None:
         self.app.exit()

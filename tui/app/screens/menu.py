@@ -1,4 +1,4 @@
-"""The main menu: new game, continue, rules, settings, quit."""
+"""The main menu: new game, continue, learn to play, rules, settings, quit."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("c", "choose('continue')", "Continue"),
+        Binding("l", "choose('learn')", "Learn to play"),
         Binding("r", "choose('rules')", "Rules"),
         Binding("s", "choose('settings')", "Settings"),
         Binding("g", "choose('records')", "Records"),
@@ -80,6 +81,7 @@ class MenuScreen(Screen[None]):
             Option(Text.assemble(("n", key), "  New game"), id="new"),
             Option(Text.assemble(("c", key), "  Continue"), id="continue",
                    disabled=not can_continue),
+            Option(Text.assemble(("l", key), "  Learn to play"), id="learn"),
             Option(Text.assemble(("r", key), "  Rules"), id="rules"),
             Option(Text.assemble(("g", key), "  Game records"), id="records"),
             Option(Text.assemble(("s", key), "  Settings"), id="settings"),
@@ -102,6 +104,10 @@ class MenuScreen(Screen[None]):
             app.push_screen(NewGameScreen())
         elif what == "continue":
             host(self).resume_game()
+        elif what == "learn":
+            from .learn import choose_lesson
+
+            choose_lesson(self)
         elif what == "rules":
             from .rules import RulesScreen
 

@@ -91,6 +91,8 @@ class NewGameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         self.query_one("#broken-rulesets").display = False
         self._show_opponents(2)
         self._list_rules()

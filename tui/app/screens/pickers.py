@@ -15,6 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..host import still_shown
+
 
 class PickScreen(ModalScreen[int | None]):
     """A titled list of choices; dismisses with the chosen value or None (Escape)."""
@@ -34,7 +36,8 @@ class PickScreen(ModalScreen[int | None]):
             yield Label("up/down choose, Enter confirm, Esc cancel", classes="dialog-help")
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).highlighted = 0
+        if still_shown(self):  # (not closed before it was mounted)
+            self.query_one(OptionList).highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -66,7 +69,8 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Label("y yes, n or Esc no", classes="dialog-help")
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).highlighted = 0
+        if still_shown(self):  # (not closed before it was mounted)
+            self.query_one(OptionList).highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -1,9 +1,10 @@
 """Your recorded games and your statistics; open any game to replay it.
 
-Two tabs: *Games* lists every recorded game (newest first; Enter replays it, `e` exports it
+Three tabs: *Games* lists every recorded game (newest first; Enter replays it, `e` exports it
 as a JSON file, `i` imports one), *Statistics* shows games played and won per ruleset and
 per opponent level, average points per round, best and worst games and a chart of recent
-results.  All the numbers come from `tui.records.stats`; this screen only lays them out.
+results, *Abandoned* the games given up unfinished (never counted).  All the numbers come
+from `tui.records.stats`; this screen only lays them out.
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
 from tui.records.record import RecordError
-from tui.records.report import describe_result, game_row, result_bars
+from tui.records.report import (
+    ABANDONED_HEADERS,
+    abandoned_row,
+    describe_result,
+    game_row,
+    result_bars,
+)
+from tui.records.rows import AbandonedSummary
 from tui.records.stats import Line, Result, Stats, summarize
 from tui.records.store import GameSummary, RecordStore, RecordsUnavailable
 
 from ..colours import app_colours
+from ..host import still_shown
 from ..widgets.footer import Footer
 
 
@@ -109,6 +118,7 @@ class RecordsScreen(Screen[None]):
         Binding("i", "import_record", "Import"),
         Binding("g", "tab('records-games')", "Games"),
         Binding("s", "tab('records-stats')", "Statistics"),
+        Binding("a", "tab('records-abandoned')", "Abandoned"),
         Binding("escape,q", "close", "Back"),
     ]
 
@@ -123,6 +133,7 @@ class RecordsScreen(Screen[None]):
         self.player = player
         self.export_dir = export_dir
         self.summaries: list[GameSummary] = []
+        self.abandoned: list[AbandonedSummary] = []
         self.stats: Stats = summarize([], player)
 
     def compose(self) -> ComposeResult:
@@ -140,11 +151,17 @@ class RecordsScreen(Screen[None]):
                 yield Static(id="stats-worst")
                 yield Label("Recent results", classes="stats-heading")
                 yield ResultsChart(id="stats-chart")
+            with TabPane("Abandoned", id="records-abandoned"):
+                yield Static(id="abandoned-note")
+                yield DataTable(id="abandoned-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         games = self.query_one("#games-table", DataTable)
         games.add_columns("#", "Finished", "Rules", "Players and totals", "Winner", "Rounds")
+        self.query_one("#abandoned-table", DataTable).add_columns(*ABANDONED_HEADERS)
         for table_id in ("#stats-rulesets", "#stats-levels"):
             self.query_one(table_id, DataTable).add_columns(
                 "", "Played", "Won", "Won %", "Avg/round")
@@ -162,8 +179,9 @@ class RecordsScreen(Screen[None]):
         """Read the records again and redraw both tabs."""
         try:
             self.summaries = self.store.summaries()
+            self.abandoned = self.store.abandoned_games()
         except RecordsUnavailable as exc:
-            self.summaries = []
+            self.summaries, self.abandoned = [], []
             self.notify(str(exc), title="Game records", severity="error", timeout=12)
         notice = self.store.pop_notice()
         if notice:
@@ -171,6 +189,19 @@ class RecordsScreen(Screen[None]):
         self.stats = summarize(self.summaries, self.player)
         self._fill_games()
         self._fill_stats()
+        self._fill_abandoned()
+
+    def _fill_abandoned(self) -> None:
+        table = self.query_one("#abandoned-table", DataTable)
+        table.clear()
+        for game in self.abandoned:
+            table.add_row(*(Text(str(c)) for c in abandoned_row(game)), key=str(game.id))
+        count = len(self.abandoned)
+        self.query_one("#abandoned-note", Static).update(Text(
+            f"{count} game{'s' if count != 1 else ''} given up unfinished (a new game was "
+            "started over it): kept here, never counted as played, won or lost."
+            if count else "No abandoned games: every game you gave up for a new one would "
+            "be kept here.", Style(dim=True)))
 
     def _fill_games(self) -> None:
         table = self.query_one("#games-table", DataTable)

@@ -163,6 +163,8 @@ class ReplayScreen(Screen[None]):
         title = Text()
         title.append(f"Replay {number}", Style(color=self.card_style().c.highlight, bold=True))
         title.append(f"{rec.ruleset_name} · {when} · {players}")
+        if rec.undos:
+            title.append(f" · {rec.undos} {'move' if rec.undos == 1 else 'moves'} taken back")
         self.query_one("#replay-title", Static).update(title)
         self.show(self.replay.frame())
 

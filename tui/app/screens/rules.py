@@ -29,6 +29,7 @@ from ..rules_reading import read_rules
 from ..widgets.footer import Footer
 
 if TYPE_CHECKING:
+    from tui.engine.rules import Ruleset
     from tui.engine.ruleset.loader import RulesetInfo
 
 
@@ -42,6 +43,7 @@ class RulesScreen(Screen[PlayRules | None]):
         Binding("escape,q", "back", "Back"),
         Binding("v", "variant", "Make a house variant"),
         Binding("e", "edit", "Edit"),
+        Binding("d", "differences", "How it differs"),
     ]
 
     def __init__(self, key: str | None = None) -> None:
@@ -54,6 +56,7 @@ class RulesScreen(Screen[PlayRules | None]):
         self.initial = key
         self.shown_key: str | None = None  # whose rules the text shows
         self._showing: str | None = None  # the key being read for the text (or read)
+        self.differences = False  # show how a house ruleset differs, not all its rules
 
     def _rulesets(self) -> list[RulesetInfo]:
         """Every ruleset that loads, and the player's own that do not (to edit them)."""
@@ -79,6 +82,8 @@ class RulesScreen(Screen[PlayRules | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted: its widgets are gone
         self.query_one("#edit-ruleset").display = False
         self.query_one("#rules-text").focus()
         self._list_rules(self.initial)
@@ -131,6 +136,8 @@ class RulesScreen(Screen[PlayRules | None]):
 
         def read() -> str:
             rules, error = read_rules(info, self.user_dir, self.confine)
+            if rules is not None and self.differences:
+                return self._differences(info, rules)
             return (describe_rules(rules) if rules is not None else
                     f"This file has mistakes; press e to fix them.\n\n{self._env.shown(error)}")
 
@@ -142,6 +149,25 @@ class RulesScreen(Screen[PlayRules | None]):
             return  # closed, or other rules chosen (or listed again) meanwhile
         self.query_one("#rules-body", Static).update(Text(text))
         self.shown_key = info.key
+
+    def _differences(self, info: RulesetInfo, rules: Ruleset) -> str:
+        """How `rules` differ from the game they extend (read in the worker thread)."""
+        from tui.engine.ruleset import RulesetError, describe_differences, extended_ruleset
+
+        try:
+            parent = extended_ruleset(info.path, self.user_dir, self.confine)
+        except RulesetError as exc:
+            return self._env.shown(f"The ruleset it extends does not load:\n{exc}")
+        if parent is None:
+            return (f"{rules.name} extends no other ruleset: these are all its rules "
+                    "(d shows them).")
+        return describe_differences(parent, rules)
+
+    def action_differences(self) -> None:
+        """Between all the rules and how they differ from the game they extend."""
+        self.differences = not self.differences
+        self._showing = self.shown_key = None
+        self._show()
 
     @on(Button.Pressed, "#make-variant")
     def action_variant(self) -> None:

@@ -113,6 +113,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not still_shown(self):
+            return  # closed before it was mounted (Esc pressed at once, the session ended)
         # A remote player's folder is somewhere on the server: its path is not theirs to see.
         # The file's name is its author's text: its control characters are escaped.
         where = "  in your rules folder" if self.confine else f"  in {self.path.parent}"
@@ -214,6 +216,8 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def _show_preview(self) -> None:
         """The rules text of the last good check, filled to the preview pane's width."""
+        if not still_shown(self):
+            return  # (asked for after a refresh that came once the editor was closed)
         pane = self.query_one("#editor-preview", VerticalScroll)
         width = pane.scrollable_content_region.width or 78
         body = self.query_one("#preview-body", Static)

@@ -54,6 +54,11 @@ class SettingsScreen(Screen[None]):
                 yield Select([(f"{name} ({delay:g}s a move)", name)
                               for name, delay in BOT_SPEEDS.items()],
                              value=s.bot_speed, allow_blank=False, compact=True, id="bot_speed")
+            with Horizontal(classes="row"):
+                yield Label("Undo", classes="field")
+                yield Select([("your own moves of this turn", "turn"),
+                              ("whole turns, alone against bots", "turns")],
+                             value=s.undo, allow_blank=False, compact=True, id="undo")
             with Horizontal(classes="buttons"):
                 yield Button("Save", variant="primary", compact=True, id="save")
                 yield Button("Back", compact=True, id="back")
@@ -72,6 +77,7 @@ class SettingsScreen(Screen[None]):
             colours=value("colours"),
             theme=value("theme"),
             bot_speed=value("bot_speed"),
+            undo=value("undo"),
         ).cleaned()
 
     @on(Select.Changed)

@@ -5,6 +5,7 @@ This is its face: the rest of the code base (app, commands, service, records, sa
 imports only these names.
 """
 
+from .differences import describe_differences, extended_ruleset
 from .dump import standalone_yaml
 from .errors import LocatedError, RulesetError
 from .files import NewRulesetError, free_name, new_ruleset_file, schema_json
@@ -27,7 +28,9 @@ __all__ = [
     "RulesetError",
     "bundled_rulesets_dir",
     "check_text",
+    "describe_differences",
     "describe_rules",
+    "extended_ruleset",
     "free_name",
     "list_rulesets",
     "load_ruleset",

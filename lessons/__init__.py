@@ -1,0 +1,1 @@
+"""The lessons (guided deals), as package data: see `tui.service.lessons`."""

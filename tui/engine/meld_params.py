@@ -1,0 +1,149 @@
+"""The meld knobs of one round, flattened from the ruleset for speed.
+
+The solver, the bots and the meld checks read these per call, so they are worked out once
+per ruleset and round (a round may set its own meld rules: `rounds[].melds`).  A refusal of
+cards as a meld is a `MeldError` naming the ruleset key at fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .cards import ACE, HIGH_ACE, SUITS, Card
+from .rules import Ruleset
+
+MAX_RUN = 13  # a run never repeats a rank: 13 places (ace low or high, never both)
+
+
+class MeldError(ValueError):
+    """Cards that do not form a legal meld; `rule` names the ruleset key broken."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(f"{message} ({rule})" if rule else message)
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class MeldParams:
+    """The meld knobs of one round, flattened for speed (the solver reads them per call)."""
+
+    wild_ranks: frozenset[int]  # includes 0 when jokers are wild
+    set_min: int
+    set_max: int  # a large number when unlimited; at most 4 with distinct suits
+    distinct_suits: bool
+    run_min: int
+    run_max: int  # at most MAX_RUN
+    ace_low: bool
+    ace_high: bool
+    wrap: bool
+    min_natural: int
+    outnumber: bool  # wilds may outnumber naturals (melds holding a natural card)
+    wild_natural: bool = True  # a wild-rank card may stand for itself as a natural
+    run_lowest: int = 1  # lowest run position allowed (`melds.run.lowest`; 1: no bound)
+    run_highest: int = HIGH_ACE  # highest run position allowed (14: no bound)
+    same_suit: bool = True  # runs are of one suit
+
+    # derived (worked out once: the solver reads them in its inner loops)
+    min_pos: int = field(init=False)  # lowest run position
+    max_pos: int = field(init=False)  # highest run position
+    bounded: bool = field(init=False)  # runs kept inside `melds.run.lowest` / `highest`
+
+    def __post_init__(self) -> None:
+        low = 1 if self.ace_low or self.wrap else 2
+        high = 13 if self.wrap or not self.ace_high else HIGH_ACE
+        bounded = not self.wrap and (self.run_lowest > 1 or self.run_highest < HIGH_ACE)
+        if not self.wrap:
+            low, high = max(low, self.run_lowest), min(high, self.run_highest)
+        object.__setattr__(self, "min_pos", low)
+        object.__setattr__(self, "max_pos", high)
+        object.__setattr__(self, "bounded", bounded)
+
+
+_PARAMS: dict[tuple[int, int, str], tuple[Ruleset, MeldParams]] = {}
+UNLIMITED = 1 << 20
+
+
+def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
+    """The round's meld knobs (cached per ruleset object and round).
+
+    `use` "lay_off" gives the knobs a lay-off is judged by (`melds.wild_ratio_on_lay_off`);
+    "contract" those of the round's contract melds, whose sizes may be given per meld (the
+    smallest set and run size of the contract; `contract_melds_ok` checks each meld's)."""
+    key = (id(rules), round_no, use)
+    hit = _PARAMS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if not 1 <= round_no <= len(rules.rounds):
+        raise ValueError(f"round {round_no} does not exist: the ruleset has "
+                         f"{len(rules.rounds)} rounds")
+    wild = set(rules.round(round_no).wild)
+    if rules.jokers_wild:
+        wild.add(0)
+    m = rules.melds
+    set_max = m.set.max if m.set.max is not None else UNLIMITED
+    if m.set.distinct_suits:
+        set_max = min(set_max, len(SUITS))
+    run_max = MAX_RUN if m.run.max is None else min(m.run.max, MAX_RUN)
+    set_min, run_min = m.set.min, m.run.min
+    outnumber = m.wilds_may_outnumber_naturals
+    if use == "lay_off" and not m.wild_ratio_on_lay_off:
+        outnumber = True
+    if use == "contract":
+        contract = rules.round(round_no).contract
+        set_min = min(contract.sizes("set", set_min) or (set_min,))
+        run_min = min(contract.sizes("run", run_min) or (run_min,))
+    params = MeldParams(
+        wild_ranks=frozenset(wild),
+        set_min=set_min,
+        set_max=set_max,
+        distinct_suits=m.set.distinct_suits,
+        run_min=run_min,
+        run_max=run_max,
+        ace_low=rules.ace_low,
+        ace_high=rules.ace_high,
+        wrap=rules.wrap,
+        min_natural=m.min_natural,
+        outnumber=outnumber,
+        wild_natural=m.wild_rank_natural,
+        run_lowest=m.run.lowest or 1,
+        run_highest=m.run.highest or HIGH_ACE,
+        same_suit=m.run.same_suit,
+    )
+    if params.bounded:  # a run fits between the bounds
+        params = replace(params, run_max=min(run_max, params.max_pos - params.min_pos + 1))
+    if len(_PARAMS) > 256:
+        _PARAMS.clear()
+    _PARAMS[key] = (rules, params)
+    return params
+
+
+def card_penalty(card: Card, rules: Ruleset, round_no: int) -> int:
+    """Points a card scores when left out of melds: its value, or the fixed wild value for
+    wilds when the ruleset says so (`scoring.wild_unmelded: fixed`)."""
+    if rules.scoring.wild_unmelded == "fixed" and rules.is_wild(card.rank, round_no):
+        return rules.scoring.wild_value
+    return rules.value(card.rank)
+
+
+def run_positions_of(rank: int, params: MeldParams) -> tuple[int, ...]:
+    """Places a natural card of `rank` can take in a run."""
+    if rank != ACE:
+        if params.run_lowest <= rank <= params.run_highest or params.wrap:
+            return (rank,)
+        return ()
+    if params.wrap:
+        return (1,)
+    high = params.ace_high and params.run_highest >= HIGH_ACE
+    return tuple(p for p, ok in ((1, params.ace_low and params.run_lowest <= 1),
+                                 (HIGH_ACE, high)) if ok)
+
+
+def check_counts(naturals: int, wilds: int, params: MeldParams, what: str) -> None:
+    if naturals < params.min_natural:
+        raise MeldError(
+            f"a {what} needs at least {params.min_natural} natural card"
+            f"{'s' if params.min_natural > 1 else ''}, this one has {naturals}",
+            "melds.min_natural")
+    if not params.outnumber and wilds > naturals and naturals:
+        raise MeldError(f"wilds may not outnumber naturals ({wilds} wild, {naturals} natural)",
+                        "melds.wilds_may_outnumber_naturals")

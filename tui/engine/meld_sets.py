@@ -1,0 +1,100 @@
+"""Reading cards as a set: one rank, within the size and suit rules, and what suit each
+wild stands for."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from .cards import KING, RANK_NAMES, SUITS, Card
+from .meld import Face, Meld, face_name
+from .meld_params import UNLIMITED, MeldError, MeldParams, check_counts
+
+
+def validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
+    try:
+        return _read_set(cards, fixed, params)
+    except MeldError as exc:
+        # wild-rank cards standing for themselves may break the wild ratio where the same
+        # cards read as wilds only make an allowed meld of wild cards only
+        if (exc.rule != "melds.wilds_may_outnumber_naturals" or params.min_natural
+                or not params.wild_natural
+                or any(c.rank not in params.wild_ranks for c in cards)):
+            raise
+        return _read_set(cards, fixed, replace(params, wild_natural=False))
+
+
+def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
+    wild = params.wild_ranks
+    true_nat = [i for i, c in enumerate(cards) if c.rank not in wild]
+    ranks = {cards[i].rank for i in true_nat}
+    if len(ranks) > 1:
+        raise MeldError("a set is cards of one rank", "melds.set")
+    for i in true_nat:
+        f = fixed[i]
+        if f is not None and (f[0] != cards[i].rank or f[1] not in ("", cards[i].suit)):
+            raise MeldError(f"{cards[i]} is not wild and can only stand for itself", "declare")
+    declared = {f[0] for i, f in enumerate(fixed) if i not in true_nat and f is not None}
+    if ranks:
+        rank = next(iter(ranks))
+    elif declared:
+        rank = min(declared)
+    else:
+        own = Counter(c.rank for c in cards if not c.is_joker)
+        rank = max(own, key=lambda r: (own[r], r)) if own else KING
+    if declared - {rank}:
+        raise MeldError("every wild in a set must stand for the set's rank "
+                        f"({RANK_NAMES[rank]})", "declare")
+    if len(cards) < params.set_min:
+        raise MeldError(f"a set needs at least {params.set_min} cards", "melds.set.min")
+    if len(cards) > params.set_max and params.set_max < UNLIMITED:
+        if params.distinct_suits and len(cards) > len(SUITS):
+            raise MeldError("a set of distinct suits has at most 4 cards",
+                            "melds.set.distinct_suits")
+        raise MeldError(f"a set has at most {params.set_max} cards", "melds.set.max")
+    faces: list[Face | None] = [None] * len(cards)
+    used_suits: list[str] = []
+    for i in true_nat:
+        faces[i] = (rank, cards[i].suit)
+        used_suits.append(cards[i].suit)
+    if params.distinct_suits and len(set(used_suits)) < len(used_suits):
+        raise MeldError("no two cards of a set may share a suit", "melds.set.distinct_suits")
+    naturals = len(true_nat)
+    # wild-rank cards of the set's rank stand for themselves unless declared otherwise
+    for i, c in enumerate(cards):
+        if faces[i] is not None or c.rank != rank or c.is_joker or not params.wild_natural:
+            continue
+        f = fixed[i]
+        if f is not None and f[1] not in ("", c.suit):
+            continue
+        if params.distinct_suits and c.suit in used_suits:
+            continue
+        faces[i] = (rank, c.suit)
+        used_suits.append(c.suit)
+        naturals += 1
+    # the remaining wilds: declared suits first, then the missing suits
+    for i, declared_face in enumerate(fixed):
+        if faces[i] is not None or declared_face is None:
+            continue
+        suit = declared_face[1]
+        if suit and suit not in SUITS:
+            raise MeldError(f"bad suit {suit!r} declared", "declare")
+        if params.distinct_suits:
+            if not suit or suit in used_suits:
+                raise MeldError(f"a wild must stand for a suit missing from the set, "
+                                f"not {face_name(declared_face)}", "melds.set.distinct_suits")
+            used_suits.append(suit)
+        faces[i] = (rank, suit)
+    missing = [s for s in SUITS if s not in used_suits]
+    for i in range(len(cards)):
+        if faces[i] is not None:
+            continue
+        if params.distinct_suits:
+            if not missing:
+                raise MeldError("a set of distinct suits has at most 4 cards",
+                                "melds.set.distinct_suits")
+            faces[i] = (rank, missing.pop(0))
+        else:
+            faces[i] = (rank, "")
+    check_counts(naturals, len(cards) - naturals, params, "set")
+    return Meld("set", tuple(cards), tuple(faces))  # type: ignore[arg-type]
