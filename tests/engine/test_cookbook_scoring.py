@@ -50,3 +50,14 @@ def test_a_scoring_recipe_plays_to_the_end_at_its_fewest_and_most_players(
     assert all(game.totals[s] == best for s in game.winners)
     limit = rules.end.point_limit
     assert limit is None or best >= limit or len(game.results) == rules.end.max_rounds
+
+
+@pytest.mark.parametrize("key", ["rummy_500", "gin"])
+def test_a_saved_game_loads_to_the_same_scores(key: str) -> None:
+    """Who played each card is read from the log, which a loaded game replays."""
+    from tui.engine.save import game_from_json, game_to_json
+
+    game = play_to_the_end(key, 2, seed=5)
+    loaded = game_from_json(game_to_json(game))
+    assert loaded.results == game.results and loaded.totals == game.totals
+    assert any(r.points[s] > 0 for r in game.results for s in range(2))
