@@ -43,3 +43,16 @@ def test_a_hands_worth_is_its_melds_less_the_rest() -> None:
     ev = Evaluator(load_ruleset(RECIPE), 1)
     hand = [parse_card(t, uid=i) for i, t in enumerate("KS KH KD 9C 2H".split())]
     assert hand_worth(ev, hand) == 30 - 11
+
+
+def test_in_basic_rummy_a_cheap_card_that_goes_with_the_hand_is_taken() -> None:
+    """Where only the hand scores, a start on a meld is worth a cheap discard; under
+    melder scoring only points the card melds for count."""
+    basic = load_ruleset(RECIPE.parent / "going_rummy.yaml")
+    hand = "KS QH 9C 4D 2H 8S 6C JD 10H 7D"
+    for rules, wanted in ((basic, "take_discard"), (load_ruleset(RECIPE), "draw_stock")):
+        g = Game(rules, ["P0", "P1"], 2)
+        rig(g, [hand + (" AC 5S 3C" if rules is not basic else ""),
+                OTHER if rules is not basic else "2S 3S 4S 5C 6D 7H 8C 9D 10C JC"],
+            discard="QC 3D", turn=0)  # 3D goes with 4D, and melds nothing yet
+        assert fast_bot("medium").choose(g.view(0)).kind == wanted, rules.name
