@@ -115,6 +115,31 @@ class WorkerApps:
         guest = self._guests.pop(info.id, None)
         if guest is not None:
             guest.close()
+        if not self._guests:  # the last player left: give the memory back
+            asyncio.get_running_loop().call_later(1.0, self._release_memory)
+
+    def _release_memory(self) -> None:
+        if self._guests:
+            return
+        import gc
+
+        gc.collect()
+        release_freed_memory()
+
+
+def release_freed_memory() -> None:
+    """Hand the C allocator's freed pages back to the system (glibc keeps them for reuse
+    otherwise: an empty worker would stay as big as its busiest moment)."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return
+    try:
+        ctypes.CDLL(name).malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def turn_away(info: SessionInfo, why: str) -> None:
