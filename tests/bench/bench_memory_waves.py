@@ -18,8 +18,20 @@ import os
 import tempfile
 
 from bench_ssh_tables import ServerProcess, _settle, _stats, _wait_empty
+from server_child import rss_kib
 
 TIME_LIMIT = 1800.0
+
+
+def shares(server: ServerProcess) -> str:
+    """The RSS of the service and of each worker (its children), MiB."""
+    pid = server.proc.pid
+    children: list[str] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listed:
+            children += listed.read().split()
+    workers = " ".join(f"{rss_kib(child) / 1024:.0f}" for child in sorted(children))
+    return f"service {rss_kib(pid) / 1024:.0f}, workers {workers}"
 
 
 async def wave(server: ServerProcess, players: int, number: int) -> None:
@@ -46,7 +58,7 @@ async def main(players: int, waves: int, workers: int) -> None:
         server = ServerProcess(home, workers)
         try:
             before, _, _, _ = await _wait_empty(server)
-            print(f"before anyone came: {before / 1024:7.1f} MiB")
+            print(f"before anyone came: {before / 1024:7.1f} MiB ({shares(server)})")
             after = []
             for number in range(1, waves + 1):
                 await wave(server, players, number)
@@ -55,7 +67,7 @@ async def main(players: int, waves: int, workers: int) -> None:
                 rss, _, _, _ = await _stats(server, collect=True)
                 after.append(rss)
                 print(f"after wave {number} left:  {rss / 1024:7.1f} MiB "
-                      f"({(rss - before) / 1024:+.1f} MiB on the start)")
+                      f"({(rss - before) / 1024:+.1f} MiB on the start; {shares(server)})")
             if len(after) > 1:
                 growth = (after[-1] - after[0]) / 1024
                 print(f"growth from wave 1 to wave {waves}: {growth:+.1f} MiB "
