@@ -41,8 +41,8 @@ def _leaf_paths(schema: dict, prefix: str = "") -> list[str]:
     for key, sub in schema.get("properties", {}).items():
         name = f"{prefix}{key}"
         names.append(name)
-        if key in ("round_defaults", "values"):
-            continue
+        if key in ("round_defaults", "values") or name == "rounds[].melds":
+            continue  # (described once: a `rounds` entry's keys, `melds`' keys)
         names += _leaf_paths(sub, f"{name}.")
         if "properties" in sub.get("items", {}):
             names += _leaf_paths(sub["items"], f"{name}[].")

@@ -45,6 +45,8 @@ def _counts_ok(naturals: int, wilds: int, rules: Ruleset) -> bool:
     """At least `min_natural` naturals; the wild ratio binds melds holding a natural."""
     if naturals < rules.melds.min_natural:
         return False
+    if rules.melds.max_wilds is not None and wilds > rules.melds.max_wilds:
+        return False
     return rules.melds.wilds_may_outnumber_naturals or wilds <= naturals or naturals == 0
 
 
@@ -129,8 +131,20 @@ def _place(cards, natural, window, k, used, rules) -> bool:
     return False
 
 
+def flat(rules: Ruleset, round_no: int) -> Ruleset:
+    """`rules` with the round's own meld rules, if it sets any, as the game's (the brute
+    force reads `rules.melds`)."""
+    if rules.round(round_no).melds is None:
+        return rules
+    return replace(rules, melds=rules.melds_for(round_no),
+                   rounds=tuple(replace(r, melds=None) for r in rules.rounds))
+
+
 def is_meld(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
-    return is_set(cards, rules, round_no) or is_run(cards, rules, round_no)
+    rules = flat(rules, round_no)
+    melds = rules.melds
+    return ((melds.set.allowed and is_set(cards, rules, round_no))
+            or (melds.run.allowed and is_run(cards, rules, round_no)))
 
 
 def brute_force(hand: Sequence[Card], rules: Ruleset, round_no: int
@@ -270,6 +284,7 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                    whole_hand: bool = False, must_include: Card | None = None) -> int | None:
     """Least penalty left in hand after laying down exactly the round's contract (with
     `must_include`, only lay-downs that meld that physical card)."""
+    rules = flat(rules, round_no)
     contract = rules.round(round_no).contract
     set_sizes = _sizes(contract, "set", rules.melds.set.min)
     run_sizes = _sizes(contract, "run", rules.melds.run.min)

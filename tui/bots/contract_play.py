@@ -59,7 +59,7 @@ class ContractJudge:
         self.step = CONTRACT_STEP - CONTRACT_RISK * self.risk
         self.weight = VALUE_CALM + VALUE_RISK * self.risk
         self.live_wilds = sum(n for (rank, _), n in self.unseen.items()
-                              if rank in ev.params.wild_ranks)
+                              if rank in ev.params.wild_ranks) if ev.params.max_wilds else 0
         self.wants = _collecting(view, know, ev)
 
     def outs(self, hand: Sequence[Card]) -> tuple[ContractNeed, int]:
@@ -74,7 +74,7 @@ class ContractJudge:
         need, outs = self.outs(hand)
         held = 0.0
         for card in hand:
-            held += self.weight * ev.value(card) - (WILD_KEEP if ev.is_wild(card) else 0)
+            held += self.weight * ev.value(card) - (WILD_KEEP if ev.helping_wild(card) else 0)
         return need.missing * self.step - OUTS_WEIGHT * outs / self.total + held
 
     def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]
@@ -139,7 +139,7 @@ def draw_after_contract(view: SeatView, ev: Evaluator, top: Action | None, stock
     expected = 0.0
     for (rank, suit), n in know.unseen.items():
         drawn = Card(rank, suit)
-        if ev.is_wild(drawn) or not ev.stuck([drawn], view.table):
+        if ev.helping_wild(drawn) or not ev.stuck([drawn], view.table):
             expected += n * (worst + CARD_SHED)
         else:
             expected += n * max(0, worst - ev.value(drawn))
@@ -188,7 +188,7 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
         hope = _bridge_outs(card, view.table, know.unseen, ev) / total
         fed = 1.0 if wants(card) else 0.0
         score = (-ev.value(card) + HOPE_WEIGHT * hope + DOWN_FEED * fed
-                 + (WILD_KEEP if ev.is_wild(card) else 0))
+                 + (WILD_KEEP if ev.helping_wild(card) else 0))
         scored.append((score, card.sort_key(), card))
     scored.sort(key=lambda item: item[:2])
     card = scored[0][2]
@@ -223,7 +223,7 @@ def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Car
 
     def wants(card: Card) -> bool:
         if ev.is_wild(card):
-            return True
+            return ev.helping_wild(card)
         return any(t.rank == card.rank or (t.suit == card.suit and
                                            0 < abs(t.rank - card.rank) <= reach)
                    for t in taken if not ev.is_wild(t))

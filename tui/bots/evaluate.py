@@ -29,6 +29,7 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
+from tui.engine.contract_options import option_rulesets
 from tui.engine.meld import Face, Meld, MeldKind
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
@@ -96,6 +97,10 @@ class Evaluator:
         # contract melds may be smaller than other melds (sizes given per contract meld)
         self.contract_params = meld_params(rules, round_no, "contract")
         self.contract = rules.round(round_no).contract
+        # a contract of several patterns (`contract.any_of`): one evaluator per pattern
+        self._patterns = [Evaluator(option, round_no)
+                          for option in option_rulesets(rules, round_no)] \
+            if self.contract.alternatives else []
         self._arranged: dict[HandKey, tuple[int, Picks]] = {}  # penalty, deadwood
         self._layouts: dict[HandKey, KeptLayout] = {}
         self._need: dict[HandKey, ContractNeed] = {}
@@ -112,6 +117,11 @@ class Evaluator:
 
     def is_wild(self, card: Card) -> bool:
         return card.rank in self.params.wild_ranks
+
+    def helping_wild(self, card: Card) -> bool:
+        """A wild that can stand in somewhere this round: not where no meld may hold one
+        (`melds.max_wilds: 0`, as in Carioca's last deal), where it is only points."""
+        return self.params.max_wilds > 0 and card.rank in self.params.wild_ranks
 
     # ---------------------------------------------------------------- exact penalties
 
@@ -278,6 +288,9 @@ class Evaluator:
         search costs less than the counting does."""
         key = hand_key(cards)
         hit = self._need.get(key)
+        if hit is None and self._patterns:  # the pattern the hand is closest to
+            hit = _put(self._need, key, min((ev.contract_need(cards) for ev in self._patterns),
+                                            key=lambda need: need.missing))
         if hit is None:
             hit = _contract_need(key, self)
             if hit.missing:
@@ -289,11 +302,11 @@ class Evaluator:
         return hit
 
     def useless(self, cards: Sequence[Card]) -> list[Card]:
-        """Cards outside the best partial contract (wilds always help)."""
+        """Cards outside the best partial contract (wilds help wherever they may meld)."""
         used = Counter(self.contract_need(cards).used)
         out = []
         for card in cards:
-            if self.is_wild(card):
+            if self.helping_wild(card):
                 continue
             if used[card.face]:
                 used[card.face] -= 1
@@ -447,7 +460,7 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
 def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
     have = min(len(faces), size)
     short = size - have
-    room = short - max(0, p.min_natural - have)
+    room = min(short - max(0, p.min_natural - have), p.max_wilds)  # (`melds.max_wilds`)
     if not p.outnumber:
         room = min(room, have)
     return _Group(kind, label, faces, size, short, max(0, room))
@@ -539,7 +552,7 @@ def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
                     got += 1
         short = max(0, group.size - got)
         natural_short = max(0, p.min_natural - got)
-        room = short - natural_short
+        room = min(short - natural_short, p.max_wilds)
         if not p.outnumber:
             room = min(room, got)
         missing_total += short

@@ -167,7 +167,7 @@ class Outs:
                 same = [c for c in one_a_suit.values() if c is not card]
             naturals = 1 + len(same)
             short = max(0, p.set_min - naturals)
-            if short <= len(wilds) and (p.outnumber or short <= naturals):
+            if short <= min(len(wilds), p.max_wilds) and (p.outnumber or short <= naturals):
                 used = same[: max(0, p.set_max - 1)] + wilds[:short]
                 options.append((sum(ev.value(c) for c in used), used))
             # a run through it
@@ -199,7 +199,7 @@ class Outs:
                     continue
                 gaps = length - 1 - len(used)
                 naturals = 1 + len(used)
-                if gaps > len(wilds) or (not p.outnumber and gaps > naturals):
+                if gaps > min(len(wilds), p.max_wilds) or (not p.outnumber and gaps > naturals):
                     continue
                 if not used and gaps > 0 and len(wilds) < gaps:
                     continue
@@ -213,7 +213,9 @@ class Outs:
         ev = self.ev
         p = self.p
         nat = self.dead_nat
-        out = []
+        out: list[tuple[int, list[Card]]] = []
+        if p.max_wilds < 1:  # (`melds.max_wilds: 0`: a wild melds nowhere)
+            return out
         for i, a in enumerate(nat):
             for b in nat[i + 1:]:
                 if a.rank == b.rank and p.set_min <= 3 and \
@@ -223,7 +225,7 @@ class Outs:
                         0 < abs(x - y) <= 2 for x in _places(a.rank, p)
                         for y in _places(b.rank, p)):
                     out.append((ev.value(a) + ev.value(b), [a, b]))
-        if self.dead_wilds and p.min_natural <= 1:
+        if self.dead_wilds and p.min_natural <= 1 and p.max_wilds >= 2:
             for a in nat:
                 if p.set_min <= 3 or p.run_min <= 3:
                     out.append((ev.value(a) + ev.value(self.dead_wilds[0]),

@@ -42,6 +42,12 @@ class MeldParams:
     run_lowest: int = 1  # lowest run position allowed (`melds.run.lowest`; 1: no bound)
     run_highest: int = HIGH_ACE  # highest run position allowed (14: no bound)
     same_suit: bool = True  # runs are of one suit
+    # Kinds the round allows (`melds.set.allowed` / `melds.run.allowed`).  A kind not
+    # allowed also has a minimum size no meld reaches (`set_min` NO_MELD, `run_min` above
+    # `run_max`), so every search that reads the sizes finds none without asking.
+    sets: bool = True
+    runs: bool = True
+    max_wilds: int = 1 << 20  # most cards standing in as wilds in one meld (`melds.max_wilds`)
 
     # derived (worked out once: the solver reads them in its inner loops)
     min_pos: int = field(init=False)  # lowest run position
@@ -61,6 +67,7 @@ class MeldParams:
 
 _PARAMS: dict[tuple[int, int, str], tuple[Ruleset, MeldParams]] = {}
 UNLIMITED = 1 << 20
+NO_MELD = UNLIMITED  # the smallest size of a kind of meld the round does not allow
 
 
 def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
@@ -79,7 +86,7 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
     wild = set(rules.round(round_no).wild)
     if rules.jokers_wild:
         wild.add(0)
-    m = rules.melds
+    m = rules.melds_for(round_no)
     set_max = m.set.max if m.set.max is not None else UNLIMITED
     if m.set.distinct_suits:
         set_max = min(set_max, len(SUITS))
@@ -88,10 +95,14 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
     outnumber = m.wilds_may_outnumber_naturals
     if use == "lay_off" and not m.wild_ratio_on_lay_off:
         outnumber = True
-    if use == "contract":
-        contract = rules.round(round_no).contract
-        set_min = min(contract.sizes("set", set_min) or (set_min,))
-        run_min = min(contract.sizes("run", run_min) or (run_min,))
+    if not m.set.allowed:
+        set_min = NO_MELD
+    if not m.run.allowed:
+        run_min = MAX_RUN + 1
+    if use == "contract":  # the smallest of any pattern of the contract
+        options = rules.round(round_no).contract.options()
+        set_min = min(min(o.sizes("set", set_min) or (set_min,)) for o in options)
+        run_min = min(min(o.sizes("run", run_min) or (run_min,)) for o in options)
     params = MeldParams(
         wild_ranks=frozenset(wild),
         set_min=set_min,
@@ -108,6 +119,9 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         run_lowest=m.run.lowest or 1,
         run_highest=m.run.highest or HIGH_ACE,
         same_suit=m.run.same_suit,
+        sets=m.set.allowed,
+        runs=m.run.allowed,
+        max_wilds=UNLIMITED if m.max_wilds is None else m.max_wilds,
     )
     if params.bounded:  # a run fits between the bounds
         params = replace(params, run_max=min(run_max, params.max_pos - params.min_pos + 1))
@@ -147,3 +161,8 @@ def check_counts(naturals: int, wilds: int, params: MeldParams, what: str) -> No
     if not params.outnumber and wilds > naturals and naturals:
         raise MeldError(f"wilds may not outnumber naturals ({wilds} wild, {naturals} natural)",
                         "melds.wilds_may_outnumber_naturals")
+    if wilds > params.max_wilds:
+        most = params.max_wilds
+        raise MeldError(f"a {what} may hold {'no' if not most else f'at most {most}'} "
+                        f"wild card{'s' if most != 1 else ''} here, this one has {wilds}",
+                        "melds.max_wilds")

@@ -135,7 +135,8 @@ def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParam
         naturals = [c for c in cards if c.rank not in params.wild_ranks]
         ranks = {c.rank for c in naturals}
         suits = {c.suit for c in naturals}
-        if len(ranks) > 1 and len(suits) > 1 and params.same_suit:
+        if len(ranks) > 1 and len(suits) > 1 and params.same_suit and params.sets \
+                and params.runs:
             raise MeldError(
                 "these cards are neither a set (one rank) nor a run (one suit): "
                 + " ".join(str(c) for c in cards), "melds")

@@ -13,6 +13,8 @@ from .meld_params import MAX_RUN, MeldError, MeldParams, check_counts, run_posit
 
 def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams,
                   end: str) -> Meld:
+    if not params.runs:
+        raise MeldError("no runs in this round: sets only", "melds.run.allowed")
     wild = params.wild_ranks
     n = len(cards)
     true_nat = [i for i, c in enumerate(cards) if c.rank not in wild]

@@ -12,6 +12,8 @@ from .meld_params import UNLIMITED, MeldError, MeldParams, check_counts
 
 
 def validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
+    if not params.sets:
+        raise MeldError("no sets in this round: runs only", "melds.set.allowed")
     try:
         return _read_set(cards, fixed, params)
     except MeldError as exc:

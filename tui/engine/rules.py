@@ -7,7 +7,7 @@ Liverpool and any house variation is a field here, read from a YAML ruleset by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .cards import ACE, HIGH_ACE, JOKER_RANK, RANK_NAMES
@@ -46,13 +46,22 @@ class Contract:
     `set_sizes` / `run_sizes`, when given (one entry per set / run), are each meld's
     smallest size in this contract instead of `melds.set.min` / `melds.run.min`.
     `set_ranks`, when given (one entry per set, in the order of `set_sizes`), is the rank
-    each set must be of ("a pair of aces"), None for a set of any rank."""
+    each set must be of ("a pair of aces"), None for a set of any rank.
+    `alternatives`: other patterns any one of which may be laid down instead of this one
+    (`contract.any_of`; this one is the first)."""
 
     sets: int = 0
     runs: int = 0
     set_sizes: tuple[int, ...] = ()
     run_sizes: tuple[int, ...] = ()
     set_ranks: tuple[int | None, ...] = ()
+    alternatives: tuple[Contract, ...] = ()
+
+    def options(self) -> tuple[Contract, ...]:
+        """Every pattern that makes the contract: this one, then its alternatives."""
+        if not self.alternatives:
+            return (self,)
+        return (replace(self, alternatives=()), *self.alternatives)
 
     @property
     def required(self) -> bool:
@@ -73,6 +82,8 @@ class Contract:
                             key=lambda slot: (-slot[0], slot[1] is None, slot[1] or 0)))
 
     def describe(self) -> str:
+        if self.alternatives:
+            return ", or ".join(option.describe() for option in self.options())
         parts = []
         if self.set_ranks:
             for size, rank in self.set_slots(0):
@@ -101,6 +112,7 @@ class Round:
     contract: Contract = field(default_factory=Contract)
     all_at_once: bool = False
     going_out_discard: DiscardRule | None = None  # None: the ruleset's going_out.discard
+    melds: MeldRules | None = None  # this round's meld rules (None: the ruleset's `melds`)
 
     def cards_for(self, players: int) -> int:
         """Cards dealt to each of `players` players this round."""
@@ -121,6 +133,7 @@ class SetRule:
     min: int = 3
     max: int | None = None
     distinct_suits: bool = False
+    allowed: bool = True  # False: no sets at all (a round of runs only)
 
 
 @dataclass(frozen=True)
@@ -130,6 +143,7 @@ class RunRule:
     lowest: int | None = None  # lowest run position (A low = 1); None: as the ace allows
     highest: int | None = None  # highest run position (A high = 14); None: as the ace allows
     same_suit: bool = True  # False: runs may mix suits
+    allowed: bool = True  # False: no runs at all (a round of sets only)
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,7 @@ class MeldRules:
     wilds_may_outnumber_naturals: bool = True
     wild_rank_natural: bool = True  # a wild-rank card may stand for itself as a natural
     wild_ratio_on_lay_off: bool = True  # the outnumber rule also holds when laying off
+    max_wilds: int | None = None  # most cards standing in as wilds in one meld (None: any)
 
 
 @dataclass(frozen=True)
@@ -289,6 +304,11 @@ class Ruleset:
         """The round of the schedule deal `deal` plays by (both from 1): the schedule
         repeats from its start once a point-limit game has played every row."""
         return (deal - 1) % len(self.rounds) + 1
+
+    def melds_for(self, number: int) -> MeldRules:
+        """The meld rules of round `number`: its own `melds` if it sets any, else the
+        ruleset's."""
+        return self.round(number).melds or self.melds
 
     def going_out_discard(self, number: int) -> DiscardRule:
         return self.round(number).going_out_discard or self.going_out.discard

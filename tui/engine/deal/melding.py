@@ -10,6 +10,7 @@ from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
 from ..meld_rules import MAX_RUN, MeldError, card_penalty, extend_meld, make_meld, swap_joker
+from ..rules import Contract, MeldRules
 from ..solver import contract_melds_ok, find_contract
 from .turns import DealState, distinct_faces, same_card
 
@@ -223,15 +224,16 @@ class Melding(DealState):
     def _extends_now(self, meld: Meld, card: Card) -> bool:
         """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
         if card.rank not in self._wild:
+            melds = self._melds()
             if meld.kind == "set":
-                limit = self.rules.melds.set.max
+                limit = melds.set.max
                 if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
                     return False
-                if self.rules.melds.set.distinct_suits and any(
+                if melds.set.distinct_suits and any(
                         face[1] == card.suit for face in meld.stands_for):
                     return False
             else:
-                if card.suit != meld.suit and self.rules.melds.run.same_suit:
+                if card.suit != meld.suit and melds.run.same_suit:
                     return False
                 ends = {meld.low - 1, meld.high + 1}
                 if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
@@ -241,6 +243,10 @@ class Melding(DealState):
         except MeldError:
             return False
         return True
+
+    def _melds(self) -> MeldRules:
+        """The meld rules of the deal being played (a round may set its own)."""
+        return self.rules.melds_for(self.rules_round)
 
     def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
         return contract_melds_ok(melds, self.rules, self.rules_round) is None
@@ -252,20 +258,24 @@ class Melding(DealState):
         wild = self._wild
         if card.rank in wild:
             return True
+        melds = self._melds()
         wilds = sum(1 for c in pool if c.rank in wild and c.uid != card.uid)
+        if melds.max_wilds is not None:
+            wilds = min(wilds, melds.max_wilds)
         same_rank = {c.suit for c in pool if c.rank == card.rank}
-        rank_count = len(same_rank) if self.rules.melds.set.distinct_suits else sum(
+        rank_count = len(same_rank) if melds.set.distinct_suits else sum(
             1 for c in pool if c.rank == card.rank)
-        if sets and rank_count + wilds >= self.rules.melds.set.min:
+        sets, runs = sets and melds.set.allowed, runs and melds.run.allowed
+        if sets and rank_count + wilds >= melds.set.min:
             return True
         if not runs:
             return table and any(self._extends(m, card) for m in self.table)
         if self.rules.wrap:
             return True
-        mixed = not self.rules.melds.run.same_suit
+        mixed = not melds.run.same_suit
         suited = {p for c in pool if (c.suit == card.suit or mixed) and c.rank != JOKER_RANK
                   for p in self.rules.run_positions(c.rank)}
-        need = self.rules.melds.run.min
+        need = melds.run.min
         for pos in self.rules.run_positions(card.rank):
             for start in range(pos - need + 1, pos + 1):
                 window = range(start, start + need)
@@ -275,9 +285,13 @@ class Melding(DealState):
 
     def _could_meld_all(self, hand: Sequence[Card]) -> bool:
         """Quick necessary tests for all-at-once rounds: the contract's melds can hold that
-        many cards, of that many suits or ranks, and every card fits a meld of its kinds."""
-        contract = self.round_rules.contract
-        melds = self.rules.melds
+        many cards, of that many suits or ranks, and every card fits a meld of its kinds
+        (for a contract of several patterns, of one of them)."""
+        return any(self._could_meld_all_as(hand, contract)
+                   for contract in self.round_rules.contract.options())
+
+    def _could_meld_all_as(self, hand: Sequence[Card], contract: Contract) -> bool:
+        melds = self._melds()
         run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
         if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
             return False

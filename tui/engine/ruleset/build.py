@@ -6,6 +6,7 @@ assumed to have passed the JSON Schema; rank names are resolved here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...terminal_text import printable
@@ -68,7 +69,20 @@ def _pick(section: dict[str, Any], *names: str) -> dict[str, Any]:
 
 def _contract(section: dict[str, Any]) -> Contract:
     """`sets` / `runs` as a count, or as a list of sizes (one per meld); a set's entry may
-    be `{size: N, rank: R}` for a set that must be of rank R."""
+    be `{size: N, rank: R}` for a set that must be of rank R.  With `any_of`, each entry
+    is one more pattern that makes the contract (the first pattern is the contract's own
+    `sets` / `runs` if it gives any, else the first entry)."""
+    own = _one_contract(section)
+    entries = section.get("any_of")
+    if not isinstance(entries, list) or not entries:
+        return own
+    options = [own] if own.required else []
+    options += [_one_contract(entry) for entry in entries if isinstance(entry, dict)]
+    options = [option for option in options if option.required] or [own]
+    return replace(options[0], alternatives=tuple(options[1:]))
+
+
+def _one_contract(section: dict[str, Any]) -> Contract:
     counts: dict[str, Any] = {}
     for key in ("sets", "runs"):
         value = section.get(key, 0)
@@ -85,7 +99,28 @@ def _contract(section: dict[str, Any]) -> Contract:
     return Contract(**counts)
 
 
-def build_round(entry: dict[str, Any]) -> Round:
+def build_melds(melds: dict[str, Any]) -> MeldRules:
+    """`melds` (the game's, or a round's merged over the game's) as `MeldRules`."""
+    return MeldRules(
+        set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed")),
+        run=RunRule(
+            lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
+            highest=run_bound(_section(melds, "run").get("highest"), "highest"),
+            **_pick(_section(melds, "run"), "min", "max", "same_suit", "allowed"),
+        ),
+        **_pick(
+            melds,
+            "min_natural",
+            "wilds_may_outnumber_naturals",
+            "wild_rank_natural",
+            "wild_ratio_on_lay_off",
+            "max_wilds",
+        ),
+    )
+
+
+def build_round(entry: dict[str, Any], game_melds: dict[str, Any] | None = None) -> Round:
+    """One round; its own `melds`, if any, are merged over the game's `game_melds`."""
     cards = entry["cards"]
     by_players: tuple[tuple[int, int], ...] = ()
     if isinstance(cards, list):
@@ -96,6 +131,8 @@ def build_round(entry: dict[str, Any]) -> Round:
         wild=tuple(sorted({r for r in (rank_of(w) for w in entry.get("wild", [])) if r})),
         cards_by_players=by_players,
         contract=_contract(_section(entry, "contract")),
+        melds=(build_melds(deep_merge(game_melds or {}, entry["melds"]))
+               if isinstance(entry.get("melds"), dict) else None),
         **_pick(entry, "all_at_once", "going_out_discard"),
     )
 
@@ -133,22 +170,8 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
         jokers_wild=data.get("jokers_wild", True),
         dealer=data.get("dealer", "random"),
         dealer_ace=data.get("dealer_ace", "ranks"),
-        rounds=tuple(build_round(entry) for entry in expanded_rounds(data)),
-        melds=MeldRules(
-            set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits")),
-            run=RunRule(
-                lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
-                highest=run_bound(_section(melds, "run").get("highest"), "highest"),
-                **_pick(_section(melds, "run"), "min", "max", "same_suit"),
-            ),
-            **_pick(
-                melds,
-                "min_natural",
-                "wilds_may_outnumber_naturals",
-                "wild_rank_natural",
-                "wild_ratio_on_lay_off",
-            ),
-        ),
+        rounds=tuple(build_round(entry, melds) for entry in expanded_rounds(data)),
+        melds=build_melds(melds),
         contract=ContractRules(
             **_pick(
                 _section(data, "contract"),

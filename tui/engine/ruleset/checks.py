@@ -12,6 +12,7 @@ from typing import Any
 from ..cards import HIGH_ACE
 from ..rules import Contract
 from .build import expanded_rounds, rank_of
+from .checks_melds import meld_errors
 from .checks_scoring import scoring_errors
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
@@ -444,4 +445,5 @@ def semantic_errors(
     checker.deal_by_players()
     checker.going_out_limits()
     scoring_errors(data, checker.error)
+    meld_errors(data, checker.error, checker.round_path, checker.hand_limit)
     return checker.errors

@@ -14,7 +14,7 @@ import yaml
 
 from ...terminal_text import printable
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
-from ..rules import Round, Ruleset
+from ..rules import Contract, MeldRules, Round, Ruleset
 from .build import DEFAULT_VALUES, VALUE_KEYS
 from .schema import rules_schema
 
@@ -30,26 +30,68 @@ def _bound_out(position: int | None) -> int | str | None:
     return None if position is None else _rank_out(1 if position == HIGH_ACE else position)
 
 
-def _round_out(rnd: Round) -> dict[str, Any]:
+def _melds_out(m: MeldRules) -> dict[str, Any]:
+    return {
+        "set": {
+            "min": m.set.min,
+            "max": m.set.max,
+            "distinct_suits": m.set.distinct_suits,
+            "allowed": m.set.allowed,
+        },
+        "run": {
+            "min": m.run.min,
+            "max": m.run.max,
+            "lowest": _bound_out(m.run.lowest),
+            "highest": _bound_out(m.run.highest),
+            "same_suit": m.run.same_suit,
+            "allowed": m.run.allowed,
+        },
+        "min_natural": m.min_natural,
+        "wilds_may_outnumber_naturals": m.wilds_may_outnumber_naturals,
+        "wild_rank_natural": m.wild_rank_natural,
+        "wild_ratio_on_lay_off": m.wild_ratio_on_lay_off,
+        "max_wilds": m.max_wilds,
+    }
+
+
+def _changes(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+    """The keys of `mine` that differ from `base` (mappings compared key by key)."""
+    out: dict[str, Any] = {}
+    for key, value in mine.items():
+        if isinstance(value, dict):
+            inner = _changes(base.get(key, {}), value)
+            if inner:
+                out[key] = inner
+        elif base.get(key) != value:
+            out[key] = value
+    return out
+
+
+def _contract_out(c: Contract) -> dict[str, Any]:
+    sets: Any = list(c.set_sizes) if c.set_sizes else c.sets
+    if c.set_ranks:
+        sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
+                for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
+    return {"sets": sets, "runs": list(c.run_sizes) if c.run_sizes else c.runs}
+
+
+def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"cards": rnd.cards}
     if rnd.cards_by_players:
         out["cards"] = [{"players": p, "cards": n} for p, n in rnd.cards_by_players]
     if rnd.wild:
         out["wild"] = [_rank_out(rank) for rank in rnd.wild]
     if rnd.contract.required:
-        c = rnd.contract
-        sets: Any = list(c.set_sizes) if c.set_sizes else c.sets
-        if c.set_ranks:
-            sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
-                    for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
-        out["contract"] = {
-            "sets": sets,
-            "runs": list(c.run_sizes) if c.run_sizes else c.runs,
-        }
+        out["contract"] = _contract_out(rnd.contract)
+        if rnd.contract.alternatives:
+            out["contract"]["any_of"] = [_contract_out(c) for c in rnd.contract.alternatives]
     if rnd.all_at_once:
         out["all_at_once"] = True
     if rnd.going_out_discard is not None:
         out["going_out_discard"] = rnd.going_out_discard
+    if rnd.melds is not None:  # only what the round changes from the game's melds
+        base = _melds_out(game_melds) if game_melds is not None else {}
+        out["melds"] = _changes(base, _melds_out(rnd.melds)) or None
     return out
 
 
@@ -69,25 +111,8 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
         "jokers_wild": r.jokers_wild,
         "dealer": r.dealer,
         "dealer_ace": r.dealer_ace,
-        "rounds": [_round_out(rnd) for rnd in r.rounds],
-        "melds": {
-            "set": {
-                "min": r.melds.set.min,
-                "max": r.melds.set.max,
-                "distinct_suits": r.melds.set.distinct_suits,
-            },
-            "run": {
-                "min": r.melds.run.min,
-                "max": r.melds.run.max,
-                "lowest": _bound_out(r.melds.run.lowest),
-                "highest": _bound_out(r.melds.run.highest),
-                "same_suit": r.melds.run.same_suit,
-            },
-            "min_natural": r.melds.min_natural,
-            "wilds_may_outnumber_naturals": r.melds.wilds_may_outnumber_naturals,
-            "wild_rank_natural": r.melds.wild_rank_natural,
-            "wild_ratio_on_lay_off": r.melds.wild_ratio_on_lay_off,
-        },
+        "rounds": [_round_out(rnd, r.melds) for rnd in r.rounds],
+        "melds": _melds_out(r.melds),
         "contract": {
             "runs_same_suit": r.contract.runs_same_suit,
             "sets_same_rank": r.contract.sets_same_rank,

@@ -151,8 +151,8 @@ def _entries(schema: dict[str, Any], place: list[tuple[str, bool]], prefix: str,
             yield _Entry(name, sub, here, key in required_here)
         else:
             yield _Entry(name, sub, here, "default" not in sub, in_item)
-        if key == "round_defaults":
-            continue  # the same keys as a `rounds` entry: described there
+        if key == "round_defaults" or name == "rounds[].melds":
+            continue  # the same keys as a `rounds` entry / as `melds`: described there
         if "properties" in sub and key != "values":
             yield from _entries(sub, here, f"{name}.", set(sub.get("required", [])), in_item)
         items = sub.get("items", {})
@@ -235,6 +235,9 @@ def _entry_markdown(entry: _Entry, level: str) -> list[str]:
     lines.append(f"- **Default:** {_default_text(entry)}")
     if entry.name == "round_defaults":
         lines.append("- **Keys:** any key of a `rounds` entry (see the `rounds[]` keys below)")
+    if entry.name == "rounds[].melds":
+        lines.append("- **Keys:** any key of `melds` (see the `melds` keys below), for this "
+                     "round; a key left out is the game's")
     if entry.name == "scoring.values":
         props = schema.get("properties", {})
         lines.append(f"- **Keys:** {', '.join(f'`{k}`' for k in props)} (each a whole number)")

@@ -20,6 +20,7 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
+from .schema_melds import contract_any_of, meld_keys, round_melds, run_keys, set_keys
 from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -353,8 +354,10 @@ def _build_schema() -> dict[str, Any]:
                                 "than one deck).",
                                 False,
                             ),
+                            **set_keys(),
                         },
-                        default={"min": 3, "max": None, "distinct_suits": False},
+                        default={"min": 3, "max": None, "distinct_suits": False,
+                                 "allowed": True},
                     ),
                     "run": _obj(
                         "A run: cards of one suit in sequence.",
@@ -384,6 +387,7 @@ def _build_schema() -> dict[str, Any]:
                                 "and `contract.runs_same_suit` no longer applies.",
                                 True,
                             ),
+                            **run_keys(),
                         },
                         default={
                             "min": 3,
@@ -391,6 +395,7 @@ def _build_schema() -> dict[str, Any]:
                             "lowest": None,
                             "highest": None,
                             "same_suit": True,
+                            "allowed": True,
                         },
                     ),
                     "min_natural": _int(
@@ -425,6 +430,7 @@ def _build_schema() -> dict[str, Any]:
                         "true.",
                         True,
                     ),
+                    **meld_keys(),
                 },
             ),
             "contract": _obj(
@@ -750,7 +756,18 @@ def _build_schema() -> dict[str, Any]:
     }
 
 
-_SCHEMA = _build_schema()
+def _with_round_melds(schema: dict[str, Any]) -> dict[str, Any]:
+    """A round (and `round_defaults`) may set any key of `melds` for itself, and give
+    alternative contracts."""
+    props = schema["properties"]
+    for where in (props["rounds"]["items"], props["round_defaults"]):
+        where["properties"]["melds"] = round_melds(props["melds"])
+        contract = where["properties"]["contract"]
+        contract["properties"]["any_of"] = contract_any_of(contract)
+    return schema
+
+
+_SCHEMA = _with_round_melds(_build_schema())
 
 
 def _whole_number(checker: Any, instance: Any) -> bool:

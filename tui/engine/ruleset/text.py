@@ -12,6 +12,7 @@ from contextvars import ContextVar
 
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
+from .text_melds import ROUND_MELDS_SENTENCE, kinds_sentence, round_meld_notes, wild_cap_sentence
 from .text_scoring import going_out_sentences, scoring_sentences
 
 WIDTH = 78
@@ -118,6 +119,7 @@ def _round_notes(r: Ruleset, number: int) -> str:
                 "forbidden": "go out without a discard",
             }[rnd.going_out_discard]
         )
+    notes += round_meld_notes(r, number)
     return ", ".join(notes)
 
 
@@ -175,6 +177,8 @@ def _rounds(r: Ruleset) -> str:
                 "card but the one discarded)."
             )
         )
+    if any(rnd.melds is not None for rnd in r.rounds):
+        lines.append(_para(ROUND_MELDS_SENTENCE))
     if r.end.point_limit is not None:
         lines.append(_para("The schedule starts again from round 1 until the game ends (see End)."))
     return _section("Rounds", lines)
@@ -210,11 +214,11 @@ def _melds(r: Ruleset) -> str:
         high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
             "A" if r.ace_high else "K")
         run_text += f"  Runs use only the ranks from {low} up to {high}."
-    lines = [
-        _item("-", set_text),
-        _item("-", run_text),
-        _item("-", "A card belongs to one meld only."),
-    ]
+    only = kinds_sentence(r.melds)
+    lines = [_item("-", text) for text, shown in ((set_text, s.allowed),
+                                                 (run_text, run.allowed),
+                                                 (only or "", only is not None)) if shown]
+    lines.append(_item("-", "A card belongs to one meld only."))
     wild_ranks = any(rnd.wild for rnd in r.rounds)
     kinds = []
     if _jokers_wild(r):
@@ -251,6 +255,11 @@ def _melds(r: Ruleset) -> str:
         )
         if not r.melds.wild_ratio_on_lay_off and r.lay_off.when != "never":
             ratio += "  That is checked when a meld is laid down; laying off may add wild cards."
+    cap = wild_cap_sentence(r.melds)
+    if cap and r.melds.wilds_may_outnumber_naturals:
+        ratio = cap
+    elif cap:
+        ratio += f"  {cap}"
     lines.append(_item("-", ratio))
     return _section("Melds", lines)
 

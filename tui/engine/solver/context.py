@@ -98,8 +98,11 @@ class Context:
         # the meld rules `solver_fast` assumes for hands with at most one wild
         self.plain = (p.min_natural <= 1 and p.outnumber and not p.wrap and p.same_suit
                       and not p.distinct_suits and p.set_max >= UNLIMITED
-                      and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2)
-        self.set_single_core = p.set_max >= UNLIMITED and not p.distinct_suits
+                      and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2
+                      and p.sets and p.runs and p.max_wilds >= 1)
+        # (two cores of one rank hold more wilds than one when wilds per meld are capped)
+        self.set_single_core = (p.set_max >= UNLIMITED and not p.distinct_suits
+                                and p.max_wilds >= UNLIMITED)
         self.suit_memo: dict[int, dict[tuple[int, ...], Outcomes]] = {}
         # The tables below hold tuples of tuples shaped for speed; each module that fills
         # one documents its shape.
@@ -126,6 +129,7 @@ class Context:
                 run_need, run_cap = p.run_min - 1, p.run_max - 1
                 if not p.outnumber:
                     set_cap, run_cap = min(set_cap, 1), min(run_cap, 1)
+                set_cap, run_cap = min(set_cap, p.max_wilds), min(run_cap, p.max_wilds)
                 if (run_need <= set_need and run_need <= run_cap
                         and min(budget, run_cap - run_need) >= min(budget, set_cap - set_need)):
                     least = 2

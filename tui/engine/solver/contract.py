@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import HIGH_ACE, RANK_NAMES, SUITS, Card
+from ..contract_options import option_rulesets
 from ..meld import Meld
 from ..meld_rules import (
     MeldError,
@@ -90,6 +91,8 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
     contract = rules.round(round_no).contract
     if not contract.required:
         return "this round has no contract to lay down"
+    if contract.alternatives:
+        return _any_pattern_ok(melds, rules, round_no)
     sets = [m for m in melds if m.kind == "set"]
     runs = [m for m in melds if m.kind == "run"]
     if len(sets) != contract.sets or len(runs) != contract.runs:
@@ -137,6 +140,24 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
     return None
 
 
+def _any_pattern_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str | None:
+    """A contract of several patterns (`contract.any_of`): None if the melds make one;
+    else why not, told for the pattern of as many sets and runs as the melds if there is
+    one (its sizes or suits are wrong), or else for all of them."""
+    reasons = []
+    sets = sum(1 for m in melds if m.kind == "set")
+    for option in option_rulesets(rules, round_no):
+        reason = contract_melds_ok(melds, option, round_no)
+        if reason is None:
+            return None
+        pattern = option.round(round_no).contract
+        if (pattern.sets, pattern.runs) == (sets, len(melds) - sets):
+            return reason
+        reasons.append(reason)
+    return (f"the contract is {rules.round(round_no).contract.describe()}; these melds are "
+            f"{_describe_counts(sets, len(melds) - sets)}")
+
+
 def _describe_counts(sets: int, runs: int) -> str:
     parts = [f"{sets} set{'s' if sets != 1 else ''}", f"{runs} run{'s' if runs != 1 else ''}"]
     return " + ".join(parts)
@@ -180,6 +201,19 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
     contract = rules.round(round_no).contract
     if not contract.required:
         return None
+    if contract.alternatives:  # any one pattern: the lay-down leaving the fewest points
+        best: tuple[int, tuple[list[Meld], list[Card]]] | None = None
+        for option in option_rulesets(rules, round_no):
+            found = search_contract(hand, option, round_no, whole_hand, must_include,
+                                    first_found)
+            if found is None:
+                continue
+            if first_found:
+                return found
+            left = sum(card_penalty(card, rules, round_no) for card in found[1])
+            if best is None or left < best[0]:
+                best = (left, found)
+        return None if best is None else best[1]
     try:
         with work_budget():
             return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
@@ -258,15 +292,16 @@ class _Search:
                 if t < self.nat_min or t > most:
                     continue
                 need = max(0, least - t)
-                cap = most - t
+                cap = min(most - t, p.max_wilds)
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in combo)
                 out.append(("set", tuple(combo), (), t, need, cap, value, rank, least, most))
-        if self.allwild_ok and least <= min(most, self.total_wilds):
-            out.append(("set", (), (), 0, least, most, 0, fixed, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds, p.max_wilds):
+            out.append(("set", (), (), 0, least, min(most, p.max_wilds), 0, fixed, least,
+                        most))
         return out
 
     def run_cores(self, least: int, most: int) -> list[Core]:
@@ -298,15 +333,16 @@ class _Search:
                     continue
                 length = max(span, least)
                 need = length - t
-                cap = most - t
+                cap = min(most - t, p.max_wilds)
                 if not p.outnumber:
                     cap = min(cap, t)
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in faces)
                 out.append(("run", faces, places, t, need, cap, value, suit, least, most))
-        if self.allwild_ok and least <= min(most, self.total_wilds):
-            out.append(("run", (), (), 0, least, most, 0, None, least, most))
+        if self.allwild_ok and least <= min(most, self.total_wilds, p.max_wilds):
+            out.append(("run", (), (), 0, least, min(most, p.max_wilds), 0, None, least,
+                        most))
         return out
 
     # -- search -------------------------------------------------------------------------
@@ -714,7 +750,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
             wilds = length - t
             if length < core[8] or length > core[9]:
                 continue
-            if wilds < 0 or (not p.outnumber and wilds > t):
+            if wilds < 0 or (not p.outnumber and wilds > t) or wilds > p.max_wilds:
                 continue
             if lo == 1 and hi == HIGH_ACE:
                 continue

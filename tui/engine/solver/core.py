@@ -29,6 +29,7 @@ from itertools import product
 from typing import Any
 
 from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
+from ..meld_rules import UNLIMITED
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
     CACHE_ENTRIES,
@@ -94,7 +95,8 @@ def _solve(cards: Sequence[Card], ctx: Context, bound: int | None,
         else:
             naturals.append(card)
     dead_w = sum(ctx.weigh_card(c) for c in dead)
-    free_count_rules = p.min_natural <= 1 and p.outnumber
+    # (with a cap on wilds per meld a wild-rank card standing for itself saves a wild)
+    free_count_rules = p.min_natural <= 1 and p.outnumber and p.max_wilds >= UNLIMITED
     best: Plan | None = None
     limit = None if bound is None else bound - dead_w
     if limit is not None and limit < 0:
@@ -467,7 +469,7 @@ def _rebuild(ctx: Context, cost: int, comp_path: Any, total_key: Any, comp_info:
                 in_sets.update(id(c) for c in naturals)
                 t = len(naturals)
                 need = max(0, p.set_min - t)
-                cap = p.set_max - t
+                cap = min(p.set_max - t, p.max_wilds)
                 if not p.outnumber and cap > t:
                     cap = t
                 cores.append(("set", naturals, [], need, min(budget, cap - need)))

@@ -33,7 +33,7 @@ def set_core_options(ctx: Context, budget: int,
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
             return None
         need = max(0, p.set_min - t)
-        cap = p.set_max - t
+        cap = min(p.set_max - t, p.max_wilds)
         if not p.outnumber:
             cap = min(cap, t)
         if need > cap or need > budget:
@@ -94,9 +94,10 @@ def _allwild_sums(ctx: Context, pool_size: int, anchored: bool,
                   anchors: int) -> list[tuple[int, int]]:
     """(melds, total size) pairs possible for melds made of wilds alone."""
     p = ctx.p
-    sizes = set(range(p.set_min, min(p.set_max, pool_size) + 1))
+    most = min(pool_size, p.max_wilds)  # (a meld of wilds alone: every card a wild)
+    sizes = set(range(p.set_min, min(p.set_max, most) + 1))
     if ctx.runs_possible:
-        sizes |= set(range(p.run_min, min(p.run_max, pool_size) + 1))
+        sizes |= set(range(p.run_min, min(p.run_max, most) + 1))
     sizes.discard(0)
     reach = {(0, 0)}
     frontier = {(0, 0)}
@@ -306,9 +307,10 @@ def _split_sizes(ctx: Context, k: int, total: int) -> list[int]:
     if k == 0:
         return [] if total == 0 else None  # type: ignore[return-value]
     p = ctx.p
-    sizes = set(range(p.set_min, min(p.set_max, total) + 1))
+    most = min(total, p.max_wilds)
+    sizes = set(range(p.set_min, min(p.set_max, most) + 1))
     if ctx.runs_possible:
-        sizes |= set(range(p.run_min, min(p.run_max, total) + 1))
+        sizes |= set(range(p.run_min, min(p.run_max, most) + 1))
     for z in sorted(sizes, reverse=True):
         rest = _split_sizes(ctx, k - 1, total - z)
         if rest is not None:

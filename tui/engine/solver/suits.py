@@ -46,7 +46,7 @@ def _wrap_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]) ->
             if length > p.run_max:
                 return
             need = length - t
-            cap = p.run_max - t
+            cap = min(p.run_max - t, p.max_wilds)
             if not p.outnumber:
                 cap = min(cap, t)
             if need <= cap and need <= budget:
@@ -75,7 +75,7 @@ def _linear_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]) 
     """Run cores whose lowest natural is `first`: yields (indices into rest, need, slack)."""
     p = ctx.p
     run_min, run_max, nat_min = p.run_min, p.run_max, ctx.nat_min
-    outnumber = p.outnumber
+    outnumber, most_wilds = p.outnumber, p.max_wilds
     start = _pos(first)
     out = []
     n_rest = len(rest)
@@ -89,6 +89,8 @@ def _linear_cores(ctx: Context, budget: int, first: int, rest: tuple[int, ...]) 
                 cap = run_max - t
                 if not outnumber and cap > t:
                     cap = t
+                if cap > most_wilds:
+                    cap = most_wilds
                 if need <= cap and need <= budget:
                     slack = cap - need
                     out.append((chosen, need, slack if slack < budget else budget))
@@ -134,27 +136,26 @@ def _suit_dp(ctx: Context, budget: int, items: tuple[int, ...]) -> Outcomes:
                 cur = res.get((n, s))
                 if cur is None or dw2 < cur[0]:
                     res[(n, s)] = (dw2, ("c", chosen, need, slack, (n2, s2)))
-    res = _pareto(res)
+    res = _pareto(res, budget)
     memo[items] = res
     return res
 
 
-def _pareto(res: Outcomes) -> Outcomes:
-    """Drop (need, slack) entries no better than another in deadwood, need and slack."""
+def _pareto(res: Outcomes, budget: int) -> Outcomes:
+    """Drop (need, slack) entries no better than another in deadwood and in the wilds
+    they can take: from `need` to `need + slack` (at most the `budget` there are).  Less
+    need with as much slack is not enough: (1, 0) takes one wild, (2, 0) two, which counts
+    where wilds per meld are capped (`melds.max_wilds`) and one wild would stay in hand."""
     if len(res) <= 1:
         return res
-    keys = list(res)
+    # (need, most wilds taken, deadwood); of entries equal in all three the last key stays
+    worth = {key: (key[0], min(key[0] + key[1], budget), res[key][0]) for key in res}
     out = {}
-    for key in keys:
-        n, s = key
-        dw = res[key][0]
+    for key, (n, top, dw) in worth.items():
         dominated = False
-        for other in keys:
-            if other == key:
-                continue
-            n2, s2 = other
-            dw2 = res[other][0]
-            if n2 <= n and s2 >= s and dw2 <= dw and (n2, s2, dw2) != (n, s, dw):
+        for other, (n2, top2, dw2) in worth.items():
+            if other != key and n2 <= n and top2 >= top and dw2 <= dw and (
+                    (n2, top2, dw2) != (n, top, dw) or other > key):
                 dominated = True
                 break
         if not dominated:
@@ -216,6 +217,7 @@ def _find_capable(ctx: Context, budget: int, items: tuple[int, ...]) -> frozense
     p = ctx.p
     if not ctx.runs_possible:
         return frozenset()
+    budget = min(budget, p.max_wilds)  # (the wilds one run core may take)
     if ctx.nat_min <= 1 and p.outnumber and budget >= p.run_min - 1:
         if p.bounded:  # any card with a place between the bounds
             return frozenset(c for c in items if run_positions_of(c % X, p))

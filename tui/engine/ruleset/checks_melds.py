@@ -1,0 +1,101 @@
+"""Consistency checks of the meld keys kept in `schema_melds`: a round's own meld rules
+are checked like the game's (a set minimum above its maximum), and a contract may not ask
+for a kind of meld its round does not allow.  Each error is located at the key causing it,
+in the round where it is written (or in `round_defaults`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .build import expanded_rounds
+from .marked_yaml import KeyPath, deep_merge
+
+Report = Callable[..., None]  # (message, *paths): an error located at the first path
+RoundPath = Callable[..., tuple[KeyPath, ...]]  # (index, *keys): where a round's key is
+HandLimit = Callable[[int], tuple[int | None, str]]  # cards dealt -> most held, and why
+
+
+def _get(data: Any, *keys: str, default: Any = None) -> Any:
+    value = data
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return value
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, list):
+        return len(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
+                hand_limit: HandLimit | None = None) -> None:
+    """Report every meld key that cannot hold with the others."""
+    game: dict[str, Any] = data["melds"] if isinstance(data.get("melds"), dict) else {}
+    if _get(game, "set", "allowed") is False and _get(game, "run", "allowed") is False:
+        error("`melds.set.allowed` and `melds.run.allowed` are both false: no meld could "
+              "ever be made (allow one kind, for example `run: {allowed: true}`)",
+              ("melds", "set", "allowed"))
+    rounds = data.get("rounds") if isinstance(data.get("rounds"), list) else []
+    for index, entry in enumerate(expanded_rounds({**data, "rounds": rounds})):
+        if not isinstance(entry, dict):
+            continue
+        number = index + 1
+        own = entry.get("melds")
+        melds: dict[str, Any] = deep_merge(game, own) if isinstance(own, dict) else game
+        if isinstance(own, dict):
+            for kind in ("set", "run"):
+                low, high = _get(melds, kind, "min"), _get(melds, kind, "max")
+                if isinstance(low, int) and isinstance(high, int) and low > high:
+                    error(f"round {number}'s melds: a {kind} of at least {low} cards and at "
+                          f"most {high} cannot be made (`melds.{kind}.min` above "
+                          f"`melds.{kind}.max`)",
+                          *round_path(index, "melds", kind, "min"),
+                          *round_path(index, "melds", kind, "max"))
+            if _get(own, "set", "allowed") is False and _get(melds, "run", "allowed") is False \
+                    or _get(own, "run", "allowed") is False and \
+                    _get(melds, "set", "allowed") is False:
+                error(f"round {number} allows neither sets nor runs: no meld could be made "
+                      "there", *round_path(index, "melds"))
+        for kind, key in (("set", "sets"), ("run", "runs")):
+            wanted = _count(_get(entry, "contract", key, default=0))
+            if wanted and _get(melds, kind, "allowed") is False:
+                other = "runs" if kind == "set" else "sets"
+                error(f"round {number}'s contract asks for {wanted} {key}, but "
+                      f"`melds.{kind}.allowed` is false there ({other} only): ask for "
+                      f"{other} instead, or allow {key} in that round",
+                      *round_path(index, "contract", key), *round_path(index, "contract"))
+        _patterns(entry, number, melds, error, round_path(index, "contract", "any_of"),
+                  hand_limit)
+
+
+def _patterns(entry: dict[str, Any], number: int, melds: dict[str, Any], error: Report,
+              where: tuple[KeyPath, ...], hand_limit: HandLimit | None) -> None:
+    """Each pattern of `contract.any_of`: of kinds the round allows, within the hand."""
+    patterns = _get(entry, "contract", "any_of")
+    if not isinstance(patterns, list):
+        return
+    cards = entry.get("cards")
+    if isinstance(cards, list):
+        counts = [e.get("cards") for e in cards if isinstance(e, dict)]
+        cards = max((c for c in counts if isinstance(c, int)), default=None)
+    most, grows = hand_limit(cards) if hand_limit and isinstance(cards, int) else (None, "")
+    for k, pattern in enumerate(patterns):
+        at = tuple((*path, k) for path in where if path[-1] == "any_of") + where
+        needed = 0
+        for kind, key in (("set", "sets"), ("run", "runs")):
+            value = _get(pattern, key, default=0)
+            least = _get(melds, kind, "min", default=3)
+            sizes = ([s.get("size") if isinstance(s, dict) else s for s in value]
+                     if isinstance(value, list) else [least] * _count(value))
+            needed += sum(s for s in sizes if isinstance(s, int))
+            if sizes and _get(melds, kind, "allowed") is False:
+                error(f"round {number}'s contract pattern {k + 1} asks for {key}, but "
+                      f"`melds.{kind}.allowed` is false there", *at)
+        if most is not None and needed > most:
+            error(f"round {number}'s contract pattern {k + 1} needs at least {needed} cards "
+                  f"but a hand holds at most {most} (the {cards} dealt plus one "
+                  f"drawn{grows})", *at)

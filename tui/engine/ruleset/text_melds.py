@@ -1,0 +1,70 @@
+"""The `rules show` words for the meld keys kept in `schema_melds`: kinds of meld a round
+allows, the cap on wilds per meld, and a round's own meld rules (told in the Notes column
+of the rounds table, as what that round changes)."""
+
+from __future__ import annotations
+
+from ..rules import MeldRules, Ruleset
+
+
+def wild_cap_sentence(m: MeldRules) -> str | None:
+    """The sentence for `melds.max_wilds`, or None without a cap."""
+    if m.max_wilds is None:
+        return None
+    if m.max_wilds == 0:
+        return "No meld may hold a wild card (a wild-rank card standing for itself is natural)."
+    plural = "s" if m.max_wilds != 1 else ""
+    return (f"A meld may hold at most {m.max_wilds} wild card{plural}, laying off "
+            "included.")
+
+
+def kinds_sentence(m: MeldRules) -> str | None:
+    """The sentence for a kind of meld the game does not allow, or None."""
+    if not m.set.allowed and not m.run.allowed:
+        return "No melds are allowed at all."
+    if not m.set.allowed:
+        return "There are no sets: melds are runs only."
+    if not m.run.allowed:
+        return "There are no runs: melds are sets only."
+    return None
+
+
+def round_meld_notes(r: Ruleset, number: int) -> list[str]:
+    """Short notes on what round `number`'s own meld rules change from the game's."""
+    mine = r.round(number).melds
+    if mine is None:
+        return []
+    game = r.melds
+    notes = []
+    if mine.set.allowed != game.set.allowed or mine.run.allowed != game.run.allowed:
+        notes.append({(True, True): "sets and runs", (False, True): "runs only",
+                      (True, False): "sets only", (False, False): "no melds"}[
+            (mine.set.allowed, mine.run.allowed)])
+    if mine.run.same_suit != game.run.same_suit:
+        notes.append("runs of any suits" if not mine.run.same_suit else "runs of one suit")
+    if mine.max_wilds != game.max_wilds:
+        notes.append("no limit on wilds" if mine.max_wilds is None else
+                     "no wild in a meld" if mine.max_wilds == 0 else
+                     f"at most {mine.max_wilds} wild{'s' if mine.max_wilds != 1 else ''} "
+                     "a meld")
+    for kind, ours, theirs in (("set", mine.set, game.set), ("run", mine.run, game.run)):
+        if (ours.min, ours.max) != (theirs.min, theirs.max):
+            most = "" if ours.max is None else f"-{ours.max}"
+            notes.append(f"{kind}s of {ours.min}{most}{'+' if ours.max is None else ''}")
+    if mine.set.distinct_suits != game.set.distinct_suits:
+        notes.append("sets of distinct suits" if mine.set.distinct_suits
+                     else "sets of any suits")
+    if (mine.run.lowest, mine.run.highest) != (game.run.lowest, game.run.highest):
+        notes.append("own run ranks")
+    if (mine.min_natural, mine.wilds_may_outnumber_naturals, mine.wild_rank_natural,
+            mine.wild_ratio_on_lay_off) != (game.min_natural,
+                                            game.wilds_may_outnumber_naturals,
+                                            game.wild_rank_natural, game.wild_ratio_on_lay_off):
+        notes.append("own wild rules")
+    return notes
+
+
+ROUND_MELDS_SENTENCE = (
+    "A round noted with meld rules of its own (such as \"runs only\" or \"no wild in a "
+    "meld\") plays by them instead of those under Melds."
+)
