@@ -31,7 +31,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         prog="rummy",
         description="Rummy in the terminal: Three Thirteen, Contract Rummy and house rules.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
@@ -43,6 +43,21 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
                 module.add_arguments(sub)
                 sub.set_defaults(_module=module)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, the version looked up only when asked: reading the package metadata
+    costs a tenth of a second, at every start of every command otherwise."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show the program's version number and exit") -> None:  # noqa: A002
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

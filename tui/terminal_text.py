@@ -13,6 +13,7 @@ ascii``) instead of failing on them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import sys
 import unicodedata
@@ -27,8 +28,8 @@ _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 def printable(text: str, keep: str = "") -> str:
     """`text` with every unsafe character written as a visible escape; characters in
     `keep` (e.g. ``"\\n"`` for text that runs over several lines) are left as they are."""
-    if text.isprintable():
-        return text
+    if text.isprintable() or (keep and text.translate(_dropped(keep)).isprintable()):
+        return text  # (the common case, a line of plain text and its newline, stays in C)
     return "".join(ch if ch in keep or _safe(ch) else _escaped(ch) for ch in text)
 
 
@@ -38,6 +39,12 @@ def masked(text: str, mark: str = "\ufffd", keep: str = "\t") -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch in keep or _safe(ch) else mark for ch in text)
+
+
+@functools.cache
+def _dropped(chars: str) -> dict[int, None]:
+    """A `str.translate` table deleting `chars`."""
+    return dict.fromkeys(map(ord, chars))
 
 
 def _safe(ch: str) -> bool:

@@ -23,7 +23,12 @@ from tui.engine import game as game_module
 from tui.engine.actions import Discard, DrawStock, TakeDiscard
 from tui.engine.deal import Deal
 from tui.engine.game import MAX_GAME_MOVES, Game
-from tui.engine.ruleset import load_ruleset, load_ruleset_text, standalone_yaml
+from tui.engine.ruleset import (
+    RulesetError,
+    load_ruleset,
+    load_ruleset_text,
+    standalone_yaml,
+)
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 COOKBOOK = RULESETS / "cookbook"
@@ -139,7 +144,7 @@ def rulesets(draw: st.DrawFn) -> tuple[str, str]:
             max_rebuilds=draw(st.sampled_from([0, 1, 2, None])),
             rebuild=draw(st.sampled_from(["shuffle", "turn_over"])))
         data["buying"].update(
-            enabled=draw(st.booleans()),
+            enabled=data["draw"]["discard"] != "none" and draw(st.booleans()),
             limit_per_deal=draw(st.sampled_from([1, 3, None])),
             after_contract=draw(st.booleans()))
         data["contract"].update(
@@ -179,7 +184,11 @@ def play(rules: Any, players: int, levels: list[str], seed: int) -> Game:
 def plays_to_the_end(case: tuple[str, str], largest: bool, levels: list[str],
                      seed: int) -> None:
     key, text = case
-    rules = load_ruleset_text(text, file=f"<{key}>", key=key)
+    try:
+        rules = load_ruleset_text(text, file=f"<{key}>", key=key)
+    except RulesetError as exc:  # keys that contradict each other: refused, and where
+        assert all(e.file == f"<{key}>" and e.line > 0 for e in exc.errors), str(exc)
+        return
     players = rules.players_max if largest else rules.players_min
     play(rules, players, [levels[s % len(levels)] for s in range(players)], seed)
 

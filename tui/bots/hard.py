@@ -142,9 +142,11 @@ class HardBot(MediumBot):
         stock_value = 2 * stock_now - now  # a stock card now, and the gain of one more
         if priced and priced[0][2].face == card.face:
             return Decision(stock, f"{card} would be thrown straight back")
-        if priced and priced[0][0] < stock_value:
+        # (the stock's card is compared by the penalty it leaves: what a discard after it
+        # would feed the next player is not known yet)
+        if priced and priced[0][1] < stock_value:
             return Decision(top, f"{card} is worth more than a stock card "
-                            f"(expected penalty {priced[0][0]:.1f} against {stock_value:.1f})")
+                            f"(expected penalty {priced[0][1]:.1f} against {stock_value:.1f})")
         return Decision(stock, f"{card} is worth less than a stock card "
                         f"(expected penalty {stock_value:.1f})")
 
