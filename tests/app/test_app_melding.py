@@ -161,15 +161,13 @@ async def test_deep_take_offers_only_legal_depths_and_waits_for_enter() -> None:
         await pilot.press("escape")
 
 
-async def test_t_asks_how_deep_even_when_only_the_top_card_may_be_taken() -> None:
+async def test_t_takes_at_once_when_only_the_top_card_may_be_taken() -> None:
+    """(It used to ask anyway, a dialog of one choice: issue 33.)"""
     table = stacked_table("7H 7S 9D 9C 9S 4H 5D 6S JC KC", "5S 6D JK 2D 3D 4D AH AS 10H 10S",
                           discard="QS 3H", stock_top="8C")
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")
-        assert isinstance(app.screen, PickScreen)
-        assert [value for value, _ in app.screen.choices] == [0]
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "3H" in [str(c) for c in table.view(HUMAN).hand]
+        await wait_until(pilot, lambda: "3H" in [str(c) for c in table.view(HUMAN).hand])
+        assert not isinstance(app.screen, PickScreen)

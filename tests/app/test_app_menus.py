@@ -142,3 +142,53 @@ def test_play_command_tunes_the_collector_before_the_app_starts(monkeypatch) -> 
         gc.unfreeze()
         gc.set_threshold(*thresholds)
     assert len(seen) == 1 and seen[0][0] == YOUNG and seen[0][1] > 0
+
+
+async def test_the_menu_names_the_games_and_offers_continue_only_with_a_game(tmp_path) -> None:
+    """Issue 33: the subtitle left out Liverpool; Continue was offered with no saved game
+    (in the menu and the command palette)."""
+    from textual.widgets import OptionList, Static
+
+    from tui.app.command_palette import screen_commands
+    from tui.engine.ruleset.loader import list_rulesets
+
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.pause()
+        subtitle = str(app.screen.query_one("#menu-sub", Static).render())
+        options = app.screen.query_one("#menu-options", OptionList)
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        palette = [c.title for c in screen_commands(lambda _: None,
+                                                    app.has_game_in_progress())]
+    for info in list_rulesets():
+        if info.bundled and info.error is None and " with " not in info.name:
+            assert info.name in subtitle, info.name
+    assert "continue" not in ids and ids[0] == "new"
+    assert not any(title.startswith("Continue") for title in palette)
+
+
+async def test_the_rules_pickers_blank_row_is_no_choice(tmp_path) -> None:
+    """Issue 33: the Rules picker accepted its blank "Choose the rules" row (an empty
+    screen); choosing it keeps the rules on show.  The same in the new-game screen."""
+    app = RummyApp(make_env(tmp_path, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        screen = app.screen
+        choice = screen.query_one("#rules-choice", Select)
+        shown = choice.value
+        choice.clear()  # the blank row
+        await wait_until(pilot, lambda: choice.value == shown)
+        await wait_until(pilot, lambda: screen.ready)
+        assert str(screen.query_one("#rules-body", Static).render()).strip()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen)
+                         and app.screen.ready)
+        rules = app.screen.query_one("#ruleset", Select)
+        chosen = rules.value
+        rules.clear()
+        await wait_until(pilot, lambda: rules.value == chosen)

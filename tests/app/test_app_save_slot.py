@@ -202,6 +202,9 @@ async def test_a_second_windows_game_is_kept_for_continue_while_the_window_is_op
         async with second.run_test(size=(80, 24)) as two:
             await wait_until(two, lambda: at_table(second) and view(second).my_turn
                              and view(second).phase == "draw")
+            # told at the table, in its notice line (a toast there covered the prompt)
+            notice = table_screen(second).query_one("#notice", Static)
+            assert notice.display and "Not saving" in str(notice.render())
             await two.press("s")
             await wait_until(two, lambda: at_table(second) and view(second).phase == "play")
             played = table_screen(second).table

@@ -16,7 +16,7 @@ from tui.app.cardart import Canvas, CardStyle, chip, fan_step, fan_width, paint_
 from tui.app.describe import deal_label, prompt
 from tui.app.hand_model import HandModel
 from tui.app.settings import Settings, SettingsStore
-from tui.app.widgets.chart import bar_line
+from tui.app.widgets.chart import line_marks, totals_plot
 from tui.app.widgets.scoresheet import leaders, running_totals
 from tui.engine.actions import Discard, DrawStock, TakeDiscard
 from tui.engine.cards import Card, parse_cards
@@ -53,6 +53,30 @@ def test_sync_keeps_the_players_order_and_appends_new_cards() -> None:
     model.sync([*hand[1:], drawn])  # 7H left the hand, 9S arrived
     assert [str(c) for c in model.hand] == ["2C", "KS", "5D", "9S"]
     assert model.new == {99}
+
+
+def test_a_hand_sorted_by_suit_stops_saying_so_when_a_card_is_appended() -> None:
+    """Issue 33: the frame said "by suit" over `2♣ J♦ 6♠ J♠ 3♦`: a drawn card went to the
+    right end and the label stayed."""
+    hand = cards_with_uids("7H 2C KS 5D")
+    model = HandModel()
+    model.sync(hand)
+    model.sort("suit")
+    model.sync([*hand, Card(3, "C", 99)])
+    assert [str(c) for c in model.hand] == ["2C", "5D", "7H", "KS", "3C"]
+    assert model.sort_mode == "" and model.chosen_sort == "suit"
+
+
+def test_a_hand_kept_sorted_puts_each_card_that_arrives_in_its_place() -> None:
+    hand = cards_with_uids("7H 2C KS 5D")
+    model = HandModel(keep_sorted=True)
+    model.sync(hand)
+    model.sort("rank", {1: 14})
+    model.set_cursor(3)  # on KS
+    model.sync([*hand, Card(1, "C", 98), Card(3, "C", 99)])
+    assert [str(c) for c in model.hand] == ["2C", "3C", "5D", "7H", "KS", "AC"]
+    assert model.sort_mode == "rank" and model.new == {98, 99}
+    assert str(model.cursor_card) == "KS"  # the cursor stays on its card
 
 
 def test_identical_cards_from_two_decks_stay_distinct() -> None:
@@ -244,7 +268,21 @@ def test_score_helpers() -> None:
     assert running_totals([(5, 0, 7), (3, 10, 0)], 3) == [[5, 8], [0, 10], [7, 7]]
     assert leaders([8, 10, 7], lowest_wins=True) == {2}
     assert leaders([8, 10, 10], lowest_wins=False) == {1, 2}
-    assert bar_line([0, 5, 10], 10) == " ▄█"
+
+
+
+def test_the_totals_chart_is_a_line_per_player_in_letters() -> None:
+    """Issue 33: the chart was a row of bars per player; now a line chart of the running
+    totals by deal, each line drawn with the player's initial, readable at 80×24, and
+    in plain letters with no box drawing."""
+    assert line_marks(["Ada", "Ann", "ben"]) == ["A", "2", "B"]
+    plot = totals_plot(["Ada", "Ben"], [[10, 25, 60], [5, 30, 31]], 76, 14, ascii_only=True)
+    lines = plot.plain.splitlines()
+    assert len(lines) <= 14 and max(len(line) for line in lines) <= 76
+    assert all(ch.isascii() for ch in plot.plain)
+    assert "A" in plot.plain and "B" in plot.plain and "deal" in plot.plain
+    top = next(i for i, line in enumerate(lines) if "60" in line.split("|")[0])
+    assert "A" in lines[top].split("|", 1)[1]  # Ada's line reaches the top at 60
 
 
 

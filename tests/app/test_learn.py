@@ -231,3 +231,5 @@ async def test_liverpool_buys_a_discard_out_of_turn_with_b(tmp_path: Path) -> No
         await pilot.press("d")
         await wait_until(pilot, lambda: screen(app).lesson.finished
                          and coach(app)[0] == "Learn Liverpool: done")
+        await pilot.press("enter")  # the lesson ended before its deal: Enter leaves
+        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))

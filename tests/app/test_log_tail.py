@@ -141,3 +141,26 @@ async def test_the_top_line_of_the_tail_is_never_the_end_of_an_entry_cut_off_abo
         assert shown[0].startswith(("· ", "● ")), shown  # the long entry went whole
         assert not any("turned up" in line for line in shown)
         assert "P7 drew." in shown[7] and not shown[8].strip()
+
+
+def test_a_card_like_one_taken_this_turn_is_the_other_one() -> None:
+    """Issue 33: with two decks, "Ada took 10♠ … Ada discarded 10♠" read like a broken
+    rule; the second is the other 10♠ (a different card of the same face)."""
+    from tui.app.cardart import CardStyle, card_words
+    from tui.app.widgets.gamelog import log_text
+    from tui.engine.cards import Card
+    from tui.engine.view import Event
+
+    taken, twin = Card(10, "S", 5), Card(10, "S", 57)
+    took = Event(1, "Ada took 10S from the discard pile.", "take", 1, (taken,))
+    other = Event(1, "Ada discarded 10S.", "discard", 1, (twin,))
+    same = Event(1, "Ada discarded 10S.", "discard", 1, (taken,))
+    style = CardStyle()
+
+    def words(text: str) -> str:
+        return card_words(text, style, ["Ada"])
+
+    assert "Ada discarded the other 10♠." in log_text([took, other], 0, 2, words=words).plain
+    assert "Ada discarded 10♠." in log_text([took, same], 0, 2, words=words).plain
+    bo = Event(2, "Bo discarded 10S.", "discard", 1, (twin,))  # another seat's turn
+    assert "Bo discarded 10♠." in log_text([took, bo], 0, 2, words=words).plain

@@ -227,3 +227,79 @@ async def test_the_replay_title_says_how_many_moves_were_taken_back(store: Recor
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "2 moves taken back" in str(app.screen.query_one("#replay-title", Static).render())
+
+
+ENGINE_CODE = __import__("re").compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+
+
+async def test_the_replay_narrates_with_the_tables_card_names(store: RecordStore) -> None:
+    """Issue 33: the narration read `2C turned up` where the table writes `2♣`."""
+    app = Host(ReplayScreen(store.get(1)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        seen = []
+        for _ in range(6):
+            seen.append(text_of(screen, "#replay-caption"))
+            await pilot.press("right")
+    told = " ".join(seen)
+    assert "turned up" in told and not ENGINE_CODE.search(told), told
+    assert any(suit in told for suit in "♣♦♥♠")
+
+
+async def test_statistics_chart_the_last_games_running_totals_by_deal(
+        store: RecordStore) -> None:
+    """Issue 33: a real line chart of each player's running total by deal."""
+    from tui.app.widgets.chart import TotalsChart
+
+    last = store.get(store.summaries()[0].id)
+    app = Host(RecordsScreen(store, player="Ada"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        chart = app.screen.query_one("#stats-totals", TotalsChart)
+        assert list(chart.names) == last.names
+        assert [s[-1] for s in chart.series] == list(last.totals)
+        assert [len(s) for s in chart.series] == [len(last.scores)] * len(last.names)
+        assert "deal" in chart.render().plain
+
+
+async def test_one_recent_game_is_the_last_game_not_last_1_games(home: Path) -> None:
+    one = RecordStore(home / "data" / DB_NAME)
+    game = finished_game(seed=1, players=2)
+    one.add(GameRecord.from_game(game, seats(2), T0, T0 + 600))
+    app = Host(RecordsScreen(one, player="Ada"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        legend = str(app.screen.query_one(ResultsChart).render()).splitlines()[-1]
+    assert "the last game;" in legend and "1 games" not in legend
+
+
+async def test_the_replays_key_bar_fits_80_columns(store: RecordStore) -> None:
+    """Issue 33: the replay's key bar was cut at 80 columns (Close out of sight)."""
+    from textual.widgets._footer import FooterKey
+
+    app = Host(ReplayScreen(store.get(1)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        assert keys and all(key.region.right <= 80 and key.region.width > 0 for key in keys)
+        assert any(key.description == "Close" for key in keys)
+
+async def test_the_records_screen_reports_a_damaged_header_and_shows_the_games(
+        store: RecordStore, home: Path) -> None:
+    """A negative records version (one flipped header byte) once crashed this screen."""
+    import sqlite3
+
+    path = home / "data" / DB_NAME
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[60:64] = (-1).to_bytes(4, "big", signed=True)
+    path.write_bytes(bytes(data))
+    app = Host(RecordsScreen(RecordStore(path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#games-table", DataTable).row_count == 3
+        assert any("damaged" in message for message in app.messages)

@@ -147,7 +147,7 @@ async def test_typo_fix_save_and_play(tmp_path: Path, home: Path) -> None:
         assert load_ruleset(path).melds.run.min == 4
 
         # play this: a game starts at once with these rules
-        await pilot.press("ctrl+p")
+        await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: at_table(app))
         rules = table_screen(app).table.rules
         assert rules.name == "My Three Thirteen" and rules.melds.run.min == 4
@@ -163,14 +163,14 @@ async def test_play_this_saves_first_and_refuses_mistakes(tmp_path: Path, home: 
         set_text(text_area, broken)
         await settle(pilot, editor)
         assert any("greater than" in e for e in error_list(editor)), error_list(editor)
-        assert await saved_or_refused(pilot, app, "ctrl+p") == "Not saved"
+        assert await saved_or_refused(pilot, app, "ctrl+r") == "Not saved"
         assert app.screen is editor  # no game with broken rules
         assert editor.path.read_text(encoding="utf-8") == good
 
         set_text(text_area, good.replace("name: My Liverpool",
                                          "name: Big Liverpool\nbuying: {penalty_cards: 2}"))
         await settle(pilot, editor)
-        await pilot.press("ctrl+p")
+        await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: at_table(app))
         assert table_screen(app).table.rules.buying.penalty_cards == 2
         assert "penalty_cards: 2" in editor.path.read_text(encoding="utf-8")
@@ -294,7 +294,7 @@ async def test_over_ssh_the_variant_goes_to_the_players_folder_and_opens_a_table
             text_area = editor.query_one(YamlEditor)
             set_text(text_area, text_area.text + "\ngoing_out: {bonus: -10}\n")
             await settle(pilot, editor)
-            await pilot.press("ctrl+p")
+            await pilot.press("ctrl+r")
             await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             shared = guest.shared
             assert shared is not None and shared.rules.going_out.bonus == -10
@@ -492,3 +492,72 @@ async def test_an_editor_closed_before_it_is_mounted_does_not_crash(tmp_path: Pa
         await wait_until(pilot, lambda: not any(
             isinstance(s, RulesEditorScreen) for s in app.screen_stack))
     assert app.return_code in (None, 0)
+
+
+async def test_ctrl_p_is_the_command_palette_in_the_editor_too(tmp_path: Path, home: Path) -> None:
+    """Issue 33: the editor rebound Ctrl+P to "Play this" (saving and starting a game)
+    where the README promises the command palette everywhere; Play this is Ctrl+R."""
+    from textual.command import CommandPalette
+
+    app = menu_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        editor = await make_variant(pilot, app, "three_thirteen")
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is editor)
+        assert editor.path.exists()
+
+
+def test_an_editor_not_yet_mounted_is_still_checking(tmp_path: Path) -> None:
+    """Found under load: `checking` was False between the editor's push and its mount
+    (no check started yet), so "wait until checked" went on before the editor had its
+    widgets (`NoMatches '#preview-body'`).  The first check is due from the start."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: three_thirteen\n", encoding="utf-8")
+    assert RulesEditorScreen(path, path.read_text(encoding="utf-8")).checking
+
+
+async def test_the_preview_is_not_wrapped_again_at_80x24(tmp_path: Path) -> None:
+    """Issue 33: at 80×24 the preview wrapped "2 decks (104 cards)" over three lines:
+    the pane was narrower than the rules' words are ever filled to (30 columns)."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: liverpool\nname: House\n", encoding="utf-8")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = RulesEditorScreen(path, path.read_text(encoding="utf-8"))
+        app.push_screen(editor)
+        await wait_until(pilot, lambda: app.screen is editor and not editor.checking
+                         and editor.last_good is not None)
+        await pilot.pause()
+        body = editor.query_one("#preview-body")
+        lines = str(body.render()).splitlines()
+        width = body.content_size.width
+        prose = [line for line in lines if "decks" in line or "players" in line]
+        assert prose and all(len(line) <= width for line in prose), (width, prose)
+
+
+async def test_the_line_being_edited_stays_in_view_when_the_mistakes_show(
+        tmp_path: Path) -> None:
+    """Issue 33: the list of mistakes took rows from the editor and the edited line
+    scrolled out of view."""
+    path = tmp_path / "house.yaml"
+    body = "".join(f"# note {n}\n" for n in range(40))
+    path.write_text(f"extends: three_thirteen\nname: House\n{body}", encoding="utf-8")
+    app = menu_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = RulesEditorScreen(path, path.read_text(encoding="utf-8"))
+        app.push_screen(editor)
+        await wait_until(pilot, lambda: app.screen is editor and not editor.checking)
+        text_area = editor.query_one(YamlEditor)
+        text_area.move_cursor(text_area.document.end)
+        await type_text(pilot, "rounds: nine")
+        await settle(pilot, editor)
+        await wait_until(pilot, lambda: not editor.result.ok)
+        await pilot.pause()
+        row = text_area.cursor_location[0]
+        top = text_area.scroll_offset.y
+        assert top <= row < top + text_area.scrollable_content_region.height, (
+            row, top, text_area.scrollable_content_region)

@@ -36,3 +36,20 @@ async def test_a_screen_closed_before_its_mount_is_left_alone(
         await wait_until(pilot, lambda: app.screen_stack == shown)
     assert app.return_code in (None, 0)
 
+
+
+@pytest.mark.parametrize("make", [RulesScreen, NewGameScreen, RecordsScreen],
+                         ids=["rules", "new-game", "records"])
+async def test_a_screen_opened_again_at_once_after_closing_it(
+        tmp_path: Path, make: Callable[[], Screen[object]]) -> None:
+    """Found under load: Esc then the same menu key at once opened a second screen while
+    the first was still being taken down, and both had one id (`DuplicateIds`)."""
+    app = RummyApp(make_env(tmp_path, rules=None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.push_screen(make())
+        app.pop_screen()
+        app.push_screen(make())  # the first one's removal is still under way
+        await wait_until(pilot, lambda: isinstance(app.screen, make))
+        await pilot.pause()
+    assert app.return_code in (None, 0)

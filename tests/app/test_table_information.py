@@ -4,6 +4,7 @@ do not outlive the move they were for, jokers that say what they stand for, buys
 from __future__ import annotations
 
 from app_driver import HUMAN, at_table, make_env, table_screen, view, wait_until
+from rich.text import Text
 from table_rig import rig
 from textual.widgets import Static
 
@@ -56,7 +57,7 @@ async def test_log_pile_and_hand_use_one_notation(tmp_path) -> None:
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
-        await pilot.press("t", "enter")  # take the 5♥
+        await pilot.press("t")  # take the 5♥ (nothing deeper can be taken: at once)
         await pilot.pause()
         await pilot.press("home", "d")  # discard the first card of the hand
         await pilot.pause()
@@ -175,3 +176,98 @@ async def test_notes_never_pile_up(tmp_path) -> None:
         await pilot.pause()
         notes = list(app._notifications)
         assert len(notes) == 1 and "swap" in notes[0].message.lower(), notes
+
+
+async def test_a_hint_says_it_is_thinking_at_once_then_marks_its_card(tmp_path) -> None:
+    """Issue 33: the hint key said nothing for up to seconds while it thought, then only
+    wrote "discard 10♠ …" with 13-15 cards in hand.  Now "Thinking…" shows at once, and
+    the answer marks the card it names and puts the cursor on it (or marks the pile it
+    says to draw from)."""
+    import threading
+
+    from tui.app.widgets.piles import StockPile
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        table = screen.table
+        while table.bot_to_move() is not None:
+            table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "draw")
+        go = threading.Event()
+        real = table.hint
+        answers: list[str] = []
+
+        def slow_hint(seat: int) -> str:
+            go.wait(30)
+            answers.append(real(seat))
+            return answers[-1]
+
+        table.hint = slow_hint  # type: ignore[method-assign]
+        prompt = screen.query_one("#prompt", Static)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: "Thinking" in str(prompt.render()))
+        go.set()
+        await wait_until(pilot, lambda: bool(answers) and "Thinking" not in str(prompt.render()))
+        await pilot.pause()
+        pile = "stock" if "draw from the stock" in answers[0] else "discard"
+        marked = screen.query_one(StockPile if pile == "stock" else DiscardPile)
+        assert marked.has_class("-hinted"), answers[0]
+        await pilot.press("s")  # a move: the mark goes with the hint
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "play")
+        assert not screen.query_one(StockPile).has_class("-hinted")
+        await pilot.press("h")
+        await wait_until(pilot, lambda: len(answers) == 2 and bool(screen.hand.hinted))
+        named = [c for c in parse_cards(" ".join(
+            t for t in answers[1].split(":")[0].replace(",", " ").split()
+            if t[:-1] in {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+            and t[-1] in "CDHS"))]
+        assert named, answers[1]
+        cursor = screen.hand.cursor_card
+        assert cursor is not None and cursor.uid in screen.hand.hinted
+        assert cursor.face in {c.face for c in named}
+
+
+async def test_t_takes_the_top_card_at_once_when_nothing_deeper_can_be_taken(tmp_path) -> None:
+    """Issue 33: in contract games `t` always opened "Take from the discard pile", even
+    with the top card the only choice."""
+    from tui.app.screens.pickers import PickScreen
+
+    table = Table(load_ruleset("contract_rummy"),
+                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
+                  seed=5)
+    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+        discard="QS 10D 5H", stock_top="8C", turn=HUMAN)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        await pilot.press("t")
+        await wait_until(pilot, lambda: at_table(app) and view(app).phase == "play")
+        assert not isinstance(app.screen, PickScreen)
+        assert "5H" in [str(c) for c in view(app).hand]
+
+
+async def test_a_long_take_dialog_fits_80x24_with_its_keys_in_sight(tmp_path) -> None:
+    """Issue 33: with many depths the take dialog was taller than 80×24 and its
+    instructions scrolled out of view: the list scrolls instead, title and keys stay."""
+    from tui.app.cardart import chips
+    from tui.app.screens.pickers import PickScreen
+
+    pile = parse_cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC 2D 3D 4D 5D 6D 7D 8D 9D 10D JD")
+    picker = PickScreen("Take from the discard pile", [
+        (depth, Text(f"{depth + 1} cards: ").append_text(
+            chips(pile[len(pile) - 1 - depth:], CardStyle())))
+        for depth in range(len(pile))])
+
+    app = RummyApp(make_env(tmp_path, rules=None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(picker)
+        await wait_until(pilot, lambda: app.screen is picker)
+        await pilot.pause()
+        inside = picker.query_one(".dialog").content_region
+        for part in (".dialog-title", ".dialog-help"):
+            region = picker.query_one(part).region
+            assert region.height >= 1 and inside.contains_region(region), (part, region, inside)

@@ -357,3 +357,75 @@ async def test_a_deep_pile_growing_never_moves_the_prompt_and_log_beside_it(tmp_
             heights.add(len(table.view(0).discard))
         assert len(heights) >= 3  # the pile grew and shrank under the player's eyes
         assert len(places) == 1 and len(sizes) == 1
+
+
+async def test_the_palette_offers_only_the_moves_the_rules_and_the_moment_allow(tmp_path) -> None:
+    """Issue 33: Ctrl+P in Contract Rummy (no buying) offered "Buy the offered discard",
+    which answered "draw first"."""
+    from tui.app.command_palette import table_commands
+
+    app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        while screen.table.bot_to_move() is not None:
+            screen.table.step_bot()
+        await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "draw"
+                         and screen.view_now.my_turn)
+        titles = [c.title for c in table_commands(screen)]
+        assert "Draw from the stock" in titles
+        assert not any(t.startswith(("Buy", "Pass", "Discard", "Go out", "Meld"))
+                       for t in titles), titles
+        await pilot.press("s")
+        await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "play")
+        titles = [c.title for c in table_commands(screen)]
+        assert "Discard the selected card" in titles
+        assert not any(t.startswith(("Draw", "Take", "Buy")) for t in titles), titles
+
+
+def _laid_down_and_to_play(rules_key: str, seed: int):  # noqa: ANN202
+    """A table where the person has laid down, some opponent has too, and it is the
+    person's turn to play (their melds and the opponents' melds all take rows)."""
+    from tui.engine.ruleset.loader import load_ruleset
+    from tui.service.table import SeatSpec, Table
+
+    seats = [SeatSpec("Tess")] + [SeatSpec(f"Bot{i}", "easy") for i in range(3)]
+    table = Table(load_ruleset(rules_key), seats, seed, record=False)
+    for _ in range(20000):
+        view = table.view(HUMAN)
+        if view.phase == "round_over":
+            table.next_round()
+            continue
+        me = view.me
+        others_down = any(m.owner != HUMAN for m in view.table)
+        if (view.my_turn and view.phase == "draw" and me is not None and me.contract_down
+                and others_down):
+            table.act(HUMAN, next(a for a in view.legal if isinstance(a, DrawStock)))
+            return table
+        if table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            table.act(HUMAN, _my_move(view))
+    raise AssertionError("no such moment")
+
+
+async def test_the_piles_are_whole_at_70x20_with_melds_down() -> None:
+    """Issue 33: at 70×20 the stock and discard art was cut at the bottom (the
+    opponents' melds and the player's own took the rows): the opponents' panes give
+    up rows first."""
+    from tui.app.environment import AppEnvironment
+
+    table = _laid_down_and_to_play("liverpool", 5)
+    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, player_name="Tess",
+                                  drive_bots=False))
+    async with app.run_test(size=(70, 20)) as pilot:
+        await wait_until(pilot, lambda: at_table(app))
+        screen = table_screen(app)
+        await pilot.pause()
+        await pilot.pause()
+        middle = screen.query_one("#middle").region
+        for pile in ("#stock", "#discard"):
+            region = screen.query_one(pile).region
+            assert region.height == 5 and middle.contains_region(region), (pile, region, middle)
+        me = screen.query_one("#me").region
+        assert me.bottom <= 19  # the hand whole, above the key bar

@@ -281,9 +281,9 @@ async def bench_size(server: ServerProcess, count: int, actions: int,
     started = time.perf_counter()
     clients = {}
     # Like friends arriving: a few at a time.  The door lets at most 8 connections log in
-    # at once from one address, split between the workers (the kernel may hand a whole
-    # batch to one of them), and every bench player comes from 127.0.0.1.
-    step = max(1, min(5, DoorLimits().shared_by(max(1, server.workers)).pending_per_address))
+    # at once from one address (every worker together), and every bench player comes
+    # from 127.0.0.1.
+    step = max(1, min(5, DoorLimits().pending_per_address))
     for batch in range(0, count, step):
         names = [f"p{i}" for i in range(batch, min(count, batch + step))]
         joined = await asyncio.gather(*(TerminalClient.connect(server.port, username=n)

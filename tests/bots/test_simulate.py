@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,15 @@ def test_simulate_does_not_import_textual() -> None:
             "main(['simulate', '--games', '1', '--json']); "
             "assert not any(m.startswith('textual') for m in sys.modules), 'textual imported'")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(("extra", "players"), [
+    ("players: {min: 2, max: 2}\n", 2), ("", 3), ("players: {min: 4, max: 8}\n", 4)])
+def test_the_default_table_is_one_the_rules_allow(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str, players: int) -> None:
+    """A bug that happened: `rummy simulate --rules FILE` sat 3 players even where the file
+    allows only 2, and refused its own default."""
+    path = tmp_path / "house.yaml"
+    path.write_text(f"extends: three_thirteen\n{extra}", encoding="utf-8")
+    assert main(["simulate", "--rules", str(path), "--games", "1", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["seats"]) == players

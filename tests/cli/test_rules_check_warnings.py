@@ -28,7 +28,6 @@ def written(tmp_path: Path, extra: str, rounds: str = "", deck: str = "") -> Pat
 
 @pytest.mark.parametrize(("extra", "rounds", "deck", "where", "says"), [
     ("", CONTRACT_ROUNDS, "", "1:1", "`lay_off.when` is not written"),
-    ("lay_off: {when: after_contract}\n", "", "", "7:11", "no round has a contract"),
     ("going_out: {melding_during_play: false}\n", "", "", "1:1",
      "`scoring.score_best_arrangement` is not written"),
     ("", "", "{players: 2, decks: 1, jokers: 2}", "1:1", "a joker left in hand"),
@@ -94,3 +93,30 @@ def test_a_contract_that_cannot_hold_the_hand_without_laying_off_is_warned(capsy
     assert code == 0
     [warning] = err.splitlines()
     assert warning.startswith(f"{path}:6:5: warning: round 1 can never be gone out on")
+
+
+@pytest.mark.parametrize(("text", "where", "says"), [
+    ("extends: three_thirteen\nmelds:\n  set: {min: 5, distinct_suits: true}\n", "3:9",
+     "a set of distinct suits holds at most 4 cards, so no set can ever be made"),
+    ("extends: three_thirteen\nround_defaults: {wild: [Jack]}\n", "2:18",
+     "`round_defaults.wild` never applies: every round sets its own `wild`"),
+    ("extends: liverpool\ncontract: {exact_size: true}\n", "2:12",
+     "round 7 can never be gone out on: it is `all_at_once`, so its 13 cards must all go "
+     "down in the contract, and with `contract.exact_size` its melds hold exactly 12"),
+])
+def test_rules_the_game_can_never_satisfy_are_warned_at_their_key(
+        capsys, tmp_path: Path, text: str, where: str, says: str) -> None:
+    """Issue 32: these passed `rules check` without a word (a set no hand can make, a
+    default no round uses, a last round nobody can go out on)."""
+    path = write(tmp_path, "house.yaml", text)
+    code, err = check(capsys, path)
+    assert code == 0
+    [warning] = err.splitlines()
+    assert warning.startswith(f"{path}:{where}: warning: ") and says in warning, warning
+
+
+def test_a_default_some_round_leaves_to_it_is_not_warned_about(capsys,
+                                                                tmp_path: Path) -> None:
+    path = written(tmp_path, "round_defaults: {wild: [2]}\n",
+                   "rounds:\n  - {cards: 7}\n  - {cards: 7, wild: [3]}\n")
+    assert check(capsys, path) == (0, "")

@@ -76,3 +76,12 @@ def test_rules_show_diff_prints_the_differences(
     assert "melds.run.min: 3 → 4" in capsys.readouterr().out
     assert main(["rules", "show", "three_thirteen", "--diff"]) == 1
     assert "extends no other ruleset" in capsys.readouterr().err
+
+
+def test_one_change_to_every_deal_of_the_schedule_is_one_line() -> None:
+    path = Path(__file__).resolve().parents[2] / "rulesets" / "cookbook" / "wild_twos.yaml"
+    parent = extended_ruleset(path)
+    assert parent is not None
+    text = describe_differences(parent, load_ruleset(path))
+    keys = text.split("Keys changed\n------------\n")[1].split("\n\n")[0].splitlines()
+    assert keys == ["  rounds.1–7.wild: (not set) → 2", "  scoring.values.2: 2 → 20"]

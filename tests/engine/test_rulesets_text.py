@@ -234,7 +234,8 @@ _KNOBS = st.fixed_dictionaries(
         "lay_off": st.fixed_dictionaries(
             {},
             optional={
-                "when": st.sampled_from(["never", "after_contract", "after_contract_turn"]),
+                "when": st.sampled_from(
+                    ["never", "after_contract", "after_contract_turn", "always"]),
                 "onto": st.sampled_from(["any", "own"]),
             },
         ),

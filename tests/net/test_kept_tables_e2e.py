@@ -162,7 +162,6 @@ async def test_a_game_comes_back_after_the_server_is_stopped(tmp_path: Path,
         bob.send(ENTER)
         await bob.wait_for("Deal 1 of")
         await bob.wait_until(lambda: all(w in bob.text for w in hand_words(game, 1)))
-        assert not hand_words(game, 1) & set(alice.text.split())
         players = {0: alice, 1: bob}
         await players[game.actor].wait_for("Your turn")
         # ...and the game goes on from there, still kept.

@@ -10,19 +10,14 @@ it: the first session of an idle worker, and of a worker killed and started agai
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import os
-import signal
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from ssh_room import FAST, arrive, create_table, until
+from ssh_room import FAST, arrive, create_table
+from worker_room import OwnWorker, worker_of
 
-import tui
 from tui.net.testing import TerminalClient
-from tui.net.workers import WorkerRoom, reserve_port
+from tui.net.workers import WorkerRoom
 from tui.service.lobby import Lobby
 
 pytestmark = pytest.mark.slow  # worker processes: a few seconds
@@ -30,53 +25,6 @@ pytestmark = pytest.mark.slow  # worker processes: a few seconds
 SEEN = 10.0
 """How long a screen may take to show a change: generous for a busy machine (on a quiet
 one it is well under a second)."""
-
-
-class OwnWorker:
-    """A worker process of the test's own, on a port only it listens on."""
-
-    def __init__(self, room: WorkerRoom, number: int) -> None:
-        self.room = room
-        self.number = number
-        self._reserved = reserve_port("127.0.0.1", 0)
-        self.port: int = self._reserved.getsockname()[1]
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        settings = dataclasses.replace(self.room.pool.settings, port=self.port)
-        env = dict(os.environ)
-        root = str(Path(tui.__file__).resolve().parents[1])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui.net.workers", "--socket",
-            str(self.room.pool.socket_path), "--worker", str(self.number),
-            "--settings", settings.to_json(), env=env)
-        await until(lambda: self.number in ready_workers(self.room), timeout=60,
-                    what=f"worker {self.number} to say hello")
-
-    async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        await until(lambda: self.number not in ready_workers(self.room),
-                    what=f"worker {self.number} gone from the service")
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
-        self._reserved.close()
-
-
-def ready_workers(room: WorkerRoom) -> set[int]:
-    return {link.worker for link in room.service.links if link.worker is not None}
-
-
-def worker_of(room: WorkerRoom, name: str) -> int | None:
-    for link in room.service.links:
-        if any(s.guest.name == name for s in link.sessions.values()):
-            return link.worker
-    return None
 
 
 def heads(clients: dict[str, TerminalClient]) -> Iterator[tuple[str, str]]:

@@ -84,13 +84,15 @@ async def test_by_default_anyone_plays_under_their_ssh_user_name(server):
 
 
 async def test_a_table_password_is_required_and_checked():
+    # Each from an address of its own: a failure penalises its address (test_door_live).
     srv = await start_server(counter_factory, "127.0.0.1", 0, password="sesame")
     try:
         with pytest.raises(asyncssh.PermissionDenied):
-            await raw_connect(srv.port)
+            await raw_connect(srv.port, local_addr=("127.0.0.11", 0))
         with pytest.raises(asyncssh.PermissionDenied):
-            await raw_connect(srv.port, password="open up")
-        client = await TerminalClient.connect(srv.port, username="ann", password="sesame")
+            await raw_connect(srv.port, password="open up", local_addr=("127.0.0.12", 0))
+        client = await TerminalClient.connect(srv.port, username="ann", password="sesame",
+                                              source="127.0.0.13")
         await client.wait_for("user=ann count=0")
     finally:
         await srv.close()
@@ -104,10 +106,11 @@ async def test_authorized_keys_admit_known_keys_only(tmp_path):
     srv = await start_server(counter_factory, "127.0.0.1", 0, authorized_keys=keys_file)
     try:
         with pytest.raises(asyncssh.PermissionDenied):
-            await raw_connect(srv.port)
+            await raw_connect(srv.port, local_addr=("127.0.0.11", 0))
         with pytest.raises(asyncssh.PermissionDenied):
-            await raw_connect(srv.port, client_keys=[stranger])
-        client = await TerminalClient.connect(srv.port, username="kim", client_keys=[known])
+            await raw_connect(srv.port, client_keys=[stranger], local_addr=("127.0.0.12", 0))
+        client = await TerminalClient.connect(srv.port, username="kim", client_keys=[known],
+                                              source="127.0.0.13")
         await client.wait_for("user=kim count=0")
     finally:
         await srv.close()

@@ -278,23 +278,49 @@ async def test_views_carry_the_turn_countdown_of_the_person_to_move(service, tmp
     assert 0 < two.views[1]["left"] <= FAST.turn_timeout
 
 
-async def test_failed_logins_at_every_workers_door_double_one_wait(service, tmp_path):  # noqa: ANN001
-    """The kernel spreads one address's guesses over the workers: the service counts them
-    all, so the wait doubles as if one door had seen them; a real worker's link asks it."""
-    from tui.net.remote import ServiceLink
+async def test_one_door_for_every_worker_penalties_and_caps_alike(service, tmp_path):  # noqa: ANN001
+    """The kernel spreads one address's connections over the workers: the service keeps
+    the door for them all, so a penalty earned at one worker's door is kept at every
+    other's, and the cap on logins in progress is the server's, not a worker's share."""
+    from tui.net.door import Door
+    from tui.net.remote import ServiceDoor, ServiceLink
 
     path = tmp_path / "service.sock"
     one = await ScriptedWorker.connect(path, 1)
     two = await ScriptedWorker.connect(path, 2)
+    door = {"t": "door", "address": "10.0.0.9"}
+    assert (await one.reply(one.ask({**door, "conn": 1})))["ok"]
+    failed = await one.reply(one.ask({"t": "failed", "conn": 1, "address": "10.0.0.9",
+                                      "user": "eve", "method": "password"}))
+    assert failed["delay"] == 1
+    one.send({"t": "settled", "conn": 1, "outcome": "abandoned"})  # counted once only
+    refused = await two.reply(two.ask({**door, "conn": 1}))
+    assert not refused["ok"] and "too many failed logins" in refused["error"]
+    assert service.door.failures("10.0.0.9") == 1
+    # A family of 8 at one address, spread over both workers: all may log in at once;
+    # a ninth pushes out the oldest, at whichever worker holds it.
+    family = {"t": "door", "address": "10.0.0.7"}
+    answers = [await (one if n % 2 else two).reply((one if n % 2 else two).ask(
+        {**family, "conn": 10 + n})) for n in range(8)]
+    assert all(a["ok"] for a in answers)
+    assert not [m for w in (one, two) for m in w.received if m["t"] == "evict"]
+    assert (await one.reply(one.ask({**family, "conn": 30})))["ok"]
+    await until(lambda: any(m["t"] == "evict" for m in two.received))
+    assert [m["conn"] for m in two.received if m["t"] == "evict"] == [10]
+    # A worker that goes takes its attempts in progress with it (uncounted).
+    pending = service.door.pending
+    two.abort()
+    await until(lambda: service.door.pending == pending - 3)  # (its 4th was pushed out)
+    assert service.door.failures("10.0.0.7") == 0
+    # A real worker's door asks the service, and answers alone once it is gone.
     link = await ServiceLink.connect(path, 3)
     link.hello()
-    guess = {"t": "failed", "address": "10.0.0.9", "user": "eve", "method": "password"}
-    waits = [(await one.reply(one.ask(guess)))["delay"],
-             (await two.reply(two.ask(guess)))["delay"],
-             await link.login_failed("10.0.0.9", "eve", "password")]
-    assert waits == [1, 2, 4]
-    assert await link.login_failed("10.0.0.10", "bob", "password") == 1  # its own count
-    refused = await one.reply(one.ask({**guess, "address": 7}))
-    assert not refused["ok"] and service.login_failures.count("10.0.0.9") == 3
+    own = Door()
+    doorway = ServiceDoor(link, own)
+    assert "too many failed logins" in await doorway.arrive(1, "10.0.0.9")
+    assert await doorway.arrive(2, "10.0.0.10") == ""
+    assert await doorway.failed(2, "10.0.0.10", "bob", "password") == 1
+    assert service.door.failures("10.0.0.10") == 1 and own.keeper.failures("10.0.0.10") == 0
     await link.close()
-    assert await link.login_failed("10.0.0.9", "eve", "password") is None  # door counts
+    assert await doorway.arrive(3, "10.0.0.9") == ""  # its own door knows nothing of it
+    assert own.pending == 1

@@ -221,3 +221,58 @@ async def test_a_table_whose_file_fails_plays_on_unkept(tmp_path: Path, caplog) 
     assert shared.kept is None and not path.exists()  # no stale game left to come back
     assert any("cannot keep it on disk" in r.getMessage() for r in caplog.records)
     stop(lob, keeper)
+
+
+async def test_a_game_that_ended_before_the_restart_is_recorded_not_reopened(
+        tmp_path: Path) -> None:
+    """Killed between the last move and the record: recorded at the next start."""
+    import random
+
+    from records_kit import short_rules
+
+    from tui.engine.game import Game
+    from tui.service.kept_tables import KeptHeader
+
+    game = Game(short_rules(1), ["alice", "Ben"], 9)
+    seats = [{"person": "alice", "owner": "key:x", "rejoin_code": None, "bot": None,
+              "name": "alice"},
+             {"person": None, "owner": "", "rejoin_code": None, "bot": "random", "name": "Ben"}]
+    log = SqliteTables(tmp_path).begin(3, KeptHeader("three_thirteen", "random", "alice",
+                                                     1.8e9), game, seats, [])
+    rng = random.Random(1)
+    while game.phase != "game_over":
+        game.apply(rng.choice(game.legal_actions(game.actor)))
+        log.moved(game)
+    log.close()
+    lob = lobby()
+    keeper = keeper_for(lob, tmp_path)
+    assert keeper.restore() == [] and lob.tables == []
+    await until(lambda: not SqliteTables(tmp_path).path_of(3).exists())
+    assert default_store().count() == 1
+    stop(lob, keeper)
+
+
+async def test_kept_tables_past_the_table_limit_wait_on_disk(tmp_path: Path, caplog) -> None:
+    from records_kit import short_rules
+
+    from tui.engine.game import Game
+    from tui.service.kept_tables import KeptHeader
+
+    seats = [{"person": name, "owner": f"key:{name}", "rejoin_code": None, "bot": None,
+              "name": name} for name in ("alice", "bob")]
+    for table_id in (2, 4):
+        SqliteTables(tmp_path).begin(table_id, KeptHeader("short", "random", "alice", 1.8e9),
+                                     Game(short_rules(), ["alice", "bob"], table_id), seats,
+                                     []).close()
+    lob = lobby(max_tables=1, grace=30)
+    keeper = keeper_for(lob, tmp_path)
+    with caplog.at_level(logging.ERROR, "tui.service.table_keeper"):
+        assert keeper.restore() == [2]
+    assert any("kept table 4 not brought back" in r.getMessage() and "limit" in
+               r.getMessage() for r in caplog.records)
+    stop(lob, keeper)
+    assert SqliteTables(tmp_path).path_of(4).exists()
+    lob = lobby(max_tables=2, grace=30)
+    keeper = keeper_for(lob, tmp_path)
+    assert keeper.restore() == [2, 4]
+    stop(lob, keeper)

@@ -84,7 +84,10 @@ def _requests() -> list[dict]:
         {"t": "ready", "s": 3},
         {"t": "hint", "s": 3, "q": 8},
         {"t": "say", "s": 3, "q": 9, "text": "hello [b]all[/b]"},
-        {"t": "failed", "q": 10, "address": "10.0.0.9", "user": "eve", "method": "password"},
+        {"t": "door", "q": 10, "conn": 4, "address": "10.0.0.9"},
+        {"t": "settled", "conn": 4, "outcome": "abandoned"},
+        {"t": "failed", "q": 11, "conn": 5, "address": "10.0.0.9", "user": "eve",
+         "method": "password"},
     ]
 
 
@@ -120,9 +123,12 @@ def test_every_request_round_trips_through_the_checks() -> None:
     ({"t": "say", "s": 1, "q": 1, "text": "x" * 5000}, "text"),
     ({"t": "enter", "s": 1, "q": 1, "name": ["ann"], "key": ""}, "name"),
     ({"t": "view", "s": 1}, "not a request"),
-    ({"t": "failed", "q": 1, "address": "a" * 65, "user": "", "method": "password"},
-     "address"),
-    ({"t": "failed", "s": 1, "q": 1, "address": "", "user": "", "method": ""}, "unexpected"),
+    ({"t": "failed", "q": 1, "conn": 1, "address": "a" * 65, "user": "",
+      "method": "password"}, "address"),
+    ({"t": "failed", "s": 1, "q": 1, "conn": 1, "address": "", "user": "", "method": ""},
+     "unexpected"),
+    ({"t": "settled", "conn": 1, "outcome": "forgiven"}, "outcome"),
+    ({"t": "door", "q": 1, "conn": -1, "address": ""}, "conn"),
 ])
 def test_a_malformed_request_is_refused_with_the_reason(request_, why) -> None:
     with pytest.raises(WireError, match=why):

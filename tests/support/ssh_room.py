@@ -83,8 +83,9 @@ async def arrive(port: int, name: str, size: tuple[int, int] = (80, 24),
 
 
 def shown_choice(client: TerminalClient, label: str) -> str | None:
-    """The value a `label   ◀ value ▶` row of a form shows now."""
-    found = re.search(re.escape(label) + r"\s+◀ (.*?) ▶", client.text)
+    """The value a `label   ◀ value ▶` row of a form shows now (`< value >` on a terminal
+    without UTF-8)."""
+    found = re.search(re.escape(label) + r"\s+[◀<] (.*?) [▶>]", client.text)
     return found.group(1) if found else None
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -27,6 +28,7 @@ from .save_slot import TAKEN_MESSAGE, SaveSlot, set_aside
 from .screens.damaged_save import DamagedSaveScreen
 from .screens.menu import MenuScreen
 from .settings import Settings
+from .terminal_caps import TerminalCaps, plain_driver, rich_color_system
 from .textual_caches import release_closed_widgets
 
 if TYPE_CHECKING:
@@ -50,11 +52,35 @@ class RummyApp(App[None]):
         elif settings.name == Settings().name:
             settings = replace(settings, name=_login_name() or settings.name).cleaned()
         self.settings = settings
+        self._kept_card_style = settings.card_style  # what a plain terminal does not save
+        self.terminal = TerminalCaps()
+        if self.env.terminal is not None:
+            self.adopt_terminal(self.env.terminal)
         self._told_slot_taken = False
         self.save_slot = SaveSlot(self.env.save_path) if self.env.save_path else None
         self._kept: Table | None = None
         """This window's game while another window holds the save slot: not saved, but
         kept here (for Continue) until it ends or the window closes."""
+
+    def adopt_terminal(self, caps: TerminalCaps) -> None:
+        """Draw for the player's terminal (before the app runs): its colours, and on one
+        without UTF-8 plain letters for the cards and ASCII for everything else (the
+        player can still choose suit symbols in Settings)."""
+        self.terminal = caps
+        self.console._color_system = rich_color_system(caps.colors)
+        if not caps.unicode:
+            self.settings = replace(self.settings, card_style="ascii")
+
+    @property
+    def plain_output(self) -> bool:
+        """Whether every character sent to the terminal is made ASCII (`to_ascii`): on a
+        terminal without UTF-8, unless the player chose suit symbols anyway."""
+        return not self.terminal.unicode and self.settings.card_style == "ascii"
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for this platform, sending only ASCII while `plain_output`
+        (an SSH session's terminal does the same for its own driver)."""
+        return plain_driver(super().get_driver_class())
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -74,18 +100,9 @@ class RummyApp(App[None]):
 
         yield from super().get_system_commands(screen)
         if self.env.lobby is None:
-            yield from screen_commands(self._open_from_palette)
+            yield from screen_commands(self._open_from_palette, self.has_game_in_progress())
         if isinstance(screen, TableScreen):
             yield from table_commands(screen)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A screen's own Ctrl+P (the rules editor's "Play this") comes before the
-        command palette; everywhere else Ctrl+P opens it."""
-        if action == "command_palette" and any(
-                isinstance(b, Binding) and self.COMMAND_PALETTE_BINDING in b.key.split(",")
-                for b in type(self.screen).BINDINGS):
-            return False
-        return True
 
     def _open_from_palette(self, choice: str) -> None:
         if choice == "continue":
@@ -152,9 +169,9 @@ class RummyApp(App[None]):
         slot = self.save_slot
         return slot is not None and slot.has_game() and slot.claim()
 
-    def claimed_save_path(self) -> Path | None:
+    def claimed_save_path(self, tell: bool = True) -> Path | None:
         """Where this window saves its game: the save slot, if no other window holds it
-        (the player is told once when one does)."""
+        (the player is told once when one does; with `tell` False the caller tells)."""
         slot = self.save_slot
         if slot is None:
             return None
@@ -162,7 +179,9 @@ class RummyApp(App[None]):
             return slot.path
         if not self._told_slot_taken:
             self._told_slot_taken = True
-            self.notify(TAKEN_MESSAGE, title="Not saving", severity="warning", timeout=10)
+            if tell:
+                self.notify(TAKEN_MESSAGE, title="Not saving", severity="warning",
+                            timeout=10)
         return None
 
     def start_game(self, rules: Ruleset, opponents: Sequence[tuple[str, str]],
@@ -229,9 +248,26 @@ class RummyApp(App[None]):
         except (ValueError, KeyError) as exc:
             self.notify(str(exc), title="Cannot start this game", severity="error", timeout=10)
             return
-        if self.save_slot is not None and self.claimed_save_path() is None:
+        if self.save_slot is not None and not self.save_slot.claim():
             self._kept = table  # another window saves there: this game is kept here
         self.open_table(table, 0)
+
+    def play_again(self, finished: TableService, rules: Ruleset,
+                   opponents: Sequence[tuple[str, str]]) -> None:
+        """A new game with the rules and opponents of the `finished` one (it is over: no
+        game is abandoned, nothing is asked)."""
+        if self.env.table is finished:
+            self.env.table = None
+        self.game_over(finished)
+        self._leave_then_start(rules, opponents)
+
+    @work(exclusive=True, group="game-file")
+    async def _leave_then_start(self, rules: Ruleset,
+                                opponents: Sequence[tuple[str, str]]) -> None:
+        """Back to the menu (the finished table's screen gone), then the new game."""
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
+            await self.pop_screen()
+        self._start_new_game(rules, opponents, None)
 
     def game_over(self, table: TableService) -> None:
         """A table's game has ended: this window's unsaved game is no longer kept."""
@@ -287,8 +323,11 @@ class RummyApp(App[None]):
 
         while len(self.screen_stack) > 2 and not isinstance(self.screen, MenuScreen):
             self.pop_screen()
-        self.push_screen(TableScreen(TableSession(table, seat, self.claimed_save_path(),
-                                                  self.env.drive_bots)))
+        told = self._told_slot_taken
+        path = self.claimed_save_path(tell=False)  # (the table tells, in its notice line)
+        notice = TAKEN_MESSAGE if path is None and self._told_slot_taken != told else ""
+        self.push_screen(TableScreen(TableSession(table, seat, path, self.env.drive_bots,
+                                                  notice=notice)))
 
     @work(exclusive=True, group="lesson")
     async def open_lesson(self, key: str) -> None:
@@ -316,7 +355,10 @@ class RummyApp(App[None]):
         """Adopt and persist new settings (raises OSError if they cannot be written)."""
         self.settings = settings.cleaned()
         self._apply_theme()
-        self.env.settings_store.save(self.settings)
+        kept = self.settings
+        if not self.terminal.unicode:  # this terminal's plain letters are not a choice
+            kept = replace(kept, card_style=self._kept_card_style)
+        self.env.settings_store.save(kept)
 
 
 def _login_name() -> str:

@@ -4,10 +4,13 @@ with its key, so a player who forgets a key can type what they want instead."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
 from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from .screens.table_view import TableView
 
 # (title, key, the table screen's action)
 TABLE_COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -24,7 +27,7 @@ TABLE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Pass on the offered discard", "n", "pass_buy"),
     ("Arrange the hand (suit, rank, melds)", "a", "arrange"),
     ("Hint: what the strongest computer player would do", "h", "hint"),
-    ("Undo your last turn", "u", "undo"),
+    ("Undo your last move", "u", "undo"),
     ("Score sheet and full log", "c", "scores"),
     ("Keys at the table (help)", "?", "help"),
     ("Deal summary / standings", "Enter", "continue"),
@@ -41,16 +44,30 @@ SCREENS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def table_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """The table's moves that make sense now (what the screen would refuse is left out)."""
+# Moves offered only when the key bar offers them now (the ruleset has them and the
+# moment allows them): no "Buy" in a game without buying, no "Draw" in the middle of a turn.
+MOVES = frozenset({"draw_stock", "take_discard", "select", "group", "meld", "lay_off", "swap",
+                   "discard", "go_out", "buy", "pass_buy", "undo", "continue"})
+
+
+def table_commands(screen: TableView) -> Iterable[SystemCommand]:
+    """The table's commands that make sense now: what the screen would refuse is left
+    out, and a move only when it can be played now."""
+    playable = screen.moves_now()
     for title, key, action in TABLE_COMMANDS:
         if screen.check_action(action, ()) is False:
+            continue
+        if action in MOVES and action not in playable:
             continue
         yield SystemCommand(title, f"key: {key}", _runs(screen, action))
 
 
-def screen_commands(choose: Callable[[str], None]) -> Iterable[SystemCommand]:
+def screen_commands(choose: Callable[[str], None],
+                    can_continue: bool = True) -> Iterable[SystemCommand]:
+    """The app's screens (Continue only with a game to continue)."""
     for title, help_text, choice in SCREENS:
+        if choice == "continue" and not can_continue:
+            continue
         yield SystemCommand(title, help_text, lambda choice=choice: choose(choice))
 
 

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from tui.service.rules_quota import RulesQuota
     from tui.service.table import Table
 
+    from .terminal_caps import TerminalCaps
+
 SAVE_FILE = "current_game.json"
 
 TableFactory = Callable[["Ruleset", "list[SeatSpec]", "int | None"], "Table"]
@@ -76,16 +78,22 @@ class AppEnvironment:
     player has a folder of their own (`tui.paths.player_rulesets_dir`)."""
     rulesets_confined: bool = False
     """Set for SSH players: their files' `extends` may not reach outside their folder."""
+    terminal: TerminalCaps | None = None
+    """What the player's terminal can show (None: anything; an SSH session tells the app
+    its player's terminal itself, `RummyApp.adopt_terminal`)."""
 
     @classmethod
     def local(cls, request: GameRequest | None = None) -> AppEnvironment:
         """The local player's environment: settings and saved game in the user folders."""
         from tui.paths import user_data_dir
 
+        from .terminal_caps import local_terminal
+
         return cls(
             settings_store=SettingsStore.default(),
             save_path=user_data_dir() / SAVE_FILE,
             request=request,
+            terminal=local_terminal(),
         )
 
     def rulesets_folder(self) -> Path:

@@ -26,11 +26,17 @@ class HandModel:
     new: set[int] = field(default_factory=set)  # drawn since the last sync
     sort_mode: str = ""  # last sort applied ("" = the player's own order)
     suggested: list[list[int]] = field(default_factory=list)  # best melds, when sorted so
+    hinted: set[int] = field(default_factory=set)  # the cards the hint names
+    keep_sorted: bool = False  # a setting: cards that arrive go to their place in the sort
+    chosen_sort: str = "suit"  # the order the player last chose (a new deal is dealt so)
+    rank_keys: dict[int, int] = field(default_factory=dict)  # of the last sort by rank
 
     # --- keeping in step with the engine -------------------------------------------------
     def sync(self, hand: Sequence[Card]) -> None:
         """Adopt the engine's hand: keep the player's order, drop cards that left, add
-        new ones at the right end (marked new)."""
+        new ones (marked new) at the right end, or in their place when the hand is kept
+        sorted by suit or rank; a hand no longer in the order it was sorted in stops
+        saying it is (its label tells the truth)."""
         uids = {c.uid for c in hand}
         first = not self.order
         self.cards = {c.uid: c for c in hand}
@@ -39,6 +45,7 @@ class HandModel:
         self.order = kept + added
         self.new = set() if first else set(added) | (self.new & uids)
         self.selected &= uids
+        self.hinted &= uids
         self.groups = [[u for u in g if u in uids] for g in self.groups]
         self.groups = [g for g in self.groups if g]
         if any(u not in uids for g in self.suggested for u in g) or added:
@@ -46,6 +53,11 @@ class HandModel:
             if self.sort_mode == "melds":  # nor does saying the hand is sorted by it
                 self.sort_mode = ""
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
+        if added and not first and self.sort_mode in ("suit", "rank"):
+            if self.keep_sorted:
+                self.sort(self.sort_mode, self.rank_keys)
+            else:
+                self.sort_mode = ""
 
     def reset(self) -> None:
         """A new deal: forget order, selection and groups."""
@@ -55,6 +67,7 @@ class HandModel:
         self.groups.clear()
         self.new.clear()
         self.suggested.clear()
+        self.hinted.clear()
         self.cursor = 0
 
     # --- reading ---------------------------------------------------------------------------
@@ -63,7 +76,7 @@ class HandModel:
         (so the table redraws the hand only when this changes)."""
         return (tuple(self.order), self.cursor, frozenset(self.selected),
                 tuple(map(tuple, self.groups)), frozenset(self.new),
-                tuple(map(tuple, self.suggested)))
+                tuple(map(tuple, self.suggested)), frozenset(self.hinted))
 
     @property
     def hand(self) -> list[Card]:
@@ -114,6 +127,20 @@ class HandModel:
         uid = self.order[self.cursor if index is None else index]
         self.selected ^= {uid}
 
+    def mark_hinted(self, cards: Sequence[Card]) -> None:
+        """Mark the hand's cards a hint names (each physical card once: of two cards
+        of one face, the first) and put the cursor on the first of them."""
+        free = list(self.order)
+        marked: list[int] = []
+        for card in cards:
+            uid = next((u for u in free if self.cards[u].face == card.face), None)
+            if uid is not None:
+                free.remove(uid)
+                marked.append(uid)
+        self.hinted = set(marked)
+        if marked:
+            self.cursor = min(self.order.index(u) for u in marked)
+
     def clear_selection(self) -> None:
         self.selected.clear()
 
@@ -157,6 +184,9 @@ class HandModel:
         if cursor_uid is not None:
             self.cursor = self.order.index(cursor_uid)
         self.sort_mode = mode
+        if mode in ("suit", "rank"):
+            self.chosen_sort = mode
+            self.rank_keys = dict(key_rank or {})
         self.suggested = [[c.uid for c in meld if c.uid in self.cards] for meld in melds] \
             if mode == "melds" else []
 

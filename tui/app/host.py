@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .cardart import CardStyle
     from .environment import AppEnvironment
     from .settings import Settings
+    from .terminal_caps import TerminalCaps
 
 
 class Host(Protocol):
@@ -28,6 +29,7 @@ class Host(Protocol):
 
     env: AppEnvironment
     settings: Settings
+    terminal: TerminalCaps
 
     def card_style(self) -> CardStyle: ...
 
@@ -41,6 +43,9 @@ class Host(Protocol):
     def resume_game(self) -> None: ...
 
     def game_over(self, table: TableService) -> None: ...
+
+    def play_again(self, finished: TableService, rules: Ruleset,
+                   opponents: Sequence[tuple[str, str]]) -> None: ...
 
     def open_lesson(self, key: str) -> object: ...
 

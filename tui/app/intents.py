@@ -102,6 +102,8 @@ def go_out(view: SeatView, groups: Sequence[Sequence[Card]], hand: Sequence[Card
     if groups:
         grouped = {c.uid for g in groups for c in g}
         left = [c for c in hand if c.uid not in grouped]
+        if len(left) > 1 and knocking(view):
+            return _knock(view, groups, left, preferred_discard)
         if len(left) > 1:
             raise NeedChoice(
                 f"{len(left)} cards are not in a group: group every card but the discard.")
@@ -133,6 +135,39 @@ def go_out(view: SeatView, groups: Sequence[Sequence[Card]], hand: Sequence[Card
     raise NeedChoice(
         f"You cannot go out yet: {len(left)} card(s) do not fit a meld "
         f"({' '.join(str(c) for c in left)}).")
+
+
+def knocking(view: SeatView) -> bool:
+    """Whether going out may keep cards outside melds (`going_out.deadwood_limit`)."""
+    going = view.rules.going_out
+    return going.deadwood_limit > 0 and not going.melding_during_play
+
+
+def _knock(view: SeatView, groups: Sequence[Sequence[Card]], left: Sequence[Card],
+           preferred_discard: Card | None) -> Action:
+    """Going out with the staged groups, keeping the ungrouped cards but the discard: the
+    card under the cursor if it is one of them, else the dearest (the engine refuses a
+    count over the limit, and says so)."""
+    if view.going_out_discard == "forbidden":
+        return GoOut(view.seat, specs(groups), None)
+    discard = next((c for c in left if preferred_discard is not None
+                    and c.uid == preferred_discard.uid), None)
+    if discard is None:
+        discard = max(left, key=lambda c: (view.card_points(c), c.sort_key()))
+    return GoOut(view.seat, specs(groups), discard)
+
+
+def go_out_label(view: SeatView) -> str:
+    """"Knock" when the going out on offer keeps cards outside melds, else "Go out"."""
+    if not knocking(view):
+        return "Go out"
+    for action in legal_of(view, GoOut):
+        used = {c.uid for m in action.melds for c in m.cards}
+        if action.discard is not None:
+            used.add(action.discard.uid)
+        if any(c.uid not in used for c in view.hand):
+            return "Knock"
+    return "Go out"
 
 
 def lay_off(view: SeatView, meld_id: int, cards: Sequence[Card]) -> Action:

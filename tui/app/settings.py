@@ -24,6 +24,8 @@ BOT_SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.4, "instan
 # What undo takes back: the player's own moves of this turn, or (a house setting for solo
 # play) whole turns, the bots' moves after them too; never a scored deal.
 UNDO_REACH = ("turn", "turns")
+# Where a card drawn or taken goes in the hand: at the right end, or sorted into place.
+NEW_CARDS = ("end", "sorted")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Settings:
     theme: str = "textual-dark"
     bot_speed: str = "normal"
     undo: str = "turn"
+    new_cards: str = "end"
 
     @property
     def bot_delay(self) -> float:
@@ -52,6 +55,7 @@ class Settings:
             theme=self.theme if isinstance(self.theme, str) and self.theme else default.theme,
             bot_speed=self.bot_speed if self.bot_speed in BOT_SPEEDS else default.bot_speed,
             undo=self.undo if self.undo in UNDO_REACH else default.undo,
+            new_cards=self.new_cards if self.new_cards in NEW_CARDS else default.new_cards,
         )
 
 

@@ -297,7 +297,8 @@ def key_hints(view: SeatView, ctx: SeatContext) -> list[Hint]:
             if rules.joker_swap.enabled and down:
                 hints.append(Hint("w", "Swap", "swap", intents.can(view, SwapJoker)))
         else:
-            hints.append(Hint("o", "Go out", "go_out", intents.can(view, GoOut)))
+            hints.append(Hint("o", intents.go_out_label(view), "go_out",
+                              intents.can(view, GoOut)))
         hints.append(Hint("d", "Discard", "discard", intents.can(view, Discard)))
     hints.append(Hint("a", "Arrange", "arrange", rank=4))
     if not (mine and view.phase == "play"):

@@ -22,3 +22,5 @@ class TableSession:
     chat: ChatService | None = None  # a shared table's chat, shown as a chat line
     rejoin_code: str | None = None
     """A keyless SSH player's code to take this seat back from a new session (shown)."""
+    notice: str = ""
+    """Told at the table as it opens (this window does not save: another holds the slot)."""

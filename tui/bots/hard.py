@@ -133,15 +133,18 @@ class HardBot(MediumBot):
                                 f"{stock_now:.1f} on average")
             return Decision(stock, f"a stock card leaves {stock_now:.1f} on average, "
                             f"{card} {after}")
-        take_value = None
-        for _, out in ev.discards(with_card, discards_after_taking(view, with_card, card))[:2]:
-            value = look.expect(without_card(with_card, out), self._time_left())
-            take_value = value if take_value is None else min(take_value, value)
+        # a take is worth the discard it leads to, chosen as the discard rule will choose
+        # it: feeding the next player included, so a card is never taken to be thrown back
+        priced = self._priced_discards(ev, with_card,
+                                       discards_after_taking(view, with_card, card), look,
+                                       self._feeder(view, ev, know))
         now = ev.penalty(hand)
         stock_value = 2 * stock_now - now  # a stock card now, and the gain of one more
-        if take_value is not None and take_value < stock_value:
+        if priced and priced[0][2].face == card.face:
+            return Decision(stock, f"{card} would be thrown straight back")
+        if priced and priced[0][0] < stock_value:
             return Decision(top, f"{card} is worth more than a stock card "
-                            f"(expected penalty {take_value:.1f} against {stock_value:.1f})")
+                            f"(expected penalty {priced[0][0]:.1f} against {stock_value:.1f})")
         return Decision(stock, f"{card} is worth less than a stock card "
                         f"(expected penalty {stock_value:.1f})")
 
@@ -150,6 +153,28 @@ class HardBot(MediumBot):
     def _feeder(self, view: SeatView, ev: Evaluator, know: Knowledge) -> Feeder:
         """What a discard would give the next player, over hands guessed for them."""
         return Feeder(view, ev, know, self._seed, FEED_SAMPLES)
+
+    def _priced_discards(self, ev: Evaluator, hand: list[Card], allowed: list[Card],
+                         look: Lookahead, feeder: Feeder) -> list[list[Any]]:
+        """[expected total, expected penalty, card] for each discard worth weighing from
+        `hand`, best first: the penalty expected one draw later plus `FEED_WEIGHT` times
+        what the card gives the next player.  The discard rule picks the first; the draw
+        rule prices taking the top discard by it."""
+        ranked = ev.discards_near(hand, allowed, MARGIN)[:CANDIDATES]
+        scored: list[list[Any]] = []
+        for _pen, card in ranked:
+            value = look.expect(without_card(hand, card))
+            scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])
+        scored.sort(key=lambda item: item[0])
+        for item in scored[:3]:
+            if not self._time_left():
+                break
+            fed = item[0] - item[1]
+            item[1] = look.expect(without_card(hand, item[2]), exact=True)
+            item[0] = item[1] + fed
+        scored.sort(key=lambda item: (item[0], connections(item[2], hand, ev),
+                                      -ev.value(item[2]), item[2].sort_key()))
+        return scored
 
     def discard(self, view: SeatView, ev: Evaluator) -> Decision:
         mode = play_mode(view)
@@ -166,30 +191,17 @@ class HardBot(MediumBot):
             return Decision(view.legal[0], "the only kind of move left")
         hand = list(view.hand)
         know = read_knowledge(view)
-        ranked = weighed_discards(view, ev)
         feeder = self._feeder(view, ev, know)
         if view.final_turns:
             # nothing more to draw: what stays scores; only the next player can still gain
-            final = [(pen + FEED_WEIGHT * feeder.gain(card), pen, card) for pen, card in ranked]
+            final = [(pen + FEED_WEIGHT * feeder.gain(card), pen, card)
+                     for pen, card in weighed_discards(view, ev)]
             final.sort(key=lambda item: (item[0], item[1], item[2].sort_key()))
             _, pen, card = final[0]
             return Decision(discard_action(view, card),
                             lambda: keeps_text(ev, without_card(hand, card), pen, "penalty"))
         look = self._lookahead(view, ev, know)
-        scored: list[list[Any]] = []  # [expected total, expected penalty, card]
-        for _pen, card in ranked:
-            value = look.expect(without_card(hand, card))
-            scored.append([value + FEED_WEIGHT * feeder.gain(card), value, card])
-        scored.sort(key=lambda item: item[0])
-        for item in scored[:3]:
-            if not self._time_left():
-                break
-            fed = item[0] - item[1]
-            item[1] = look.expect(without_card(hand, item[2]), exact=True)
-            item[0] = item[1] + fed
-        scored.sort(key=lambda item: (item[0], connections(item[2], hand, ev),
-                                      -ev.value(item[2]), item[2].sort_key()))
-        total, value, card = scored[0]
+        total, value, card = self._priced_discards(ev, hand, allowed, look, feeder)[0]
         fed = (total - value) / FEED_WEIGHT if FEED_WEIGHT else 0.0
         rest = without_card(hand, card)
 

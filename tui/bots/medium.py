@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tui.engine.actions import Action, TakeDiscard
+from tui.engine.actions import Action, GoOut, TakeDiscard
 from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator, without_card
+from .knock import wait_to_knock
+from .melder import melder_draw, melds_score
 from .tactics import (
     Decision,
     TacticalBot,
@@ -35,9 +37,17 @@ from .tactics import (
 class MediumBot(TacticalBot):
     level = "medium"
 
+    def sure_play(self, view: SeatView, ev: Evaluator) -> Decision | None:
+        go = [a for a in view.legal if isinstance(a, GoOut)]
+        if go and wait_to_knock(view, go[0], ev) is not None:
+            return None  # keep playing for a lower count: the discard decides the turn
+        return super().sure_play(view, ev)
+
     # ------------------------------------------------------------------ draw
 
     def draw(self, view: SeatView, ev: Evaluator) -> Decision:
+        if melds_score(view):
+            return melder_draw(view, ev)
         takes = [a for a in options(view, "take_discard") if isinstance(a, TakeDiscard)]
         stock = stock_or_first(view)
         if not takes:

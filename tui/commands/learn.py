@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-DEFAULT = "three_thirteen"  # example: the shortest lesson, and the first game to learn
+DEFAULT = "three_thirteen"  # the shortest lesson, and the first game to learn
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -65,6 +65,13 @@ def run(args: argparse.Namespace) -> int:
             return 2
         request = GameRequest(args.rules, args.players, _parse_bots(args.bots), args.seed)
 
+    from tui.app.terminal_caps import local_terminal
+
+    terminal = local_terminal()
+    if terminal is not None and not terminal.full_screen:
+        print(terminal.refusal, file=sys.stderr)
+        return 1
+
     from tui.app.app import RummyApp
     from tui.app.collector import tune_collector
 

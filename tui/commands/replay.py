@@ -48,8 +48,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from tui.app.cardart import CardStyle
     from tui.app.screens.replay import ReplayApp
+    from tui.app.terminal_caps import local_terminal
 
-    ReplayApp(record, CardStyle(ascii=args.ascii)).run()
+    terminal = local_terminal()
+    if terminal is not None and not terminal.full_screen:
+        print(terminal.refusal, file=sys.stderr)
+        return 1
+    plain = args.ascii or (terminal is not None and not terminal.unicode)
+    ReplayApp(record, CardStyle(ascii=plain)).run()
     return 0
 
 

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import getpass
 import logging
+import math
 import os
 import signal
 import sys
@@ -107,6 +108,17 @@ turns keep moving:
 """
 
 
+def finite_float(text: str) -> float:
+    """A number of seconds for an option: `nan` and `inf` are refused as usage errors."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number: {text!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, not {text!r}")
+    return number
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
@@ -149,7 +161,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--idle-timeout",
-        type=float,
+        type=finite_float,
         default=DEFAULT_IDLE_TIMEOUT / 60,
         metavar="MINUTES",
         help=f"disconnect players idle this long (default {DEFAULT_IDLE_TIMEOUT // 60}; 0 = never)",
@@ -184,7 +196,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=finite_float,
         default=LobbyConfig.bot_delay,
         metavar="SECONDS",
         help=f"pause before each bot move, so players can follow (default "
@@ -192,7 +204,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--grace",
-        type=float,
+        type=finite_float,
         default=LobbyConfig.grace,
         metavar="SECONDS",
         help=f"how long a player who dropped keeps their seat before a bot plays it "
@@ -201,7 +213,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--turn-timeout",
-        type=float,
+        type=finite_float,
         default=LobbyConfig.turn_timeout,
         metavar="SECONDS",
         help=f"time for each turn, counted down on the table; then the seat's bot plays "
@@ -209,7 +221,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--keepalive",
-        type=float,
+        type=finite_float,
         default=DEFAULT_KEEPALIVE,
         metavar="SECONDS",
         help=f"probe each connection this often; {KEEPALIVE_COUNT} unanswered probes drop "
@@ -217,7 +229,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--login-grace",
-        type=float,
+        type=finite_float,
         default=DoorLimits.login_grace,
         metavar="SECONDS",
         help=f"time a connection has to log in (default {DoorLimits.login_grace:g})",

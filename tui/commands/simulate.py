@@ -9,9 +9,12 @@ import sys
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="three_thirteen", help="ruleset key or file")
-    parser.add_argument("--players", type=int, help="players (default: one per bot)")
-    parser.add_argument("--bots", default="random,random,random",
-                        help="comma-separated bot levels, one per seat (e.g. easy,medium)")
+    parser.add_argument("--players", type=int,
+                        help="players (default: one per bot named, else 3 or the nearest "
+                             "number the rules allow)")
+    parser.add_argument("--bots", default=None,
+                        help="comma-separated bot levels, one per seat (e.g. easy,medium), "
+                             "or one level for every seat (default: random)")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -22,18 +25,11 @@ def run(args: argparse.Namespace) -> int:
     from tui.bots.arena import StuckGame, run_match
     from tui.engine.ruleset import RulesetError, load_ruleset
 
-    levels = [b.strip() for b in args.bots.split(",") if b.strip()]
+    levels = [b.strip() for b in (args.bots or "random").split(",") if b.strip()]
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
         print(f"rummy simulate: unknown bot level {unknown[0]!r}; choose from "
               f"{', '.join(LEVELS)}", file=sys.stderr)
-        return 2
-    players = args.players or len(levels)
-    if len(levels) == 1:
-        levels = levels * players
-    if len(levels) != players:
-        print(f"rummy simulate: --bots names {len(levels)} bots for {players} players",
-              file=sys.stderr)
         return 2
     if args.games < 1:
         print("rummy simulate: --games must be at least 1", file=sys.stderr)
@@ -42,6 +38,15 @@ def run(args: argparse.Namespace) -> int:
         rules = load_ruleset(args.rules)
     except RulesetError as exc:
         print(exc, file=sys.stderr)
+        return 2
+    # a table the rules allow: one seat per bot named, else 3 or the nearest allowed
+    players = args.players or (len(levels) if len(levels) > 1 else
+                               min(max(rules.players_min, 3), rules.players_max))
+    if len(levels) == 1:
+        levels = levels * players
+    if len(levels) != players:
+        print(f"rummy simulate: --bots names {len(levels)} bots for {players} players",
+              file=sys.stderr)
         return 2
     if not rules.players_min <= players <= rules.players_max:
         print(f"rummy simulate: {rules.name} is for {rules.players_min}–{rules.players_max} "

@@ -20,6 +20,12 @@ from .rules import Round, Ruleset
 from .scoring import score_deal, winners
 from .view import Event, LogSoFar, Phase, PlayerInfo, RoundResult, SeatView
 
+# Moves (actions) one game may take before its deal in progress ends as it stands and the
+# game with it: a bot game of the bundled rules stays far below (a few thousand).  Every
+# accepted ruleset plays; this bound is what makes every game of it end, whatever bots or
+# rules of the stock keep a deal going.
+MAX_GAME_MOVES = 200_000
+
 
 class Game:
     """A whole game: rounds in the ruleset's schedule, scores, winners."""
@@ -43,6 +49,7 @@ class Game:
         self.log: list[Event] = []
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
+        self.out_of_moves = False  # MAX_GAME_MOVES reached: the deal in progress is the last
         self._deal_number = 0
         self.dealer = self._choose_dealer()
         self.round: Deal = self._deal(1)
@@ -84,6 +91,7 @@ class Game:
             "deal",
             discard[-1:],
         )
+        self._end_if_stuck()
         return deal
 
     def stack_deal(self, hands: Sequence[Sequence[Card]], stock: Sequence[Card],
@@ -159,6 +167,21 @@ class Game:
         """Carry out `action`, or raise `IllegalAction` and change nothing."""
         self.round.apply(action)
         self.history.append(action)
+        if self.round.actor < 0:
+            return
+        if len(self.history) >= MAX_GAME_MOVES:
+            self.out_of_moves = True
+            self.round.end_as_it_stands(f"{MAX_GAME_MOVES:,} moves have been played in this "
+                                        "game, the most one game may take")
+        else:
+            self._end_if_stuck()
+
+    def _end_if_stuck(self) -> None:
+        """Where the player who must act has no legal move (rules that meet in a corner no
+        check foresaw), the deal ends as it stands rather than waiting for ever."""
+        seat = self.round.actor
+        if seat >= 0 and not self.round.legal(seat):
+            self.round.end_as_it_stands(f"{self.names[seat]} has no legal move")
 
     def _deal_over(self) -> None:
         """Score the deal just ended, and end the game after its last deal."""
@@ -172,7 +195,8 @@ class Game:
         self._say(-1, f"Deal {st.number} scored: {summary}.", "score")
         st.phase = "round_over"
         limit = self.rules.end.point_limit
-        if self.last_round() or (limit is not None and max(self.totals) >= limit):
+        if self.last_round() or self.out_of_moves or (limit is not None
+                                                      and max(self.totals) >= limit):
             self._end_game()
 
     def _end_game(self) -> None:

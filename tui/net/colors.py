@@ -2,49 +2,12 @@
 
 Every session shares one process, so the server's own TERM says nothing about a
 player's terminal: the PTY request's terminal type (and COLORTERM, when the client
-forwards it) is all we have.
+forwards it) is all we have.  The reading itself is `tui.app.terminal_caps`, the one
+that local play uses too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from tui.app.terminal_caps import color_system_for, rich_color_system
 
-from rich.color import ColorSystem
-
-# Terminal types whose terminals draw 24-bit colour even when COLORTERM is not forwarded
-# (OpenSSH forwards no COLORTERM by default).
-_TRUECOLOR_TERMS = frozenset(
-    {"xterm-kitty", "xterm-ghostty", "wezterm", "alacritty", "foot", "contour", "iterm2"}
-)
-
-
-def color_system_for(term_type: str | None, env: Mapping[str, str] | None = None) -> str:
-    """Return "truecolor", "256" or "standard" for a client terminal.
-
-    COLORTERM=truecolor/24bit or a *-truecolor / *-direct / *-24bit terminal type means
-    24-bit colour; a *256color* type means the xterm 256-colour palette; anything else
-    (xterm, vt100, screen, linux, missing) gets the 16 standard colours, which every
-    terminal understands.
-    """
-    env = env or {}
-    term = (term_type or "").strip().lower()
-    colorterm = env.get("COLORTERM", "").strip().lower()
-    if colorterm in ("truecolor", "24bit"):
-        return "truecolor"
-    if term in _TRUECOLOR_TERMS or term.endswith(("-truecolor", "-direct", "-24bit")):
-        return "truecolor"
-    if "256color" in term or "256colour" in term:
-        return "256"
-    return "standard"
-
-
-_RICH_SYSTEMS = {
-    "truecolor": ColorSystem.TRUECOLOR,
-    "256": ColorSystem.EIGHT_BIT,
-    "standard": ColorSystem.STANDARD,
-}
-
-
-def rich_color_system(name: str) -> ColorSystem:
-    """The Rich enumeration for a name returned by `color_system_for`."""
-    return _RICH_SYSTEMS[name]
+__all__ = ["color_system_for", "rich_color_system"]

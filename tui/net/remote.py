@@ -18,7 +18,7 @@ import hashlib
 import itertools
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
 from tui.engine.view import Event, SeatView
 from tui.listeners import Listeners
+from tui.net.door import Doorway
 from tui.records import RecordOutcome
 from tui.service.chat import ChatError, ChatMessage, clean_text
 from tui.service.interface import Place, SeatSpec
@@ -44,6 +45,8 @@ from tui.service.wire import (
 log = logging.getLogger(__name__)
 
 HINT_TIMEOUT = 30.0
+DOOR_TIMEOUT = 5.0
+"""Seconds a worker's door waits for the service before answering by itself."""
 CHAT_HISTORY = 100
 
 
@@ -67,6 +70,8 @@ class ServiceLink:
         self.people = 0
         self.received = 0
         """Messages received from the service so far."""
+        self.on_evict: Callable[[int], None] = lambda conn: None
+        """Closes a connection of this worker's door the service says is past a cap."""
         self.on_message: Callable[[dict[str, Any]], None] | None = None
         """Called with every message received (tests scan what a worker is sent)."""
         self.loop = asyncio.get_running_loop()
@@ -102,29 +107,16 @@ class ServiceLink:
         self._waiting[number] = answered
         self.send({**message, "q": number})
 
-    async def login_failed(self, address: str, user: str, method: str,
-                           timeout: float = 5.0) -> float | None:
-        """Report a failed login at this worker's door: the seconds the service says to
-        wait (its count for `address` covers every worker), or None if it did not
-        answer (the door then counts on its own)."""
-        if self.closed.is_set():
-            return None
+    def ask(self, message: dict[str, Any], timeout: float) -> asyncio.Future[dict[str, Any]]:
+        """Send a numbered request now; its reply, or `TimeoutError` after `timeout`."""
         answer: asyncio.Future[dict[str, Any]] = self.loop.create_future()
 
         def answered(reply: dict[str, Any]) -> None:
             if not answer.done():
                 answer.set_result(reply)
 
-        self.request({"t": "failed", "address": address[:64], "user": user[:64],
-                      "method": method[:20]}, answered)
-        try:
-            reply = await asyncio.wait_for(answer, timeout)
-        except TimeoutError:
-            return None
-        delay = reply.get("delay")
-        if not reply.get("ok") or not isinstance(delay, int | float) or delay < 0:
-            return None
-        return float(delay)
+        self.request(message, answered)
+        return asyncio.ensure_future(asyncio.wait_for(answer, timeout))
 
     def open_session(self, sid: int, name: str, key: str = "",
                      turned_away: Callable[[str], None] = lambda why: None,
@@ -174,6 +166,8 @@ class ServiceLink:
             answered = self._waiting.pop(int(message["q"]), None)
             if answered is not None:
                 answered(message)
+        elif kind == "evict":
+            self.on_evict(int(message["conn"]))
         elif kind == "lobby":
             self.summaries = [TableSummary(int(i), str(key), str(title),
                                            tuple((str(n), str(w)) for n, w in seats),
@@ -233,6 +227,54 @@ class ServiceLink:
         self.writer.close()
         if self._task is not None:
             await asyncio.wait([self._task], timeout=5)
+
+
+class ServiceDoor:
+    """A worker's door that asks the game service's (`tui.net.door.Doorway`): it counts
+    every worker's connections and failures together.  If the service does not answer
+    in time, the worker's own door answers instead."""
+
+    def __init__(self, link: ServiceLink, own: Doorway, timeout: float = DOOR_TIMEOUT) -> None:
+        self.link = link
+        self.own = own
+        self.timeout = timeout
+
+    def arrive(self, conn: int, address: str) -> Awaitable[str]:
+        if self.link.closed.is_set():
+            return self.own.arrive(conn, address)
+        asked = self.link.ask({"t": "door", "conn": conn, "address": address[:64]},
+                              self.timeout)
+
+        async def answer() -> str:
+            try:
+                reply = await asked
+            except TimeoutError:
+                return await self.own.arrive(conn, address)
+            return "" if reply.get("ok") else str(reply.get("error", ""))[:200]
+
+        return answer()
+
+    def settled(self, conn: int, outcome: str) -> None:
+        self.link.send({"t": "settled", "conn": conn, "outcome": outcome})
+        self.own.settled(conn, outcome)
+
+    def failed(self, conn: int, address: str, user: str, method: str) -> Awaitable[float]:
+        if self.link.closed.is_set():
+            return self.own.failed(conn, address, user, method)
+        asked = self.link.ask({"t": "failed", "conn": conn, "address": address[:64],
+                               "user": user[:64], "method": method[:20]}, self.timeout)
+
+        async def answer() -> float:
+            try:
+                reply = await asked
+            except TimeoutError:
+                reply = {}
+            delay = reply.get("delay")
+            if not reply.get("ok") or not isinstance(delay, int | float) or delay < 0:
+                return await self.own.failed(conn, address, user, method)
+            return float(delay)
+
+        return answer()
 
 
 class RemoteGuest:

@@ -12,8 +12,9 @@ Who is who: a client that logs in with a public key is that key (`SessionInfo.ke
 SHA256 fingerprint, and the name `--authorized-keys` gives it, if any); the lobby decides
 what a key may do with a name (`tui.service.identity`).  On an open server any key is
 accepted as an identity and a client without one gets in by keyboard-interactive with no
-question.  With `--password`, password logins carry no key.  The door's limits (login
-grace, connections in progress, failed-login delays) are `tui.net.door`.
+question.  With `--password`, password logins carry no key.  The door (login grace,
+connections in progress, penalties for failed logins) is `tui.net.door`: every
+connection asks it before it may try to log in.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 import asyncssh
 
 from tui.net.colors import color_system_for
-from tui.net.door import Door, DoorLimits
+from tui.net.door import Door, DoorLimits, Doorway
 from tui.net.hostkey import load_host_key
 from tui.net.isolation import isolate_colours, isolate_executor
 from tui.net.player_keys import KeysFileError, PlayerKeys, read_player_keys
@@ -54,6 +55,10 @@ NO_COMMANDS = (
 NO_SUBSYSTEM = "rummy-tui: file transfer (SFTP/SCP) and subsystems are not available here.\r\n"
 NO_FORWARDING = "port forwarding is not available on a rummy-tui table"
 NOT_OPEN = "rummy-tui: the table is not open yet; try again in a moment.\r\n"
+BAD_USER_NAME = (
+    "rummy-tui: that user name cannot be used over SSH (emoji and some other characters "
+    "are not allowed): connect under a plain name, e.g. `ssh -p PORT ann@HOST`."
+)
 
 
 SHUTDOWN_MESSAGE = ("The server is shutting down. A game in progress is kept: connect again "
@@ -117,27 +122,31 @@ class Server:
         self.login_timeout = login_timeout
         """Seconds to log in, and then to open a session, before the link is closed."""
         self.door = door or Door()
+        self.door.close_connection = self.close_crowded
+        self.doorway: Doorway = self.door
+        """Where connections ask to try a login: this server's own door, or the game
+        service's for every worker (`tui.net.remote.ServiceDoor`)."""
         self.sleep = sleep
         """How the door waits before answering a failed login (tests record instead)."""
-        self.shared_failures: Callable[[str, str, str], Awaitable[float | None]] | None = None
-        """Where failed logins are counted over several workers (the game service); its
-        answer None (or no such place) leaves the count to this server's own door."""
-        """SHA256 fingerprint players' ssh shows on first connection."""
         self.host = ""
         self.port = 0
         self._listener: asyncssh.SSHAcceptor | None = None
         self._sessions: dict[int, Session] = {}
         self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._door_conns: dict[int, _PlayerConnection] = {}
+        self._door_ids = itertools.count(1)
         self._ids = itertools.count(1)
         self._closing = False
 
-    async def login_failed(self, address: str, user: str, method: str) -> float:
-        """A login failed: logged, and the seconds to wait before answering it."""
-        if self.shared_failures is not None:
-            delay = await self.shared_failures(address, user, method)
-            if delay is not None:
-                return delay
-        return self.door.failed(address, user, method)
+    def close_crowded(self, conn: int) -> None:
+        """The door closes connection `conn`: the oldest past a cap of logins in
+        progress (from its address, or in all)."""
+        crowded = self._door_conns.get(conn)
+        if crowded is not None and crowded._conn is not None:
+            crowded._conn.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "rummy-tui: too many connections logging in from your address at once; "
+                "this, the oldest, is closed.")
 
     @property
     def sessions(self) -> list[SessionInfo]:
@@ -247,6 +256,23 @@ def _refuse(chan: asyncssh.SSHServerChannel[bytes], message: str) -> None:
         pass
 
 
+def _plain_user_name_refusal(conn: asyncssh.SSHServerConnection) -> None:
+    """asyncssh refuses a user name SASLprep cannot take (an emoji) with its own words
+    ("Unassigned character: '\\360...'"): say it plainly instead.  asyncssh offers no
+    hook for it, so this connection's disconnect message is rewritten (a test checks
+    it still works after an upgrade)."""
+    send = getattr(conn, "_send_disconnect", None)
+    if send is None:
+        return
+
+    def send_plain(code: int, reason: str, lang: str) -> None:
+        if code == asyncssh.DISC_ILLEGAL_USER_NAME:
+            reason = BAD_USER_NAME
+        send(code, reason, lang)
+
+    conn._send_disconnect = send_plain  # type: ignore[method-assign]
+
+
 class _PlayerSession(asyncssh.SSHServerSession):
     """asyncssh's view of one session channel; hands over to `Session` once started."""
 
@@ -340,21 +366,42 @@ class _PlayerConnection(asyncssh.SSHServer):
         self._channels = 0
         self._channels_opened = 0
         self._no_session_timer: asyncio.TimerHandle | None = None
+        self._door_id = next(server._door_ids)
+        self._admitted: asyncio.Future[str] | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
-        self._server._connections.add(conn)
+        _plain_user_name_refusal(conn)
+        server = self._server
+        server._connections.add(conn)
+        server._door_conns[self._door_id] = self
         peer = conn.get_extra_info("peername") or ("", 0)
         self._address = str(peer[0])
-        for crowded in self._server.door.arrived(self, self._address):
-            if isinstance(crowded, _PlayerConnection) and crowded._conn is not None:
-                crowded._conn.disconnect(
-                    asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                    "rummy-tui: too many connections logging in from your address at once; "
-                    "this, the oldest, is closed.")
+        # Asked before anything is read from the client; refused, it is closed at once.
+        self._admitted = asyncio.ensure_future(server.doorway.arrive(self._door_id,
+                                                                     self._address))
+        self._admitted.add_done_callback(self._door_answered)
+
+    def _door_answered(self, answer: asyncio.Future[str]) -> None:
+        if answer.cancelled() or answer.exception() is not None or not answer.result():
+            return
+        if self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                  f"rummy-tui: {answer.result()}")
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._server.door.settled(self)
+        server = self._server
+        server._door_conns.pop(self._door_id, None)
+        if not self._logged_in:
+            # Ended without logging in: abandoned, if it was let try and there was
+            # something to get right; closed by the server's choice otherwise.
+            admitted = self._admitted
+            tried = admitted is not None and admitted.done() and not admitted.cancelled() \
+                and admitted.exception() is None and not admitted.result()
+            counts = tried and server.requires_auth and not server._closing
+            server.doorway.settled(self._door_id, "abandoned" if counts else "closed")
+        if self._admitted is not None and not self._admitted.done():
+            self._admitted.cancel()
         if self._keys_refused and not self._logged_in:
             log.warning("door: login refused from %s as %r (%s key(s) not allowed)",
                         self._address, self.username, self._keys_refused)
@@ -367,7 +414,7 @@ class _PlayerConnection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self._logged_in = True
-        self._server.door.settled(self)
+        self._server.doorway.settled(self._door_id, "in")
         # A logged-in connection that never opens a session only holds a slot.
         timeout = self._server.login_timeout
         if timeout:
@@ -386,13 +433,18 @@ class _PlayerConnection(asyncssh.SSHServer):
         if self._channels <= 0 and self._conn is not None:
             self._conn.close()
 
-    def begin_auth(self, username: str) -> bool:
+    async def begin_auth(self, username: str) -> bool:
         server = self._server
         self.username = username
         if server.full:
             raise asyncssh.DisconnectError(
                 asyncssh.DISC_TOO_MANY_CONNECTIONS, full_message(server.max_sessions)
             )
+        admitted = self._admitted
+        why = await admitted if admitted is not None else ""
+        if why:  # penalised: nothing it sends is looked at, a right password neither
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                           f"rummy-tui: {why}")
         # Always ask, even on an open server: a client's key, offered, is its identity.
         return True
 
@@ -437,8 +489,9 @@ class _PlayerConnection(asyncssh.SSHServer):
             self.key, self.given_name = "", None
             return True
         self._failures += 1
-        await self._server.sleep(await self._server.login_failed(self._address, username,
-                                                                 "password"))
+        server = self._server
+        await server.sleep(await server.doorway.failed(self._door_id, self._address,
+                                                       username, "password"))
         if self._failures >= self._server.door.limits.failures_per_connection \
                 and self._conn is not None:
             self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 
+from tui.app.terminal_caps import TerminalCaps, terminal_caps
 from tui.app.textual_caches import release_closed_widgets
 from tui.net.isolation import acquire_streams, prepare_app, release_streams
 from tui.net.terminal import RemoteTerminal
@@ -92,6 +93,11 @@ class SessionInfo:
     _session: _Closer | None = field(default=None, repr=False)
     _app: App[Any] | None = field(default=None, repr=False)
     _last_input: float = field(default_factory=time.monotonic, repr=False)
+
+    @property
+    def terminal(self) -> TerminalCaps:
+        """What the player's terminal can show (from TERM and the locale it sent)."""
+        return terminal_caps(self.term_type, self.env)
 
     @property
     def player_name(self) -> str:
@@ -193,8 +199,20 @@ class Session:
         crashed = False
         acquire_streams()
         try:
+            caps = self.info.terminal
+            if not caps.full_screen:
+                status = 1
+                self._close_message = caps.refusal
+                log.info("session %s (%s from %s): refused: TERM=%s cannot take a full "
+                         "screen", self.info.id, self.info.player_name, self.info.peer,
+                         caps.term)
+                return
             app = factory(self.info)
             prepare_app(app, self.terminal, self.info.color_system)
+            adopt = getattr(app, "adopt_terminal", None)
+            if callable(adopt):  # the rummy app draws for this terminal
+                adopt(caps)
+                self.terminal.plain = lambda: bool(getattr(app, "plain_output", False))
             self.info._app = app
             if self._closing:  # the player left while the factory ran
                 return

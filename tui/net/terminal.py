@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from tui.app.terminal_caps import to_ascii
+
 log = logging.getLogger(__name__)
 
 # Input is handed to the app this many bytes per event-loop turn, and waits while the
@@ -87,6 +89,9 @@ class RemoteTerminal:
         self._clock = clock
         self._stamp = clock()
         self._resize_handle: asyncio.TimerHandle | None = None
+        self.plain: Callable[[], bool] = _never
+        """Asked before each write: True sends only ASCII (`to_ascii`), for a terminal
+        that shows nothing else."""
 
     @property
     def closed(self) -> bool:
@@ -108,6 +113,8 @@ class RemoteTerminal:
         channel = self._channel
         if channel is None or not data:
             return
+        if not data.isascii() and self.plain():
+            data = to_ascii(data.decode("utf-8", errors="replace")).encode("ascii")
         try:
             channel.write(data)
         except (BrokenPipeError, ConnectionError, OSError) as error:
@@ -222,3 +229,8 @@ class RemoteTerminal:
         self._sink = None
         self._inbox.clear()
         self._on_overflow = None
+        self.plain = _never  # (it names the app)
+
+
+def _never() -> bool:
+    return False

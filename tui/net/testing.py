@@ -142,8 +142,10 @@ class TerminalClient:
         client_keys: Sequence[asyncssh.SSHKey] | None = (),
         env: dict[str, str] | None = None,
         command: str | None = None,
+        source: str | None = None,
     ) -> TerminalClient:
-        """Connect and open a session (with a PTY unless `term_type` is None)."""
+        """Connect and open a session (with a PTY unless `term_type` is None), from the
+        loopback address `source` if given (the door counts by address)."""
         client = cls(size)
         client.conn = await asyncssh.connect(
             host,
@@ -155,6 +157,7 @@ class TerminalClient:
             agent_path=None,
             preferred_auth="publickey,keyboard-interactive,password",
             client_factory=None if password else KeylessClient,
+            local_addr=(source, 0) if source else None,
         )
         kwargs: dict[str, Any] = {"encoding": None, "env": env or {}}
         if term_type is not None:

@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
-from tui.net.remote import RemoteGuest, ServiceLink
+from tui.net.remote import RemoteGuest, ServiceDoor, ServiceLink
 from tui.net.session import SessionInfo
 from tui.net.socket_dirs import private_socket_dir
 from tui.service.authority import GameService
+from tui.service.door_keeper import DoorKeeper
 from tui.service.lobby import Lobby
 
 if TYPE_CHECKING:
@@ -64,12 +65,11 @@ class WorkerSettings:
     idle_timeout: float | None = None
     keepalive: float = 5.0
     login_grace: float = 15.0
-    workers: int = 1
-    """How many workers share the door's caps (`door_limits`)."""
 
     def door_limits(self) -> DoorLimits:
-        """This worker's share of the server's door caps (see `tui.net.door`)."""
-        return DoorLimits(login_grace=self.login_grace).shared_by(self.workers)
+        """The worker's own door (see `tui.net.door`): it answers only when the game
+        service, which keeps the door for every worker at once, does not."""
+        return DoorLimits(login_grace=self.login_grace)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -94,7 +94,8 @@ class WorkerApps:
         from tui.paths import player_rulesets_dir
 
         guest = self.link.open_session(
-            info.id, info.player_name, info.key, turned_away=info.close,
+            info.id, info.player_name, info.key,
+            turned_away=lambda why: turn_away(info, why),
             replaced=lambda: info.close("You connected again from elsewhere: this older "
                                         "session is closed."))
         self._guests[info.id] = guest
@@ -116,6 +117,15 @@ class WorkerApps:
             guest.close()
 
 
+def turn_away(info: SessionInfo, why: str) -> None:
+    """The service refused this player (a name not theirs, the server full): the app
+    closes with `why` shown and the `ssh` command exits non-zero, as for any refusal."""
+    info.close(f"rummy-tui: {why}")
+    app = info.app
+    if app is not None:  # (after close: its exit would set the status back to 0)
+        app.exit(return_code=1)
+
+
 async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
                      password: str | None = None) -> int:
     """Serve SSH sessions for the game service at `socket_path` until it goes away or
@@ -131,7 +141,8 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
         on_session_end=apps.session_ended, reuse_port=True,
         keepalive_interval=settings.keepalive,
         door_limits=settings.door_limits())
-    server.shared_failures = link.login_failed  # counted over every worker
+    server.doorway = ServiceDoor(link, server.door)  # one door for every worker
+    link.on_evict = server.close_crowded
     link.hello()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -262,12 +273,13 @@ class WorkerRoom:
                              f"{error.strerror or error}") from None
         socket_dir = private_socket_dir()
         path = socket_dir / "service.sock"
-        service = GameService(lobby, max_sessions)
+        service = GameService(lobby, max_sessions,
+                              DoorKeeper((door_limits or DoorLimits()).rules()))
         await service.listen(path)
         settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
                                   None if authorized_keys is None else str(authorized_keys),
                                   max_sessions, idle_timeout, keepalive,
-                                  (door_limits or DoorLimits()).login_grace, workers)
+                                  (door_limits or DoorLimits()).login_grace)
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())

@@ -8,9 +8,10 @@ ever receives its own sessions' seat views.  When a worker's connection ends (th
 exited or crashed), its sessions leave the lobby as if their players had dropped: their
 seats are kept for the grace period and taken back when the players reconnect, through
 any worker.  Every worker is sent every change of the lobby list, idle ones too, so a
-player sees the lobby as it is whichever worker they land on.  Failed logins at every
-worker's door are counted here, so the wait they earn doubles per address however the
-kernel spreads the guesses.  Slow work a request brings (a player's own ruleset
+player sees the lobby as it is whichever worker they land on.  The door is kept here for
+every worker at once (`tui.service.door_keeper`): each connection asks it before trying
+to log in, so the caps per address and the penalties for failed logins hold however the
+kernel spreads the connections.  Slow work a request brings (a player's own ruleset
 checked, a hint) runs in a thread, so one request never holds up the others.
 """
 
@@ -21,12 +22,12 @@ import contextvars
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tui.engine.actions import IllegalAction
 from tui.service.chat import ChatError, ChatMessage
+from tui.service.door_keeper import DoorKeeper
 from tui.service.lobby import Guest, Lobby, LobbyError
-from tui.service.login_failures import LoginFailures
 from tui.service.shared_table import SeatHandle
 from tui.service.wire import (
     WireError,
@@ -267,9 +268,8 @@ class WorkerLink:
             return
         if self.worker is None:
             raise LobbyError("say hello first")
-        if kind == "failed":  # counted here, over every worker's door
-            self.reply(request, delay=self.service.login_failures.failed(
-                request["address"], request["user"], request["method"]))
+        if kind in ("door", "settled", "failed"):  # one door for every worker
+            self._door(request)
             return
         sid = request["s"]
         if kind == "enter":
@@ -323,6 +323,22 @@ class WorkerLink:
             self.reply(request)
         session.changed()
 
+    def _door(self, request: dict[str, Any]) -> None:
+        keeper = self.service.door
+        attempt = (self, request["conn"])
+        kind = request["t"]
+        if kind == "door":
+            why, crowded = keeper.arrive(attempt, request["address"])
+            for oldest in crowded:
+                link, conn = cast(tuple[WorkerLink, int], oldest)
+                link.send({"t": "evict", "conn": conn})
+            self.reply(request, why)
+        elif kind == "settled":
+            keeper.settled(attempt, request["outcome"])
+        else:
+            self.reply(request, delay=keeper.failed(attempt, request["address"],
+                                                    request["user"], request["method"]))
+
     def _enter(self, request: dict[str, Any]) -> None:
         sid = request["s"]
         if sid in self.sessions:
@@ -363,6 +379,8 @@ class WorkerLink:
             except Exception:
                 log.exception("worker %s: dropping a session failed", self.worker)
         self.writer.close()
+        self.service.door.drop(lambda attempt: cast(tuple[WorkerLink, int], attempt)[0]
+                               is self)
         self.service.worker_gone(self)
 
 
@@ -382,11 +400,11 @@ class GameService:
     """The authority: a `Lobby` served to workers on a local socket."""
 
     def __init__(self, lobby: Lobby, max_sessions: int | None = None,
-                 login_failures: LoginFailures | None = None) -> None:
+                 door: DoorKeeper | None = None) -> None:
         self.lobby = lobby
         self.max_sessions = max_sessions
-        self.login_failures = login_failures or LoginFailures()
-        """Failed logins at every worker's door, by address (the waits they earn)."""
+        self.door = door or DoorKeeper()
+        """Every worker's door: logins in progress and penalties, by address."""
         self.links: list[WorkerLink] = []
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task[None]] = set()

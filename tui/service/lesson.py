@@ -223,8 +223,9 @@ class LessonTable:
         """A lesson is one deal: there is no next one."""
 
     def hint(self, seat: int) -> str:
+        """What to do now, in one line (the coach says why)."""
         step = self.current
-        return step.say if step is not None else self.lesson.done
+        return step.nudge if step is not None else "The lesson is over: q leaves it."
 
     def can_undo(self, seat: int) -> bool:
         return False

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tui.engine.game import Game
 from tui.file_lock import FileLock
-from tui.records import record_finished_game
+from tui.records import RecordOutcome, record_finished_game
 from tui.records.recorder import default_store
 from tui.service.chat import ChatMessage
 from tui.service.interface import SeatSpec
@@ -100,7 +100,9 @@ class TableKeeper:
 
     def _bring_back(self, entry: KeptTable) -> SharedTable:
         game, header = entry.game, entry.header
-        seats = [Seat(**seat) for seat in entry.seats]  # type: ignore[arg-type]
+        seats = [Seat(person=seat["person"], owner=seat["owner"] or "",
+                      rejoin_code=seat["rejoin_code"], bot=seat["bot"],
+                      name=seat["name"] or "") for seat in entry.seats]
         self.lobby._ids = itertools.count(entry.id)  # (see `restore`)
         shared = self.lobby.create(header.host, header.rules_key, game.players,
                                    header.fill_level, rules=game.rules)
@@ -128,10 +130,13 @@ class TableKeeper:
                  for s in entry.seats]
         store = default_store()
 
-        def done(outcome: object, _on_loop: bool) -> None:
+        def done(outcome: RecordOutcome, _on_loop: bool) -> None:
+            if outcome.record_id is None:  # kept until it can be recorded
+                log.error("kept table %s had finished but was not recorded: %s", entry.id,
+                          outcome.message)
+                return
             self.store.drop(entry.id)
-            log.info("kept table %s had finished: recorded (%s) and forgotten", entry.id,
-                     getattr(outcome, "message", outcome))
+            log.info("kept table %s had finished: recorded and forgotten", entry.id)
 
         write_record(lambda: record_finished_game(game, specs, header.started_at,
                                                   store=store), done)

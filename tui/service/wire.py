@@ -5,16 +5,18 @@ between machines, see docs/service-protocol.md).  Every object has a type `t`.
 
 Workers → service (requests, each checked as untrusted input by `check_request`):
 `hello`, `enter`, `exit`, `create`, `join`, `watch`, `start`, `leave`, `act`, `ready`,
-`hint`, `say`, and `failed` (a login failed at the worker's door: the reply says how long
-to wait before answering it, counted over every worker).  Every request but `hello` and
-`failed` names a session `s` the worker opened with `enter`; those that are answered
+`hint`, `say`, and the door's: `door` (a connection opened: may it try to log in?),
+`settled` (it logged in or ended) and `failed` (a login failed: the reply says how long
+to wait before answering it), counted over every worker.  Every request but `hello` and
+the door's names a session `s` the worker opened with `enter`; those that are answered
 carry a request number `q`.
 
 Service → workers: `reply` (to a numbered request), `lobby` (the list of tables),
 `place` (where one session sits, its rejoin code, the seat waiting for it), `rules` (a
 table's ruleset, once per table), `view` (one seat's view, with only the log lines the
 session has not had yet), `chat`, and `replaced` (the same player sat down from a newer
-session: close this one).
+session: close this one), and `evict` (close the door's connection `conn`: the oldest
+past a cap of logins in progress).
 
 A line is refused (`WireError`) past `MAX_LINE` bytes, with a number longer than
 `MAX_DIGITS` or not finite, or nested deeper than `MAX_DEPTH`: reading such a line is
@@ -38,6 +40,7 @@ from tui.engine.cards import JOKER_RANK, JOKER_SUIT, SUITS, Card
 from tui.engine.meld import Meld
 from tui.engine.rules import Ruleset
 from tui.engine.view import Event, LogSoFar, PlayerInfo, RoundResult, SeatView
+from tui.service.door_keeper import OUTCOMES
 
 MAX_LINE = 1 << 20
 """Longest message accepted, in bytes (a ruleset file brought by a player fits)."""
@@ -52,10 +55,11 @@ MAX_CARDS = 216
 MAX_MELDS = 32
 
 REQUESTS = ("hello", "enter", "exit", "create", "join", "watch", "start", "leave", "act",
-            "ready", "hint", "say", "failed")
-SESSIONLESS = ("hello", "failed")
+            "ready", "hint", "say", "door", "settled", "failed")
+SESSIONLESS = ("hello", "door", "settled", "failed")
 """Requests about the worker itself, not one of its sessions (no `s`)."""
-UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced")
+UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced", "evict")
+
 
 
 class WireError(ValueError):
@@ -144,6 +148,12 @@ def _list(value: Any, what: str, limit: int) -> list[Any]:
     return value
 
 
+def _outcome(value: Any) -> str:
+    if value not in OUTCOMES:
+        raise WireError(f"outcome must be one of {', '.join(OUTCOMES)}")
+    return str(value)
+
+
 _REQUEST_FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "hello": {"worker": lambda v: _int(v, "worker", 0, 4096)},
     "enter": {"q": lambda v: _int(v, "q", 0), "name": lambda v: _str(v, "name", 64),
@@ -162,7 +172,11 @@ _REQUEST_FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "ready": {},
     "hint": {"q": lambda v: _int(v, "q", 0)},
     "say": {"q": lambda v: _int(v, "q", 0), "text": lambda v: _str(v, "text", MAX_TEXT)},
-    "failed": {"q": lambda v: _int(v, "q", 0), "address": lambda v: _str(v, "address", 64),
+    "door": {"q": lambda v: _int(v, "q", 0), "conn": lambda v: _int(v, "conn", 0),
+             "address": lambda v: _str(v, "address", 64)},
+    "settled": {"conn": lambda v: _int(v, "conn", 0), "outcome": _outcome},
+    "failed": {"q": lambda v: _int(v, "q", 0), "conn": lambda v: _int(v, "conn", 0),
+               "address": lambda v: _str(v, "address", 64),
                "user": lambda v: _str(v, "user", 64), "method": lambda v: _str(v, "method", 20)},
 }
 

@@ -49,6 +49,14 @@ class LearnScreen(TableScreen):
         super().notify(message, title=title, severity=severity, timeout=timeout,
                        markup=markup)
 
+    def action_continue(self) -> None:
+        """Enter: the deal's summary once it is over; after a lesson that ends before its
+        deal does, back to where the lesson was opened."""
+        if self.lesson.finished and self.view_now.phase not in ("round_over", "game_over"):
+            self.action_leave()
+            return
+        super().action_continue()
+
     def _after_summary(self, leave: bool | None) -> None:
         """A lesson is one deal: after its summary, back to the menu."""
         self.action_leave()

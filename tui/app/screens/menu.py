@@ -21,6 +21,7 @@ from ..widgets.footer import Footer
 
 TITLE = "R U M M Y"
 FAN = (Card(1, "S"), Card(13, "H"), Card(12, "C"), Card(11, "D"))
+SUBTITLE = "Three Thirteen · Contract Rummy · Liverpool · your own house rules"
 
 
 def title_art(style: CardStyle) -> Text:
@@ -56,8 +57,7 @@ class MenuScreen(Screen[None]):
             title = Text(TITLE, Style(bold=True, color=app_colours(self.app).highlight))
             yield Center(Static(title,
                                 id="menu-title"))
-            yield Center(Static("Three Thirteen · Contract Rummy · your own house rules",
-                                id="menu-sub"))
+            yield Center(Static(SUBTITLE, id="menu-sub"))
             with Horizontal(id="menu-options-row"):
                 yield OptionList(id="menu-options")
         yield Footer()
@@ -79,8 +79,8 @@ class MenuScreen(Screen[None]):
         key = f"bold {style.c.highlight}"
         options.add_options([
             Option(Text.assemble(("n", key), "  New game"), id="new"),
-            Option(Text.assemble(("c", key), "  Continue"), id="continue",
-                   disabled=not can_continue),
+            *([Option(Text.assemble(("c", key), "  Continue"), id="continue")]
+              if can_continue else []),  # (offered only with a game to continue)
             Option(Text.assemble(("l", key), "  Learn to play"), id="learn"),
             Option(Text.assemble(("r", key), "  Rules"), id="rules"),
             Option(Text.assemble(("g", key), "  Game records"), id="records"),

@@ -52,7 +52,7 @@ class NewGameScreen(Screen[None]):
     ]
 
     def __init__(self) -> None:
-        super().__init__(id="new-game")
+        super().__init__(classes="new-game-screen")
         self.user_dir = host(self).env.rulesets_folder()
         self.infos: list[RulesetInfo] | None = None  # None: still being listed
         self.levels = bot_levels()
@@ -130,6 +130,10 @@ class NewGameScreen(Screen[None]):
     @on(Select.Changed, "#ruleset")
     def _ruleset_chosen(self) -> None:
         info = self._info()
+        if info is None and self._reading in [i.key for i in self.infos or []]:
+            # the prompt's blank row is no choice: back to the rules chosen
+            self.query_one("#ruleset", Select).value = self._reading
+            return
         about = self.query_one("#ruleset-about", Static)
         if info is None:
             self._reading = self.chosen = self.chosen_key = None

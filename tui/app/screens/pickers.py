@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,6 +17,9 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..host import still_shown
+
+DIALOG_FRAME = 8  # rows of a picker besides its list: border, padding, title, keys
+LIST_MOST = 16  # rows the list takes at most
 
 
 class PickScreen(ModalScreen[int | None]):
@@ -38,6 +42,17 @@ class PickScreen(ModalScreen[int | None]):
     def on_mount(self) -> None:
         if still_shown(self):  # (not closed before it was mounted)
             self.query_one(OptionList).highlighted = 0
+            self._fit(self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The list scrolls within what the window leaves it, so the title and the keys
+        below it always show (a deep pile once pushed them out of an 80×24 window)."""
+        room = int(height * 0.9) - DIALOG_FRAME
+        for options in self.query(OptionList):  # (none once the picker is closed)
+            options.styles.max_height = max(2, min(LIST_MOST, room))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -33,11 +33,13 @@ from tui.records.report import (
 )
 from tui.records.rows import AbandonedSummary
 from tui.records.stats import Line, Result, Stats, summarize
-from tui.records.store import GameSummary, RecordStore, RecordsUnavailable
+from tui.records.store import GameSummary, RecordNotFound, RecordStore, RecordsUnavailable
 
 from ..colours import app_colours
 from ..host import still_shown
+from ..widgets.chart import TotalsChart
 from ..widgets.footer import Footer
+from ..widgets.scoresheet import running_totals
 
 
 class ResultsChart(Widget):
@@ -71,8 +73,9 @@ class ResultsChart(Widget):
             style = win if result.won else loss
             top.append(bar + " ", style)
             marks.append(result.mark + " ", style)
-        legend = Text(f"last {len(self.results)} games, oldest first; bar height = margin",
-                      Style(dim=True))
+        count = len(self.results)
+        games = "the last game" if count == 1 else f"the last {count} games, oldest first"
+        legend = Text(f"{games}; bar height = margin", Style(dim=True))
         return Text("\n").join([top, marks, legend])
 
 
@@ -124,7 +127,7 @@ class RecordsScreen(Screen[None]):
 
     def __init__(self, store: RecordStore | None = None, player: str | None = None,
                  export_dir: Path | None = None) -> None:
-        super().__init__(id="records")
+        super().__init__(classes="records-screen")
         if store is None:
             from tui.records import default_store
 
@@ -151,6 +154,8 @@ class RecordsScreen(Screen[None]):
                 yield Static(id="stats-worst")
                 yield Label("Recent results", classes="stats-heading")
                 yield ResultsChart(id="stats-chart")
+                yield Label("The last game: running totals by deal", classes="stats-heading")
+                yield TotalsChart(id="stats-totals")
             with TabPane("Abandoned", id="records-abandoned"):
                 yield Static(id="abandoned-note")
                 yield DataTable(id="abandoned-table", cursor_type="row", zebra_stripes=True)
@@ -239,6 +244,22 @@ class RecordsScreen(Screen[None]):
         self.query_one("#stats-worst", Static).update(
             Text.assemble(("Worst game  ", Style(dim=True)), describe_result(stats.worst)))
         self.query_one("#stats-chart", ResultsChart).show(stats.recent, self._ascii())
+        self._chart_last_game()
+
+    def _chart_last_game(self) -> None:
+        """The running totals of the game that finished last (its moves are read for
+        them: the list of games holds only the totals)."""
+        names: list[str] = []
+        series: list[list[int]] = []
+        if self.summaries:
+            try:
+                record = self.store.get(self.summaries[0].id)
+            except (RecordError, RecordNotFound, RecordsUnavailable):
+                pass
+            else:
+                names = record.names
+                series = running_totals(record.scores, len(names))
+        self.query_one("#stats-totals", TotalsChart).show(names, series, self._ascii())
 
     def selected_id(self) -> int | None:
         table = self.query_one("#games-table", DataTable)

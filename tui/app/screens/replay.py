@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -19,7 +20,8 @@ from tui.engine.cards import JOKER_RANK, Card
 from tui.records.record import GameRecord
 from tui.records.replay import Frame, Replay
 
-from ..cardart import CardStyle, chip, chips
+from ..cardart import CardStyle, card_words, chip, chips
+from ..terminal_caps import plain_driver
 from ..widgets.footer import Footer
 
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3, "*": 4}
@@ -126,17 +128,18 @@ class ReplayScreen(Screen[None]):
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "jump('start')", "Start", priority=True),
-        Binding("end", "jump('end')", "End", priority=True),
-        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev round",
+        # (Home and End work too, unlisted: the key bar fits 80 columns with Close)
+        Binding("home", "jump('start')", "Start", priority=True, show=False),
+        Binding("end", "jump('end')", "End", priority=True, show=False),
+        Binding("pageup,left_square_bracket", "jump('previous_round')", "Prev deal",
                 priority=True),
-        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next round",
+        Binding("pagedown,right_square_bracket", "jump('next_round')", "Next deal",
                 priority=True),
         Binding("escape,q", "close", "Close"),
     ]
 
     def __init__(self, record: GameRecord, replay: Replay | None = None) -> None:
-        super().__init__(id="replay")
+        super().__init__(classes="replay-screen")
         self.record = record
         self.replay = replay or Replay(record)
 
@@ -186,7 +189,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-piles", Static).update(piles_text(frame, style))
         self.query_one("#replay-table", Static).update(table_text(frame, style))
         self.query_one("#replay-scores", Static).update(scores_text(frame, style))
-        self.query_one("#replay-caption", Static).update(Text(frame.caption))
+        self.query_one("#replay-caption", Static).update(
+            Text(card_words(frame.caption, style, self.record.names)))
 
     @property
     def frame(self) -> Frame:
@@ -223,6 +227,14 @@ class ReplayApp(App[None]):
 
     def card_style(self) -> CardStyle:
         return self._style
+
+    @property
+    def plain_output(self) -> bool:
+        """ASCII cards (`--ascii`, or a terminal without UTF-8): ASCII everything."""
+        return self._style.ascii
+
+    def get_driver_class(self) -> type[Driver]:
+        return plain_driver(super().get_driver_class())
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.record), callback=lambda _: self.exit())

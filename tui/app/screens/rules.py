@@ -47,7 +47,7 @@ class RulesScreen(Screen[PlayRules | None]):
     ]
 
     def __init__(self, key: str | None = None) -> None:
-        super().__init__(id="rules")
+        super().__init__(classes="rules-screen")
         env = host(self).env
         self._env = env
         self.user_dir = env.rulesets_folder()
@@ -120,6 +120,10 @@ class RulesScreen(Screen[PlayRules | None]):
     @on(Select.Changed, "#rules-choice")
     def _show(self) -> None:
         info = self._selected()
+        if info is None and self._showing in [i.key for i in self.infos or []]:
+            # the prompt's blank row is no choice: back to the rules on show
+            self.query_one("#rules-choice", Select).value = self._showing
+            return
         self.query_one("#edit-ruleset").display = info is not None and not info.bundled
         if info is None:
             self._showing = self.shown_key = None

@@ -71,7 +71,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
     CSS_PATH = "rules_editor.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("ctrl+p", "play", "Play this", priority=True),
+        Binding("ctrl+r", "play", "Play this", priority=True),  # (Ctrl+P: the palette)
         Binding("ctrl+n", "next_error", "Next mistake", priority=True),
         Binding("escape", "back", "Back"),
     ]
@@ -79,7 +79,7 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
 
     def __init__(self, path: Path, text: str, user_dir: Path | None = None,
                  confine: bool = False) -> None:
-        super().__init__(id="rules-editor")
+        super().__init__(classes="rules-editor-screen")
         self.path = path
         self.user_dir = user_dir
         self.confine = confine  # over SSH: `extends` stays inside the player's folder
@@ -88,12 +88,14 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         self.last_good: Ruleset | None = None
         self.was_saved = False
         self._timer: Timer | None = None
-        self._checking: str | None = None  # the text a check runs for now
+        self._checking: str | None = text  # the text a check runs (or is due) for now:
+        # the first check is due from the start (it begins once the editor is mounted)
         self._checked_text: str | None = None  # the text `result` is for
         self._when_checked: Callable[[], None] | None = None  # e.g. go to the next mistake
         self._save_lock = threading.Lock()
         self._saves = 0  # saves asked for; only the latest one writes
         self._leave_armed = False
+        self._preview_width = 0  # the pane's width the preview was filled to
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -213,6 +215,12 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
         errors.display = not result.ok
         self._show_preview()
         self._show_status()
+        # the mistakes' list takes rows from the editor: the line being edited stays in view
+        self.call_after_refresh(self._cursor_in_view)
+
+    def _cursor_in_view(self) -> None:
+        if still_shown(self):
+            self.editor.scroll_cursor_visible()
 
     def _show_preview(self) -> None:
         """The rules text of the last good check, filled to the preview pane's width."""
@@ -234,6 +242,17 @@ class RulesEditorScreen(Screen[str | PlayRules | None]):
                  "checked.\n\n", "italic $warning"),
                 (text, "dim"),
             ))
+        self._preview_width = width
+        self.call_after_refresh(self._preview_fits)
+
+    def _preview_fits(self) -> None:
+        """Filled again if the pane's width changed once laid out (the first layout, a
+        scrollbar that came with the text): the pane would wrap the lines again."""
+        if not still_shown(self):
+            return
+        pane = self.query_one("#editor-preview", VerticalScroll)
+        if pane.scrollable_content_region.width not in (0, self._preview_width):
+            self._show_preview()
 
     def _show_status(self) -> None:
         status = self.query_one("#editor-status", Static)

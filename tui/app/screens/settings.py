@@ -24,7 +24,7 @@ class SettingsScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "save", "Save")]
 
     def __init__(self) -> None:
-        super().__init__(id="settings")
+        super().__init__(classes="settings-screen")
 
     def compose(self) -> ComposeResult:
         s: Settings = host(self).settings
@@ -35,8 +35,9 @@ class SettingsScreen(Screen[None]):
                 yield Input(s.name, compact=True, id="name", max_length=24)
             with Horizontal(classes="row"):
                 yield Label("Cards", classes="field")
-                yield Select([("suit symbols ♣♦♥♠", "unicode"), ("plain letters C D H S",
-                                                                 "ascii")],
+                symbols = ("suit symbols ♣♦♥♠" if host(self).terminal.unicode
+                           else "suit symbols (if your terminal shows UTF-8)")
+                yield Select([(symbols, "unicode"), ("plain letters C D H S", "ascii")],
                              value=s.card_style, allow_blank=False, compact=True, id="card_style")
             with Horizontal(classes="row"):
                 yield Label("Colours", classes="field")
@@ -59,6 +60,11 @@ class SettingsScreen(Screen[None]):
                 yield Select([("your own moves of this turn", "turn"),
                               ("whole turns, alone against bots", "turns")],
                              value=s.undo, allow_blank=False, compact=True, id="undo")
+            with Horizontal(classes="row"):
+                yield Label("New cards", classes="field")
+                yield Select([("at the right end of the hand", "end"),
+                              ("sorted into place (by suit or rank)", "sorted")],
+                             value=s.new_cards, allow_blank=False, compact=True, id="new_cards")
             with Horizontal(classes="buttons"):
                 yield Button("Save", variant="primary", compact=True, id="save")
                 yield Button("Back", compact=True, id="back")
@@ -78,6 +84,7 @@ class SettingsScreen(Screen[None]):
             theme=value("theme"),
             bot_speed=value("bot_speed"),
             undo=value("undo"),
+            new_cards=value("new_cards"),
         ).cleaned()
 
     @on(Select.Changed)

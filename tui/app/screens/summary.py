@@ -2,16 +2,24 @@
 game (standings, a chart of running totals, the last deal, the score sheet).
 
 Each part is a tab of its own, so a summary fits 80×24 however many deals have been played
-(an eleven-deal score sheet does not have to share the screen with eight hands)."""
+(an eleven-deal score sheet does not have to share the screen with eight hands).
+
+A deal's summary lasts as long as its deal: at a shared table the next deal starts when the
+others have seen theirs (or after a timeout), and whoever is still reading is brought to
+the table then, never left on a deal that is over while their turns are played for them
+(the last deal stays in the score sheet, `c` at the table)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -22,6 +30,8 @@ from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, chips
 from ..describe import deal_label, name_of
+from ..host import still_shown
+from ..messages import TableChanged
 from ..widgets.chart import TotalsChart
 from ..widgets.footer import Footer
 from ..widgets.scoresheet import ScoreSheet, running_totals
@@ -62,6 +72,16 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
     return table
 
 
+def deal_over_title(view: SeatView) -> Text:
+    """`Deal 3 of 11 — 5 cards — 5s wild — over   Ada went out.`"""
+    result = view.results[-1] if view.results else None
+    title = Text(deal_label(view) + " — over", Style(bold=True))
+    if result is not None:
+        title.append("   " + (f"{name_of(view, result.went_out)} went out."
+                              if result.went_out >= 0 else "Nobody went out."))
+    return title
+
+
 def score_sheet(view: SeatView, style: CardStyle) -> ScoreSheet:
     """The score sheet, filled in before it is mounted (a tab's content may be mounted
     after the screen is)."""
@@ -85,16 +105,14 @@ class RoundSummaryScreen(Screen[bool]):
         self.session = session
         self.card_style = style
         self.view_now = session.table.view(session.seat)
+        self._unsubscribe: Callable[[], None] | None = None
+        self._moved_on = False  # the next deal began while another screen was on top
 
     def compose(self) -> ComposeResult:
         view = self.view_now
         result = view.results[-1] if view.results else None
-        title = Text(deal_label(view) + " — over", Style(bold=True))
-        if result is not None:
-            title.append("   " + (f"{name_of(view, result.went_out)} went out."
-                                  if result.went_out >= 0 else "Nobody went out."))
         with Vertical(classes="summary-body"):
-            yield Static(title, classes="summary-title")
+            yield Static(deal_over_title(view), classes="summary-title")
             with TabbedContent():
                 if result is not None:
                     with TabPane("This deal", id="deal"):
@@ -102,6 +120,41 @@ class RoundSummaryScreen(Screen[bool]):
                 with TabPane("Score sheet", id="sheet"):
                     yield score_sheet(view, self.card_style)
         yield Footer()
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.session.table.subscribe(self._on_table_change)
+        self._check_deal()  # (it may have moved on while this screen was made)
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def on_screen_resume(self) -> None:
+        if self._moved_on:
+            self.dismiss(False)
+
+    def _on_table_change(self) -> None:
+        # From a bot's thread or another player's session: post, never touch the screen.
+        self.post_message(TableChanged())
+
+    @on(TableChanged)
+    def _table_changed(self) -> None:
+        self._check_deal()
+
+    @work(exclusive=True, group="summary-deal")
+    async def _check_deal(self) -> None:
+        """Back to the table once the deal summarised here is no longer the last one
+        (the table reads views in a thread: so does this)."""
+        session = self.session
+        view = await asyncio.to_thread(session.table.view, session.seat)
+        if view.deal == self.view_now.deal and view.phase == "round_over":
+            return
+        if not still_shown(self) or self._moved_on:
+            return
+        self._moved_on = True
+        if self.app.screen is self:
+            self.dismiss(False)
 
     def action_next(self) -> None:
         table = self.session.table

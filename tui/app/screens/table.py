@@ -100,6 +100,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
                     yield Static(id="prompt")
+                    yield Static(id="notice")
                     yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):
                 yield ScoreSheet(id="scores")
@@ -126,6 +127,9 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()
+        if self.session.notice:
+            self.notify(self.session.notice, title="Not saving", severity="warning",
+                        timeout=10)
         if isinstance(self.table, TurnClock):  # a timed turn: the countdown ticks
             self.set_interval(1.0, self._show_turn_clock)
 

@@ -44,9 +44,15 @@ class TableDealEnd(TableView):
                 self.app.push_screen(RoundSummaryScreen(self.session, self.card_style()),
                                      self._after_summary)
         elif view.phase == "game_over":
+            from .game_over_again import GameOverAgainScreen
             from .summary import GameOverScreen
 
-            if not isinstance(self.app.screen, GameOverScreen):
+            if isinstance(self.app.screen, GameOverScreen):
+                return
+            if self._can_play_again():
+                over = GameOverAgainScreen(view, self.card_style())
+                self.app.push_screen(over, lambda leave: self._after_game(over.again, leave))
+            else:
                 self.app.push_screen(GameOverScreen(view, self.card_style()),
                                      self._after_summary)
         else:
@@ -55,4 +61,16 @@ class TableDealEnd(TableView):
     def _after_summary(self, leave: bool | None) -> None:
         if leave:
             self.action_leave()
+
+    def _can_play_again(self) -> bool:
+        """A game the player alone set up: the only person at it, in a window of its own
+        (not a lobby's shared table)."""
+        return host(self).env.lobby is None and self.table.humans() == [self.seat]
+
+    def _after_game(self, again: bool, leave: bool | None) -> None:
+        if not again:
+            self._after_summary(leave)
+            return
+        opponents = [(spec.name, spec.bot) for spec in self.table.seats if spec.bot]
+        host(self).play_again(self.table, self.table.rules, opponents)
 

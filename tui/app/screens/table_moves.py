@@ -71,15 +71,16 @@ class TableMoves(TableView):
         self.play(intents.draw_stock)
 
     def action_take_discard(self) -> None:
-        """Where the rules allow deep draws, `t` always asks how deep (the top card first,
-        so `t` Enter takes it); elsewhere it takes the top card at once."""
+        """Where the rules allow deep draws and a deeper card can be taken now, `t` asks
+        how deep (the top card first, so `t` Enter takes it); elsewhere, or when only the
+        top card can be taken, it takes the top card at once."""
         view = self.view_now
         if view.rules.draw.discard != "deep":
             self.play(lambda v: intents.take_discard(v, 0))
             return
         depths = sorted(a.depth for a in intents.legal_of(view, TakeDiscard))
-        if not depths:
-            self.play(lambda v: intents.take_discard(v, 0))  # explains why not
+        if depths in ([], [0]):
+            self.play(lambda v: intents.take_discard(v, 0))  # (or explains why not)
             return
         style = self.card_style()
         pile = list(view.discard)

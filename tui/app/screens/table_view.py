@@ -49,13 +49,15 @@ from ..widgets.scoresheet import ScoreSheet
 NARROW = 100  # below this width the side column (scores, log) is hidden
 MIN_WIDTH, MIN_HEIGHT = 70, 20  # below this the table is not drawn, only what to do
 TALL = 34  # from this height on, the hand is drawn with tall cards
+PILE_ROWS = 5  # the stock's and the pile's art
+MIN_PANE_ROWS = 3  # an opponent's pane at its smallest: its frame and one line
 
 
 class TableView(Screen[None]):
     """The seat's view and the widgets that show it; the concerns built on it add keys."""
 
     def __init__(self, session: TableSession) -> None:
-        super().__init__(id="table-screen")
+        super().__init__(classes="table-screen")
         self.session = session
         self.table = session.table
         self.seat = session.seat
@@ -82,6 +84,7 @@ class TableView(Screen[None]):
         self._save_timer: Timer | None = None  # a save on its way (`SAVE_EVERY`)
         self._hint: tuple[str, int] | None = None  # a hint, and the log length it is for
         self._hint_timer: Any = None
+        self._hinted_pile: str | None = None  # "stock" or "discard": the hint draws there
         self._words: tuple[tuple[object, ...], Callable[[str], str]] | None = None
         self._bot_timer: Timer | None = None
         self._shown: TableContents | None = None  # what the widgets show now
@@ -111,6 +114,12 @@ class TableView(Screen[None]):
         if action == "undo" and self.view_now.phase == "game_over":
             return False
         return True
+
+    def moves_now(self) -> set[str]:
+        """The actions the key bar offers now and that can be played (the command
+        palette offers no other move)."""
+        shown = self._shown
+        return set() if shown is None else {h.action for h in shown.hints if h.enabled}
 
     def view_shown(self, view: SeatView) -> None:
         """What follows a view applied (autosave, the deal's end): the screen adds it."""
@@ -203,11 +212,12 @@ class TableView(Screen[None]):
             self.refresh_bindings()
         self._view, self._can_undo, self._penalty = view, can_undo, penalty
         self._shown_generation = generation
+        self.hand.keep_sorted = self.app_settings().new_cards == "sorted"
         if view.deal != self._deal_seen:
             self._deal_seen = view.deal
             self.hand.reset()
             self.hand.sync(view.hand)
-            self.hand.sort(self.hand.sort_mode or "suit", self._rank_keys())
+            self.hand.sort(self.hand.chosen_sort, self._rank_keys())
             self.hand.set_cursor(0)
             self._fresh_from = len(view.log)
         else:
@@ -221,6 +231,9 @@ class TableView(Screen[None]):
                 if pane.seat == seat:
                     pane.flash()
         self._log_seen = len(view.log)
+        if self._hint is not None and self._hint[1] != len(view.log):  # moved on
+            self.hand.hinted.clear()
+            self._hinted_pile = None
         self._draw()
         self.view_shown(view)
 
@@ -252,11 +265,20 @@ class TableView(Screen[None]):
         if old is None or now.bar != old.bar:
             self.query_one("#roundbar", Static).update(now.bar, layout=False)
         panes = {pane.seat: pane for pane in self.query(OpponentPane)}
+        refit = old is None or now.my_melds != old.my_melds
         for i, part in enumerate(now.opponents):
             if old is None or part != old.opponents[i]:
                 panes[part.seat].show(part, style)
+                refit = True
+        if refit:  # melds came or went: the piles' rows are checked once laid out
+            for pane in panes.values():
+                pane.styles.max_height = None
+            self.call_after_refresh(self._keep_piles_whole)
+        stock = self.query_one(StockPile)
+        stock.set_class(self._hinted_pile == "stock", "-hinted")
+        self.query_one(DiscardPile).set_class(self._hinted_pile == "discard", "-hinted")
         if old is None or now.stock != old.stock:
-            self.query_one(StockPile).show(now.stock.count, now.stock.active, style)
+            stock.show(now.stock.count, now.stock.active, style)
         if old is None or now.pile != old.pile:
             pile = self.query_one(DiscardPile)
             if old is None or now.pile.deep != old.pile.deep:
@@ -296,6 +318,19 @@ class TableView(Screen[None]):
                                             scores.lowest_wins, self.seat, style.ascii)
         if old is None or now.hints != old.hints:
             self.query_one(KeyBar).show(now.hints)
+
+    def _keep_piles_whole(self) -> None:
+        """The stock and the pile keep their rows: where the opponents' melds and the
+        player's own leave the middle too short (at 70×20 the art was cut at the
+        bottom), the opponents' panes give up rows (their melds scroll out of sight)."""
+        if not still_shown(self) or self.has_class("-too-small"):
+            return
+        short = PILE_ROWS - self.query_one("#middle").region.height
+        panes = list(self.query(OpponentPane))
+        tallest = max((pane.region.height for pane in panes), default=0)
+        if short > 0 and tallest > MIN_PANE_ROWS:
+            for pane in panes:
+                pane.styles.max_height = max(MIN_PANE_ROWS, tallest - short)
 
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules

@@ -1,35 +1,65 @@
-"""A small chart of running totals: one coloured line of bars per player."""
+"""A line chart of each player's running total by deal, drawn by plotext: one line per
+player, each drawn with the player's initial (readable in plain letters and without
+colour), in the player's seat colour.  In plain-letters mode its frame is plain ASCII."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import plotext
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
 from textual.widget import Widget
 
 from ..colours import app_colours
 
-BARS = " ▁▂▃▄▅▆▇█"
-ASCII_BARS = " .:-=+*#%"
+# plotext's frame and ticks, as plain letters (the plain-letters card style)
+ASCII_FRAME = str.maketrans({"┌": "+", "┐": "+", "└": "+", "┘": "+", "─": "-", "│": "|",
+                             "┤": "|", "├": "|", "┬": "+", "┴": "+", "┼": "+"})
 
 
-def bar_line(values: Sequence[int], top: int, ascii_only: bool = False) -> str:
-    """One character per round, its height the running total relative to `top`."""
-    glyphs = ASCII_BARS if ascii_only else BARS
-    if top <= 0:
-        return glyphs[0] * len(values)
-    out = []
-    for v in values:
-        level = round(max(v, 0) / top * (len(glyphs) - 1))
-        out.append(glyphs[max(1 if v > 0 else 0, min(level, len(glyphs) - 1))])
-    return "".join(out)
+def line_marks(names: Sequence[str]) -> list[str]:
+    """One letter per player (the initial; a digit where two players share one)."""
+    marks: list[str] = []
+    for seat, name in enumerate(names):
+        initial = next((ch.upper() for ch in name if ch.isalnum()), "")
+        marks.append(initial if initial and initial not in marks else str(seat + 1)[-1])
+    return marks
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    colour = colour.lstrip("#")
+    return (int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16))
+
+
+def totals_plot(names: Sequence[str], series: Sequence[Sequence[int]], width: int,
+                height: int, colours: Sequence[str] = (), ascii_only: bool = False) -> Text:
+    """The chart as text of `width` × `height` cells."""
+    plotext.clear_figure()
+    plotext.plotsize(max(width, 20), max(height, 6))
+    plotext.theme("clear")
+    deals = max((len(s) for s in series), default=0)
+    for seat, (name, values, mark) in enumerate(zip(names, series, line_marks(names),
+                                                     strict=False)):
+        colour = _rgb(colours[seat % len(colours)]) if colours else None
+        plotext.plot(list(range(1, len(values) + 1)), list(values), marker=mark,
+                     color=colour, label=name)
+    if deals:
+        plotext.xticks(list(range(1, deals + 1)) if deals <= 13 else None)
+        low = min(min(s) for s in series if s)
+        high = max(max(s) for s in series if s)
+        plotext.yticks(sorted({round(low + (high - low) * i / 4) for i in range(5)}))
+    plotext.xlabel("deal")
+    drawn = plotext.build()
+    plotext.clear_figure()
+    text = Text.from_ansi(drawn.translate(ASCII_FRAME) if ascii_only else drawn)
+    text.rstrip()
+    return text
 
 
 class TotalsChart(Widget):
     DEFAULT_CSS = """
-    TotalsChart { height: auto; width: 1fr; }
+    TotalsChart { height: 1fr; min-height: 8; width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -41,26 +71,11 @@ class TotalsChart(Widget):
     def show(self, names: Sequence[str], series: Sequence[Sequence[int]],
              ascii_only: bool = False) -> None:
         self.names, self.series, self.ascii_only = names, series, ascii_only
-        self.refresh(layout=True)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.names) + 1
+        self.refresh()
 
     def render(self) -> Text:
-        top = max((max(s) for s in self.series if s), default=0)
-        seats = app_colours(self.app).seats
-        label_w = max((len(n) for n in self.names), default=4) + 1
-        width = max(self.size.width - label_w - 8, 4)
-        out = Text()
-        for seat, (name, values) in enumerate(zip(self.names, self.series, strict=False)):
-            colour = seats[seat % len(seats)]
-            shown = list(values)
-            # stretch short games so the chart reads as a chart, not a dot
-            repeat = max(1, min(4, width // max(len(shown), 1)))
-            bars = "".join(ch * repeat for ch in bar_line(shown, top, self.ascii_only))
-            out.append(name.ljust(label_w), Style(bold=True))
-            out.append(bars, Style(color=colour))
-            out.append(f" {values[-1] if values else 0}", Style(bold=True))
-            out.append("\n")
-        out.append(" " * label_w + "running total after each round", Style(dim=True))
-        return out
+        if not any(self.series):
+            return Text("No deal has been scored yet.", Style(dim=True, italic=True))
+        width, height = self.content_size
+        return totals_plot(self.names, self.series, width, height,
+                           app_colours(self.app).seats, self.ascii_only)

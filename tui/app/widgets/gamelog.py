@@ -58,6 +58,25 @@ class GameLog(VerticalScroll):
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
+def said(events: Sequence[Event], index: int) -> str:
+    """The words of event `index`, telling apart two cards of one face (two decks): a
+    card discarded in the turn its seat took or played a card like it is "the other 10♠"
+    (else "took 10♠ … discarded 10♠" reads like a broken rule)."""
+    event = events[index]
+    if event.kind != "discard" or len(event.cards) != 1:
+        return event.text
+    card = event.cards[0]
+    for earlier in reversed(events[max(0, index - TURN_LOOKBACK):index]):
+        if earlier.seat != event.seat:
+            break  # the turn began here
+        if any(c.face == card.face and c.uid != card.uid for c in earlier.cards):
+            return event.text.replace(f"discarded {card}", f"discarded the other {card}", 1)
+    return event.text
+
+
+TURN_LOOKBACK = 20  # log lines of one turn looked through (a turn is a few lines)
+
+
 def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
              headers: bool = True, words: Callable[[str], str] | None = None,
              colours: Colours | None = None) -> Text:
@@ -81,7 +100,8 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
         colour = seats[event.seat % len(seats)] if event.seat >= 0 else faint
         fresh = index >= fresh_from and event.seat != me
         out.append(words("● " if fresh else "· "), Style(color=colour, bold=fresh))
-        out.append(words(event.text), Style(bold=fresh, dim=not fresh and event.seat != me))
+        out.append(words(said(events, index)),
+                   Style(bold=fresh, dim=not fresh and event.seat != me))
     return out
 
 
@@ -205,7 +225,9 @@ class LogTail(Widget):
         kept = self._drawn.get(index)
         if kept is not None and kept[1] == fresh and kept[0] == event:
             return kept[2]
-        line = log_text([event], self._me, 0 if fresh else 1, 1, False, self._words, colours)
+        told = said(self._events, index)
+        line = log_text([event._replace(text=told)], self._me, 0 if fresh else 1, 1, False,
+                        self._words, colours)
         strips = self._strips(line)
         self._drawn[index] = (event, fresh, strips)
         return strips

@@ -72,11 +72,14 @@ class HandView(Painted):
             x = offset + i * step
             selected = uid in self.model.selected
             at_cursor = self.show_cursor and i == self.model.cursor
-            edge = c.cursor if at_cursor else c.selected if selected else c.edge
+            edge = c.cursor if at_cursor else c.selected if selected else \
+                c.good if uid in self.model.hinted else c.edge
             paint_small(canvas, x, 0 if selected else 1, card, self.card_style,
                         wild=self.is_wild(card), edge=edge, bold_edge=at_cursor or selected,
                         tall=tall)
-            if uid in self.model.new and not selected and step >= 4:
+            if uid in self.model.hinted and not selected and step >= 4:
+                canvas.put(x, 0, "hint", Style(color=c.good, bold=True))
+            elif uid in self.model.new and not selected and step >= 4:
                 canvas.put(x + 1, 0, "new", Style(color=c.highlight, italic=True))
             group = self.model.group_of(uid)
             hint = self.model.suggestion_of(uid)

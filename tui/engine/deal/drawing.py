@@ -4,9 +4,13 @@ that opens when the player in turn passes the discard over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action, Buy, DrawStock, IllegalAction, PassBuy, TakeDiscard
 from ..cards import Card, format_cards
+from ..meld import Meld
 from ..solver import find_contract
+from .meld_with import melds_with
 from .melding import Melding
 
 
@@ -69,9 +73,13 @@ class Drawing(Melding):
         """A deep draw is only offered when the card can be melded this very turn."""
         card = self.discard[-1 - depth]
         if self.contract_down(seat):  # no new melds: only laying off can use the card
-            return self._may_lay_off(seat) and any(
+            return (self._may_lay_off(seat) and any(
                 self._extends(m, card) for m in self.table
-                if self.rules.lay_off.onto == "any" or m.owner == seat)
+                if self.rules.lay_off.onto == "any" or m.owner == seat)) or (
+                # with no contract to meet, new melds go down at any time (Rummy 500)
+                not self.round_rules.contract.required
+                and self._free_meld_for(seat, self.hands[seat] + self.discard[-1 - depth:],
+                                        card) is not None)
         hand = self.hands[seat] + self.discard[-1 - depth:]
         if not self._could_meld(card, hand):
             return False
@@ -86,6 +94,20 @@ class Drawing(Melding):
             return True
         # or lay the contract down without it, and lay it off on the table the same turn
         return self._lay_down_for(seat, hand, card) is not None
+
+    def _free_meld_for(self, seat: int, hand: Sequence[Card], card: Card) -> Meld | None:
+        """In a round with no contract, a new meld of `hand` holding `card` (taken from
+        deep in the pile, so owed this turn) that leaves the turn able to end; None if
+        there is none."""
+        if not self._could_meld(card, hand, table=False):
+            return None
+        for meld in melds_with(card, hand, self.rules, self.rules_round):
+            left = len(hand) - len(meld.cards)
+            if left == 0 and self._discard_rule() == "required":
+                continue
+            if self._strands_after_lay_down(seat, [meld], hand, [card]) is None:
+                return meld
+        return None
 
     def _do_draw_stock(self, action: DrawStock) -> None:
         seat = action.seat

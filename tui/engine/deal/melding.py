@@ -21,6 +21,8 @@ class Melding(DealState):
     def _may_lay_off(self, seat: int) -> bool:
         when = self.rules.lay_off.when
         down = self.contract_turn[seat]
+        if when == "always":
+            return True
         if when == "never" or down is None:
             return False
         if when == "after_contract_turn" and down == self.turn_count:
@@ -89,7 +91,8 @@ class Melding(DealState):
             return None
         when = self.rules.lay_off.when
         down = self.contract_turn[seat]
-        may_lay_off = when != "never" and (down is not None or down_now) and not (
+        may_lay_off = when == "always" or when != "never" and (
+            down is not None or down_now) and not (
             when == "after_contract_turn" and (down_now or down == self.turn_count))
         rule = self._discard_rule()
 
@@ -198,7 +201,7 @@ class Melding(DealState):
         return None if best is None else best[1]
 
     def _may_lay_off_after_lay_down(self) -> bool:
-        return self.rules.lay_off.when == "after_contract"
+        return self.rules.lay_off.when in ("after_contract", "always")
 
     def _strands_after_lay_off(self, seat: int, meld: Meld, new: Meld,
                                cards: Sequence[Card]) -> IllegalAction | None:

@@ -65,6 +65,11 @@ class Deal(GoingOut):
                 lay = self._lay_down_for(seat, hand, self.must_meld)
                 if lay is not None:
                     options.append(LayDown(seat, meld_specs(lay)))
+            elif self.must_meld is not None and not self.round_rules.contract.required:
+                # no contract: the card taken from deep in the pile goes down in a new meld
+                meld = self._free_meld_for(seat, hand, self.must_meld)
+                if meld is not None:
+                    options.append(LayDown(seat, meld_specs([meld])))
             # laying off the last card is going out without a discard
             if self._may_lay_off(seat) and not (len(hand) == 1
                                                 and self._discard_rule() == "required"):

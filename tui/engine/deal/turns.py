@@ -17,6 +17,8 @@ from ..meld_rules import meld_params
 from ..rules import Round, Ruleset
 from ..view import Event, Phase
 
+UNCAPPED_STOCKS = 10
+
 
 class DealState:
     """Everything about one deal in progress; a new deal is a new object."""
@@ -144,10 +146,8 @@ class DealState:
         self.must_meld = None
         self.freed_jokers = []
         self.phase = "draw"
-        if self.turn_limit is not None and self.turn_count > self.turn_limit:
-            self._say(-1, f"{self.turn_limit} turns have been played: the round ends as it "
-                      "stands.", "stock")
-            self._end_round()
+        if self.turn_count > self.turn_limit:
+            self.end_as_it_stands(f"{self.turn_limit} turns have been played")
             return
         if not self.stock and not self._rebuild_stock() and not self._lone_discard_left():
             self._say(-1, "The stock is exhausted: the round ends as it stands.", "stock")
@@ -161,6 +161,11 @@ class DealState:
         limit = stock_rules.max_rebuilds
         if (stock_rules.when_empty != "reshuffle" or (limit is not None and self.rebuilds >= limit)
                 or len(self.discard) != 1 or self.rules.draw.discard == "none"):
+            return False
+        refusal = self._pile_refusal(self.turn)
+        if refusal is not None:  # e.g. `draw.stock_only_after_contract` with a contract down
+            self._say(-1, f"The stock is out and {self.names[self.turn]} may not take the one "
+                      f"card in the discard pile (`{refusal.rule}`).", "stock")
             return False
         self.rebuilds += 1
         self._say(-1, f"The stock is out: {self.names[self.turn]} draws the one card in the "
@@ -191,19 +196,33 @@ class DealState:
     def _end_round(self) -> None:
         self._on_over()
 
+    def end_as_it_stands(self, why: str) -> None:
+        """End the deal now, scored as the cards lie, saying `why` in the log: the game's
+        answer to a deal that cannot or would not end by play (a player in turn with no
+        legal move, a deal or a game past its moves)."""
+        self._say(-1, f"{why}: the round ends as it stands.", "stock")
+        self._end_round()
+
     def _play_options(self, seat: int) -> list[Action]:
         """What `seat` may do after drawing (the moves are listed in `moves`)."""
         raise NotImplementedError
 
+    def _pile_refusal(self, seat: int) -> IllegalAction | None:
+        """Why `seat` may not take from the discard pile this turn (see `drawing`)."""
+        raise NotImplementedError
 
-def turn_limit(rules: Ruleset, cards: int) -> int | None:
+
+def turn_limit(rules: Ruleset, cards: int) -> int:
     """The turns after which a deal ends as it stands: as many as its stocks could supply
     draws for (the first and every rebuild allowed, each at most the deal's `cards`).  The
     stock's own end does not come if the players only take discards, and without this cap
-    such a deal (bots that pass cards round the pile) would never end.  None: the rebuilds
-    are not capped, and neither are the turns."""
+    such a deal (bots that pass cards round the pile) would never end.  With no cap on the
+    rebuilds (`stock.max_rebuilds: null`) the deal still ends after `UNCAPPED_STOCKS`
+    stocks' worth of turns: a table that has drawn through the stock that often is not
+    going out (bots that cannot meld, or that cycle through a stock turned over unshuffled,
+    never would)."""
     stocks = rules.stock.stocks
-    return None if stocks is None else stocks * cards
+    return (UNCAPPED_STOCKS if stocks is None else stocks) * cards
 
 
 def same_card(face: tuple[int, str], card: Card) -> bool:

@@ -84,30 +84,73 @@ def _shown(value: Any) -> str:
 
 
 def _change_lines(changes: list[KeyChange]) -> list[str]:
-    """One line a change; a run of list items only one side has is one line."""
+    """One line a change; a run of list items only one side has is one line, and so is
+    one change made to the same key of list items in a row."""
     out: list[str] = []
     index = 0
     while index < len(changes):
-        change = changes[index]
-        head, _, item = change.key.rpartition(".")
-        gone = change.now is None and item.isdigit()
-        added = change.was is None and item.isdigit()
-        end = index + 1
-        while (gone or added) and end < len(changes):
-            nxt = changes[end]
-            nhead, _, nitem = nxt.key.rpartition(".")
-            if nhead != head or not nitem.isdigit() or (
-                    (nxt.now is None) != gone or (nxt.was is None) != added):
-                break
-            end += 1
+        first = changes[index]
+        end = _one_side_in_a_row(changes, index)
         if end - index > 2:
-            last = changes[end - 1].key.rpartition(".")[2]
-            out.append(f"{head}.{item}–{last}: {end - index} "
-                       f"{'removed' if gone else 'added'}")
-        else:
-            out += [f"{c.key}: {_shown(c.was)} → {_shown(c.now)}" for c in changes[index:end]]
-        index = end
+            head, _, number = first.key.rpartition(".")
+            final = changes[end - 1].key.rpartition(".")[2]
+            out.append(f"{head}.{number}–{final}: {end - index} "
+                       f"{'removed' if first.now is None else 'added'}")
+            index = end
+            continue
+        end = _same_in_a_row(changes, index)
+        if end - index > 2:
+            head, number, tail = first.key.split(".", 2)
+            final = changes[end - 1].key.split(".")[1]
+            out.append(f"{head}.{number}–{final}.{tail}: {_shown(first.was)} → "
+                       f"{_shown(first.now)}")
+            index = end
+            continue
+        out.append(f"{first.key}: {_shown(first.was)} → {_shown(first.now)}")
+        index += 1
     return out
+
+
+def _one_side_in_a_row(changes: list[KeyChange], index: int) -> int:
+    """Where the run starting at `index` ends of whole list items only one side has
+    (`decks.3`, `decks.4`, … added)."""
+    head, _, number = changes[index].key.rpartition(".")
+    gone, added = changes[index].now is None, changes[index].was is None
+    end = index + 1
+    if not number.isdigit() or not (gone or added):
+        return end
+    while end < len(changes):
+        change = changes[end]
+        next_head, _, next_number = change.key.rpartition(".")
+        if (next_head != head or not next_number.isdigit()
+                or (change.now is None) != gone or (change.was is None) != added):
+            break
+        end += 1
+    return end
+
+
+def _same_in_a_row(changes: list[KeyChange], index: int) -> int:
+    """Where the run starting at `index` ends of one change made to one key of list
+    items numbered one after another (`rounds.1.wild`, `rounds.2.wild`, …)."""
+    def parts(change: KeyChange) -> tuple[str, int, str] | None:
+        pieces = change.key.split(".", 2)
+        if len(pieces) < 3 or not pieces[1].isdigit():
+            return None
+        return pieces[0], int(pieces[1]), pieces[2]
+
+    first = parts(changes[index])
+    end = index + 1
+    if first is None:
+        return end
+    while end < len(changes):
+        now = parts(changes[end])
+        if (now is None or (now[0], now[2]) != (first[0], first[2])
+                or now[1] != first[1] + (end - index)
+                or (changes[end].was, changes[end].now)
+                != (changes[index].was, changes[index].now)):
+            break
+        end += 1
+    return end
 
 
 def describe_differences(parent: Ruleset, child: Ruleset, width: int = WIDTH) -> str:

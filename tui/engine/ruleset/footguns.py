@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import MAX_RUN, get_key, meld_count
+from .checks import MAX_RUN, _sizes, get_key, meld_count
 from .checks_scoring import scoring_warnings
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
@@ -60,12 +60,6 @@ class _Footguns:
             self.warn("the rounds have contracts but `lay_off.when` is not written: it "
                       "defaults to never, so nobody can ever lay off (write `lay_off.when: "
                       "never` if that is meant)", ("lay_off",))
-        if not contracts:
-            for keys in (("lay_off", "when"), ("joker_swap", "when")):
-                when = get_key(self.data, *keys)
-                if isinstance(when, str) and when.startswith("after_contract"):
-                    self.warn(f"`{'.'.join(keys)}: {when}`, but no round has a contract: "
-                              "it means from the first turn", keys)
         if not melding and not self.has("scoring", "score_best_arrangement"):
             self.warn("hands are melded only when going out, but "
                       "`scoring.score_best_arrangement` is not written: it defaults to false, "
@@ -90,6 +84,9 @@ class _Footguns:
                       ("melds", "set", "max"))
         self.all_at_once_discards()
         self.never_out()
+        self.unmeetable_set()
+        self.exact_all_at_once()
+        self.shadowed_defaults()
         scoring_warnings(self.data, self.warn)
         return self.found
 
@@ -116,6 +113,52 @@ class _Footguns:
                 self.warn(f"round {index + 1} can never be gone out on: with no laying off "
                           f"the contract must hold {need} cards, and its melds hold at most "
                           f"{room} (set `lay_off.when`)", ("rounds", index))
+
+    def unmeetable_set(self) -> None:
+        """A set of distinct suits holds at most four cards: a larger minimum can never be
+        met (nobody can ever make a set)."""
+        least = get_key(self.data, "melds", "set", "min")
+        most = get_key(self.data, "melds", "set", "max")
+        if (isinstance(least, int) and least > SUIT_COUNT
+                and get_key(self.data, "melds", "set", "distinct_suits", default=False)
+                and not (isinstance(most, int) and most < least)):
+            self.warn(f"`melds.set.min: {least}` with `melds.set.distinct_suits`: a set of "
+                      f"distinct suits holds at most {SUIT_COUNT} cards, so no set can ever "
+                      "be made", ("melds", "set", "min"))
+
+    def exact_all_at_once(self) -> None:
+        """With `contract.exact_size`, an `all_at_once` round whose hand is longer than its
+        contract's melds can never be gone out on (the whole hand must go down in them)."""
+        if not get_key(self.data, "contract", "exact_size", default=False):
+            return
+        overall = get_key(self.data, "going_out", "discard", default="optional")
+        set_min = get_key(self.data, "melds", "set", "min", default=3)
+        run_min = get_key(self.data, "melds", "run", "min", default=3)
+        for index, entry in enumerate(self.rounds):
+            contract = self.round_key(entry, "contract")
+            cards = self.round_key(entry, "cards")
+            if (not self.round_key(entry, "all_at_once") or not isinstance(contract, dict)
+                    or not isinstance(cards, int)):
+                continue
+            room = sum(_sizes(contract.get("sets"), set_min)) + sum(
+                _sizes(contract.get("runs"), run_min))
+            rule = self.round_key(entry, "going_out_discard") or overall
+            need = cards + (1 if rule == "forbidden" else 0)  # after the draw, less a discard
+            if room and need > room:
+                self.warn(f"round {index + 1} can never be gone out on: it is `all_at_once`, "
+                          f"so its {need} cards must all go down in the contract, and with "
+                          f"`contract.exact_size` its melds hold exactly {room}",
+                          ("contract", "exact_size"))
+
+    def shadowed_defaults(self) -> None:
+        """A `round_defaults` key that every round writes for itself never applies (and so
+        is never checked either): almost surely meant for the rounds."""
+        if not self.rounds:
+            return
+        for key in self.defaults:
+            if all(key in entry for entry in self.rounds):
+                self.warn(f"`round_defaults.{key}` never applies: every round sets its own "
+                          f"`{key}` (write it in the rounds instead)", ("round_defaults", key))
 
     def all_at_once_discards(self) -> None:
         overall = get_key(self.data, "going_out", "discard", default="optional")

@@ -3,8 +3,10 @@
 The schema and the consistency checks accept any ruleset that makes sense; these limits
 refuse the ones that make sense only on paper: hands so large that no search can arrange
 them between two key presses, card values so large that they overflow the solver's
-weights, melds no hand can ever make, games that could run for days.  A file may come from
-a stranger on a shared server, so each limit says why it is there and what is allowed.
+weights, melds no hand can ever make.  A file may come from a stranger on a shared server,
+so each limit says why it is there and what is allowed.  How long a game may run is not
+judged here but during play (`game.MAX_GAME_MOVES`): a worst case no real game reaches is
+no reason to refuse a file an earlier version accepted.
 """
 
 from __future__ import annotations
@@ -24,10 +26,6 @@ MAX_POINT_LIMIT = 1_000_000
 MAX_PENALTY_CARDS = 5  # cards a buyer also takes (hands grow by this per buy)
 MIN_MELD = 2  # a "meld" of one card would make every card a meld
 MAX_RUN = 13
-# Moves a game could take at worst: every round drawn through its whole stock after
-# every rebuild, each draw with its discard and the buy offers to the others.  A bot game
-# of the bundled rules stays far below; a ruleset beyond this could run for hours.
-MAX_GAME_MOVES = 200_000
 
 
 def limit_errors(doc: LocatedDoc, data: dict[str, Any]) -> list[LocatedError]:
@@ -53,11 +51,6 @@ def limit_errors(doc: LocatedDoc, data: dict[str, Any]) -> list[LocatedError]:
                              "arrange in reasonable time")
     _numbers(data, error)
     _melds(data, error)
-    moves = worst_case_moves(data, len(rounds))
-    if moves is not None and moves > MAX_GAME_MOVES:
-        error(("rounds",), f"a game could take up to {moves:,} moves (rounds × stock "
-                           f"rebuilds × cards); at most {MAX_GAME_MOVES:,} can be played "
-                           "in reasonable time: fewer rounds, decks or `stock.max_rebuilds`")
     return found
 
 
@@ -147,26 +140,3 @@ def _largest(data: dict[str, Any], kind: str) -> int | None:
     decks = [d.get("decks") for d in data.get("decks", []) if isinstance(d, dict)]
     counts = [d for d in decks if isinstance(d, int)]
     return 4 * max(counts) if counts else None
-
-
-def worst_case_moves(data: dict[str, Any], schedule: int) -> int | None:
-    """An upper bound on the moves of one game (see `MAX_GAME_MOVES`); None if unknown."""
-    decks = [d for d in data.get("decks", []) if isinstance(d, dict)]
-    shoe = max((d.get("decks", 0) * 52 + d.get("jokers", 0) for d in decks
-                if isinstance(d.get("decks", 0), int) and isinstance(d.get("jokers", 0), int)),
-               default=0)
-    players = _section(data, "players").get("max")
-    if not shoe or not isinstance(players, int) or not schedule:
-        return None
-    end = _section(data, "end")
-    rounds = schedule
-    if isinstance(end.get("point_limit"), int):
-        rounds = end.get("max_rounds", 100) if isinstance(end.get("max_rounds"), int) else 100
-    stock = _section(data, "stock")
-    rebuilds = stock.get("max_rebuilds", 2)
-    if stock.get("when_empty") == "end_round":
-        rebuilds = 0
-    elif not isinstance(rebuilds, int):
-        return None  # no cap on rebuilds: the rounds end by play, not by a bound
-    per_draw = 2 + (players - 1 if _section(data, "buying").get("enabled") else 0)
-    return rounds * (rebuilds + 1) * shoe * per_draw

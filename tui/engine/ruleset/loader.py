@@ -19,6 +19,7 @@ Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,8 +141,12 @@ def find_ruleset(
     for key, path, _origin in found:
         if key == text:
             return path
-    known = ", ".join(sorted({key for key, _, _ in found})) or "none"
-    raise RulesetError([LocatedError(text, 0, 0, f"no ruleset named `{text}` (known: {known})")])
+    keys = sorted({key for key, _, _ in found})
+    known = ", ".join(keys) or "none"
+    close = difflib.get_close_matches(text.replace("-", "_").replace(" ", "_").lower(), keys, 1)
+    hint = f"; did you mean `{close[0]}`?" if close else ""
+    raise RulesetError([LocatedError(text, 0, 0, f"no ruleset named `{text}` (known: "
+                                                 f"{known}){hint}")])
 
 
 def _read(path: Path) -> str:
@@ -242,8 +247,27 @@ def load_ruleset_text(
             errors += semantic_errors(doc, *checkable)
             errors += limit_errors(doc, checkable[0])
     if errors:
-        raise RulesetError(errors)
+        raise RulesetError(_in_files_the_player_wrote(errors, doc, file))
     return build_ruleset(doc.data, key=key, source=text)
+
+
+def _in_files_the_player_wrote(errors: list[LocatedError], doc: LocatedDoc,
+                               file: str) -> list[LocatedError]:
+    """The errors located where the player can mend them.  A bundled ruleset loads by
+    itself, so an error located in one (extended by the player's file) is a consequence
+    of what the player wrote: left out beside errors in the player's own files, else
+    shown at their `extends`, naming the bundled line it concerns."""
+    bundled = bundled_rulesets_dir()
+
+    def foreign(error: LocatedError) -> bool:
+        return error.file != file and error.line > 0 and _within(Path(error.file), bundled)
+
+    own = [e for e in errors if not foreign(e)]
+    if own:
+        return own
+    where = doc.key_loc(("extends",))
+    return [where.error(f"{e.message} (the bundled {Path(e.file).name}, line {e.line}, "
+                        "which this file extends)") for e in errors]
 
 
 def ruleset_warnings(name_or_path: str | Path, user_dir: Path | None = None) -> list[LocatedError]:

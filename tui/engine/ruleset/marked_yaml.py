@@ -28,7 +28,8 @@ MAX_DEPTH = 40  # rulesets nest four or five levels; far deeper is a typo (or an
 
 
 class _TooBig(Exception):
-    """The document expands to more values than `MAX_VALUES`, or an alias holds itself."""
+    """The document expands to more values than `MAX_VALUES`, an alias holds itself, or a
+    number is too long for Python to read."""
 
     def __init__(self, message: str, node: yaml.Node) -> None:
         super().__init__(message)
@@ -91,12 +92,12 @@ def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "cannot be read"
-        if exc.context and exc.problem:
-            started = exc.context_mark
-            where = f" started at line {started.line + 1}" if started and started != mark else ""
-            problem += f" ({exc.context.removeprefix('while ')}{where})"
+        started = exc.context_mark if exc.context and exc.problem else None
+        since = (started.line + 1 if started is not None and started != mark
+                 and mark is not None and started.line != mark.line else None)
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        errors.append(LocatedError(file, line, column, f"YAML syntax error: {problem}"))
+        errors.append(LocatedError(file, line, column,
+                                   f"YAML syntax error: {plain_words(problem, since)}"))
     except yaml.YAMLError as exc:
         errors.append(LocatedError(file, 0, 0, f"YAML error: {exc}"))
     except RecursionError:  # the pure-Python parser (no libyaml) recurses per level
@@ -105,6 +106,43 @@ def compose_located(text: str, file: str) -> tuple[LocatedDoc, list[LocatedError
     finally:
         loader.dispose()
     return doc, errors
+
+
+# The parser's words for a syntax error -> the same in a player's words (the form to write)
+_PLAIN = (
+    ("did not find expected ',' or '}'",
+     "a `{...}` mapping is not closed with `}`, or two of its entries have no comma "
+     "between them (write `{min: 2, max: 4}`)"),
+    ("did not find expected ',' or ']'",
+     "a `[...]` list is not closed with `]`, or two of its entries have no comma between "
+     "them (write `[2, A]`)"),
+    ("mapping values are not allowed",
+     "a second `:` on one line: one key per line (`name: x`, then the next key below it), "
+     "and a text holding `: ` in quotes (`name: \"Rummy: our way\"`)"),
+    ("found a tab character",
+     "a tab: indent with spaces only"),
+    ("found character '\\t'",
+     "a tab: indent with spaces only"),
+    ("found unexpected end of stream",
+     "the file ends inside a quoted text: a quote is not closed"),
+    ("did not find expected key",
+     "this line is indented differently from the keys above it: the keys of one mapping "
+     "start in the same column"),
+    ("did not find expected '-' indicator",
+     "this line is indented like a list entry but does not start with `- `"),
+    ("could not find expected ':'",
+     "a key without a `:` (write `key: value`)"),
+    ("found undefined alias",
+     "`*name` refers to no `&name` written above it"),
+)
+
+
+def plain_words(problem: str, since: int | None = None) -> str:
+    """A syntax error of the YAML parser in a player's words (the parser's own, when no
+    plainer ones are known), with the line the unfinished part started on."""
+    text = next((plain for words, plain in _PLAIN if problem.startswith(words)), problem)
+    unclosed = text.startswith(("a `{", "a `[", "the file ends"))
+    return text + (f" (it started at line {since})" if since is not None and unclosed else "")
 
 
 def _loc(doc: LocatedDoc, node: yaml.Node) -> Loc:
@@ -157,7 +195,18 @@ def _walk(
             ]
         finally:
             budget.open.discard(id(node))
-    return loader.construct_object(node, deep=True)
+    return _scalar(loader, node)
+
+
+def _scalar(loader: Any, node: yaml.Node) -> Any:
+    """A scalar's value; an integer of more digits than Python converts (4,300: its
+    `ValueError`) is a located error like any other."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError:
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        raise _TooBig(f"a number of {digits:,} digits is far too long (a ruleset's numbers "
+                      "have a few digits)", node) from None
 
 
 def _walk_mapping(
@@ -174,7 +223,7 @@ def _walk_mapping(
         if not isinstance(key_node, yaml.ScalarNode):
             errors.append(_loc(doc, key_node).error("a key must be a name, not a list or mapping"))
             continue
-        key = loader.construct_object(key_node, deep=True)
+        key = _scalar(loader, key_node)
         if isinstance(key, int) and not isinstance(key, bool):
             key = str(key)  # `2: 2` in a table of card values
         if not isinstance(key, str):

@@ -13,6 +13,7 @@ import copy
 import difflib
 from typing import Any
 
+import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
@@ -543,6 +544,9 @@ def _build_schema() -> dict[str, Any]:
                             "never": "nobody ever lays off",
                             "after_contract": "from the turn the contract goes down",
                             "after_contract_turn": "only on turns after the contract went down",
+                            "always": "from the first turn, the player's contract down or not "
+                                      "(in a game without contracts: the same as "
+                                      "`after_contract`)",
                         },
                         "never",
                     ),
@@ -644,8 +648,9 @@ def _build_schema() -> dict[str, Any]:
                         "maximum": MAX_REBUILDS,
                         "description": (
                             "After this many rebuilds the round ends and is scored as it "
-                            "stands (so every round ends). null: no limit (two players who "
-                            "only pass cards back and forth then never finish the round). "
+                            "stands (so every round ends). null: no limit, but the round still "
+                            "ends as it stands after ten stocks' worth of turns (ten times "
+                            "the cards in play), which no table going out ever reaches. "
                             "Only with `when_empty: reshuffle`.  A turn that finds the stock "
                             "out and one card in the pile draws that card, and counts as a "
                             "rebuild.  The round also ends as it stands after as many turns "
@@ -823,6 +828,32 @@ def suggest(word: str, choices: list[str]) -> str:
     return f"; did you mean `{close[0]}`?" if close else ""
 
 
+def for_example(key: str | int | None, schema: dict[str, Any]) -> str:
+    """` (for example `decks: [{players: 2, decks: 1}]`)`: the right form of a key, from
+    the first example its schema gives ("" if it gives none)."""
+    sample = _sample(schema)
+    if sample is None:
+        return ""
+    value = yaml.safe_dump(sample, default_flow_style=True, width=1_000_000,
+                           sort_keys=False).strip().removesuffix("...").strip()
+    written = f"{key}: {value}" if isinstance(key, str) else f"- {value}"
+    return f" (for example `{written}`)"
+
+
+def _sample(schema: dict[str, Any]) -> Any:
+    """A value of the right form: the schema's first example, else a mapping of samples of
+    its required keys, else its default or least value; None if it gives no clue."""
+    if schema.get("examples"):
+        return schema["examples"][0]
+    properties = schema.get("properties", {})
+    if schema.get("type") == "object" and schema.get("required"):
+        parts = {key: _sample(properties.get(key, {})) for key in schema["required"]}
+        return parts if all(v is not None for v in parts.values()) else None
+    if schema.get("default") not in (None, [], {}):
+        return schema["default"]
+    return schema.get("minimum")
+
+
 def _messages(error: ValidationError, doc: LocatedDoc) -> list[LocatedError]:
     path = tuple(error.absolute_path)
     where = f"`{dotted(path)}`"
@@ -843,12 +874,16 @@ def _messages(error: ValidationError, doc: LocatedDoc) -> list[LocatedError]:
     if kind == "required":
         missing = [key for key in error.validator_value if key not in instance]
         inside = f" in `{dotted(path)}`" if path else ""
-        return [at.error(f"missing key `{key}`{inside}") for key in missing]
+        properties = error.schema.get("properties") or (
+            {} if path else _SCHEMA["properties"])  # the file's keys: required in `else`
+        return [at.error(f"missing key `{key}`{inside}"
+                         f"{for_example(key, properties.get(key, {}))}") for key in missing]
     if kind == "type":
         types = error.validator_value
         types = [types] if isinstance(types, str) else types
         wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        return [at.error(f"{where} must be {wanted}, not {_what(instance)}")]
+        example = for_example(path[-1] if path else None, error.schema)
+        return [at.error(f"{where} must be {wanted}, not {_what(instance)}{example}")]
     if kind == "enum":
         options = [str(v) if v is not None else "null" for v in error.validator_value]
         hint = suggest(str(instance), options) if isinstance(instance, str) else ""

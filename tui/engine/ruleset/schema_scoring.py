@@ -62,10 +62,11 @@ def lay_off_keys() -> dict[str, Any]:
             "description": (
                 "With `going_out.deadwood_limit` (knocking): when a player goes out keeping "
                 "cards outside melds, every other player lays off what they can onto that "
-                "player's melds before their hand is scored; the engine does it for them, "
-                "the way that leaves them the fewest points (with "
-                "`scoring.score_best_arrangement` their own melds are found first). Not "
-                "after a gin: a player who went out keeping nothing cannot be laid off onto."
+                "player's melds before their hand is scored; the engine does it for them: "
+                "the cards left outside their own best melds (with "
+                "`scoring.score_best_arrangement`; else every card in hand), dearest first, "
+                "as long as any fits. Not after a gin: a player who went out keeping "
+                "nothing cannot be laid off onto."
             ),
         },
     }

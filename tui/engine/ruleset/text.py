@@ -411,14 +411,15 @@ def _buying(r: Ruleset) -> str | None:
 
 def _lay_off(r: Ruleset) -> str:
     when = r.lay_off.when
+    onto = ("any meld on the table, yours or another player's" if r.lay_off.onto == "any"
+            else "your own melds")
     if when == "never":
         text = "Nobody ever adds cards to the melds on the table."
+    elif when == "always":
+        text = (f"From your first turn you may lay off cards from your hand onto {onto}, if "
+                "they extend it" + (", whether or not your contract is down."
+                                    if _any_contract(r) else "."))
     else:
-        onto = (
-            "any meld on the table, yours or another player's"
-            if r.lay_off.onto == "any"
-            else "your own melds"
-        )
         start = (
             "from the same turn"
             if when == "after_contract"
