@@ -26,6 +26,7 @@ from .melder import melder_draw, melds_score
 from .tactics import (
     Decision,
     TacticalBot,
+    connections,
     may_lay_off_now,
     meld_phrase,
     options,
@@ -192,24 +193,6 @@ def discard_action(view: SeatView, card: Card) -> Action:
         if action.kind == "discard" and getattr(action, "card", None) == card:
             return action
     raise ValueError(f"{card} is not a legal discard")
-
-
-def connections(card: Card, hand: Sequence[Card], ev: Evaluator) -> int:
-    """How many other cards in hand this card could meld with (same rank, or same suit
-    within two ranks); wilds connect with everything."""
-    if ev.is_wild(card):
-        return len(hand)
-    n = 0
-    for other in hand:
-        if other is card or other.uid == card.uid and other.uid >= 0:
-            continue
-        if ev.is_wild(other):
-            n += 1
-        elif other.rank == card.rank:
-            n += 1
-        elif other.suit == card.suit and abs(other.rank - card.rank) <= 2:
-            n += 1
-    return n
 
 
 def keeps_text(ev: Evaluator, rest: Sequence[Card], penalty: float, what: str) -> str:

@@ -21,7 +21,7 @@ from tui.engine.cards import Card
 from tui.engine.view import SeatView
 
 from .evaluate import Evaluator
-from .tactics import Decision, options, play_mode, stock_or_first
+from .tactics import Decision, connections, options, play_mode, stock_or_first
 
 CHEAP = 5  # the dearest top discard taken only for going with a card in hand
 
@@ -56,8 +56,6 @@ def melder_draw(view: SeatView, ev: Evaluator) -> Decision:
         gain, take = best
         what = "the top discard" if take.depth == 0 else f"{take.depth + 1} cards"
         return Decision(take, f"{what} add {gain} points to what my melds would score")
-    from .medium import connections  # medium draws through here: imported on use
-
     card = view.top_discard
     top = next((a for a in takes if a.depth == 0), None)
     if (top is not None and card is not None and view.rules.scoring.melded != "plus"

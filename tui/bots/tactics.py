@@ -215,3 +215,21 @@ def stock_or_first(view: SeatView) -> Action:
 def top_take(view: SeatView) -> TakeDiscard | None:
     """Taking the top discard (not deeper), if the rules allow it now."""
     return next((a for a in view.legal if isinstance(a, TakeDiscard) and a.depth == 0), None)
+
+
+def connections(card: Card, hand: Sequence[Card], ev: Evaluator) -> int:
+    """How many other cards in hand this card could meld with (same rank, or same suit
+    within two ranks); wilds connect with everything."""
+    if ev.is_wild(card):
+        return len(hand)
+    n = 0
+    for other in hand:
+        if other is card or other.uid == card.uid and other.uid >= 0:
+            continue
+        if ev.is_wild(other):
+            n += 1
+        elif other.rank == card.rank:
+            n += 1
+        elif other.suit == card.suit and abs(other.rank - card.rank) <= 2:
+            n += 1
+    return n
