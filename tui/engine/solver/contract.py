@@ -282,6 +282,7 @@ class _Search:
         by_rank: dict[int, list[int]] = {}
         for f in self.core_faces:
             by_rank.setdefault(self.faces[f][0], []).append(f)
+        most_wilds = p.max_wilds
         for rank in range(1, 14) if fixed is None else (fixed,):
             fs = by_rank.get(rank)
             if not fs:
@@ -292,9 +293,11 @@ class _Search:
                 if t < self.nat_min or t > most:
                     continue
                 need = max(0, least - t)
-                cap = min(most - t, p.max_wilds)
-                if not p.outnumber:
-                    cap = min(cap, t)
+                cap = most - t
+                if cap > most_wilds:
+                    cap = most_wilds
+                if not p.outnumber and cap > t:
+                    cap = t
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in combo)
@@ -309,6 +312,7 @@ class _Search:
         out: list[Core] = []
         if least > most:
             return out
+        most_wilds = p.max_wilds
         for suit in (SUITS if p.same_suit else ("*",)):
             fs = [f for f in self.core_faces
                   if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
@@ -333,9 +337,11 @@ class _Search:
                     continue
                 length = max(span, least)
                 need = length - t
-                cap = min(most - t, p.max_wilds)
-                if not p.outnumber:
-                    cap = min(cap, t)
+                cap = most - t
+                if cap > most_wilds:
+                    cap = most_wilds
+                if not p.outnumber and cap > t:
+                    cap = t
                 if need > cap or need > self.total_wilds:
                     continue
                 value = sum(self.value[f] for f in faces)
@@ -743,6 +749,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
     if any(q is None for q in places):
         return []
     lo_c, hi_c, t = min(places), max(places), core[3]
+    most_wilds = p.max_wilds if p.outnumber or t > p.max_wilds else t
     out = []
     for lo in range(lo_bound, lo_c + 1):
         for hi in range(hi_c, hi_bound + 1):
@@ -750,7 +757,7 @@ def _placements(core: Core, p: MeldParams, lo_bound: int, hi_bound: int,
             wilds = length - t
             if length < core[8] or length > core[9]:
                 continue
-            if wilds < 0 or (not p.outnumber and wilds > t) or wilds > p.max_wilds:
+            if wilds < 0 or wilds > most_wilds:
                 continue
             if lo == 1 and hi == HIGH_ACE:
                 continue

@@ -33,9 +33,11 @@ def set_core_options(ctx: Context, budget: int,
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
             return None
         need = max(0, p.set_min - t)
-        cap = min(p.set_max - t, p.max_wilds)
-        if not p.outnumber:
-            cap = min(cap, t)
+        cap = p.set_max - t
+        if cap > p.max_wilds:
+            cap = p.max_wilds
+        if not p.outnumber and cap > t:
+            cap = t
         if need > cap or need > budget:
             return None
         return need, min(budget, cap - need)
