@@ -111,7 +111,6 @@ def test_a_listing_of_an_older_state_never_serves_the_next_one(monkeypatch) -> N
         return options
 
     monkeypatch.setattr(Deal, "_draw_options", drawn_while_listing)
-    deal._legal_cache = {}  # (the game listed them once already: does the seat have a move?)
     stale = deal.legal(seat)
     assert {a.kind for a in stale} >= {"draw_stock"}
     assert game.phase == "play"

@@ -77,7 +77,7 @@ def test_a_player_in_turn_with_no_legal_move_ends_the_deal_as_it_stands(
     ends as it stands rather than waiting for ever (here: no draw offered at all)."""
     game = Game(load_ruleset("three_thirteen"), ["Ann", "Bob"], 3)
     seat = game.actor
-    monkeypatch.setattr(Deal, "_draw_options", lambda self, seat: [])
+    monkeypatch.setattr(Deal, "has_a_move", lambda self, seat: self.phase != "draw")
     game.apply(DrawStock(seat))
     game.apply(game.legal_actions(seat)[-1])
     assert game.phase == "round_over"
@@ -155,8 +155,9 @@ def rulesets(draw: st.DrawFn) -> tuple[str, str]:
 
 def play(rules: Any, players: int, levels: list[str], seed: int) -> Game:
     """A whole game, the seats played by bots of `levels` ("legal": a random legal move),
-    checking at every step that the seat to act has a move and every card is in one
-    place; a deal ended for want of a move is a corner of the rules to fix, not a pass."""
+    checking at every step that the seat to act has a move (and that the quick question
+    `has_a_move` answers as the full listing does) and every card is in one place; a deal
+    ended for want of a move is a corner of the rules to fix, not a pass."""
     game = Game(rules, [f"P{i}" for i in range(players)], seed)
     bots = {s: make_bot(level, seed + s) for s, level in enumerate(levels) if level != "legal"}
     pick = random.Random(seed)
@@ -168,8 +169,10 @@ def play(rules: Any, players: int, levels: list[str], seed: int) -> Game:
             game.next_round()
             continue
         seat = game.actor
+        quick = [game.round.has_a_move(s) for s in range(players)]  # before any listing
         legal = game.legal_actions(seat)
         assert legal, f"deal {game.round.number}: seat {seat} has no legal move"
+        assert quick == [bool(game.round.legal(s)) for s in range(players)]
         bot = bots.get(seat)
         game.apply(bot.choose(game.view(seat)) if bot else pick.choice(legal))
         if len(game.history) % 17 == 0:

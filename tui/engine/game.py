@@ -180,7 +180,7 @@ class Game:
         """Where the player who must act has no legal move (rules that meet in a corner no
         check foresaw), the deal ends as it stands rather than waiting for ever."""
         seat = self.round.actor
-        if seat >= 0 and not self.round.legal(seat):
+        if seat >= 0 and not self.round.has_a_move(seat):
             self.round.end_as_it_stands(f"{self.names[seat]} has no legal move")
 
     def _deal_over(self) -> None:

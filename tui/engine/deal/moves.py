@@ -56,6 +56,30 @@ class Deal(GoingOut):
             hit = cache[seat] = tuple(options)
         return hit
 
+    def has_a_move(self, seat: int) -> bool:
+        """Whether `seat` may do anything at all now.
+
+        Asked after every action (a seat with no move would stall the game), so it settles
+        for the first plain draw or discard it finds instead of listing every move, which
+        may search for a go-out, on whatever thread played the action."""
+        if seat != self.actor and not self.asked_to_buy(seat):
+            return False
+        listed = self._legal_cache.get(seat)
+        if listed is not None:
+            return bool(listed)
+        if self.phase == "buy":
+            return True
+        if self.phase == "draw":
+            if self.stock:
+                return True
+            return bool(self.discard) and self.rules.draw.discard != "none" \
+                and self._pile_refusal(seat) is None
+        if self._discard_blocked(seat) is None:
+            barred = self._rediscard_barred(seat)
+            if any(card.uid != barred for card in self.hands[seat]):
+                return True
+        return bool(self.legal(seat))
+
     def _play_options(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         options: list[Action] = []

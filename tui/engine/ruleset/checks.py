@@ -46,7 +46,8 @@ def _size(entry: Any) -> Any:
     return entry.get("size") if isinstance(entry, dict) else entry
 
 
-def _sizes(value: Any, default: int) -> list[int]:
+def meld_sizes(value: Any, default: int) -> list[int]:
+    """The sizes of a contract's sets or runs: each as written, or `default` for each counted."""
     if isinstance(value, list):
         return [size for size in map(_size, value) if isinstance(size, int)]
     return [default] * meld_count(value)
@@ -152,7 +153,7 @@ class _Checker:
                     *contract_at,
                 )
                 continue
-            sizes = _sizes(written_sets, set_min) + _sizes(written_runs, run_min)
+            sizes = meld_sizes(written_sets, set_min) + meld_sizes(written_runs, run_min)
             needed = sum(sizes)
             cards = entry.get("cards")
             if isinstance(cards, list):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import MAX_RUN, _sizes, get_key, meld_count
+from .checks import MAX_RUN, get_key, meld_count, meld_sizes
 from .checks_scoring import scoring_warnings
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
@@ -140,8 +140,8 @@ class _Footguns:
             if (not self.round_key(entry, "all_at_once") or not isinstance(contract, dict)
                     or not isinstance(cards, int)):
                 continue
-            room = sum(_sizes(contract.get("sets"), set_min)) + sum(
-                _sizes(contract.get("runs"), run_min))
+            room = sum(meld_sizes(contract.get("sets"), set_min)) + sum(
+                meld_sizes(contract.get("runs"), run_min))
             rule = self.round_key(entry, "going_out_discard") or overall
             need = cards + (1 if rule == "forbidden" else 0)  # after the draw, less a discard
             if room and need > room:
