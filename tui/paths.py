@@ -9,6 +9,7 @@ Nothing here creates a folder: callers create what they write into.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -69,3 +70,19 @@ def player_rulesets_dir(player: str) -> Path:
         digest = hashlib.sha256(player.encode("utf-8")).hexdigest()[:8]
         safe = f"{safe.lower() or 'player'}-{digest}"
     return user_rulesets_dir() / "players" / safe
+
+
+def bundled_folder(name: str) -> Path:
+    """The folder of files shipped beside the package (`rulesets`, `lessons`): the source
+    checkout's first, so an edit there is seen at once, else the installed `tui.<name>`
+    package data."""
+    checkout = Path(__file__).resolve().parents[1] / name
+    if any(checkout.glob("*.yaml")):
+        return checkout
+    try:
+        spec = importlib.util.find_spec(f"tui.{name}")
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return checkout
+    return Path(next(iter(spec.submodule_search_locations)))

@@ -8,13 +8,13 @@ not read as a lesson is refused with `LessonError` naming it, never half-loaded.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from tui.engine.prepared import PreparedDeal
+from tui.paths import bundled_folder
 
 from .lesson import Expect, Lesson, Step
 
@@ -25,16 +25,7 @@ class LessonError(ValueError):
 
 def lessons_dir() -> Path:
     """The folder of lesson files (source checkout first, then installed data)."""
-    checkout = Path(__file__).resolve().parents[2] / "lessons"
-    if any(checkout.glob("*.yaml")):
-        return checkout
-    try:
-        spec = importlib.util.find_spec("tui.lessons")
-    except ModuleNotFoundError:
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        return checkout
-    return Path(next(iter(spec.submodule_search_locations)))
+    return bundled_folder("lessons")
 
 
 def lesson_keys() -> list[str]:

@@ -20,7 +20,6 @@ Loading goes: YAML with positions (`ruleset_yaml`) -> ``extends`` chain merged -
 from __future__ import annotations
 
 import difflib
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -73,16 +72,7 @@ class RulesetInfo:
 
 def bundled_rulesets_dir() -> Path:
     """The folder of bundled ruleset files (source checkout first, then installed data)."""
-    checkout = Path(__file__).resolve().parents[3] / "rulesets"
-    if any(checkout.glob("*.yaml")):
-        return checkout
-    try:
-        spec = importlib.util.find_spec("tui.rulesets")
-    except ModuleNotFoundError:
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        return checkout
-    return Path(next(iter(spec.submodule_search_locations)))
+    return paths.bundled_folder("rulesets")
 
 
 def _files_in(folder: Path) -> dict[str, Path]:
