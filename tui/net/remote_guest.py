@@ -32,7 +32,8 @@ from tui.service.wire import action_to_wire, view_from_wire
 
 HINT_TIMEOUT = 30.0
 CHAT_HISTORY = 100
-BACK = "Back in touch with the game service: carry on."
+GONE = "The game service is out of reach: your seat is kept. Reconnecting..."
+BACK = "Reconnected to the game service: carry on."
 
 
 class LinkPort(Protocol):
@@ -76,6 +77,7 @@ class RemoteGuest:
         self._chat: RemoteChat | None = None
         self._listeners: Listeners[[]] = Listeners()
         self._refusal_listeners: Listeners[[str]] = Listeners()
+        self._notice_listeners: Listeners[[str]] = Listeners()
 
     # ------------------------------------------------------------------ reading
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -83,6 +85,9 @@ class RemoteGuest:
 
     def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
         return self._refusal_listeners.subscribe(callback)
+
+    def notices(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        return self._notice_listeners.subscribe(callback)
 
     def summaries(self) -> list[TableSummary]:
         return self.link.summaries
@@ -151,6 +156,7 @@ class RemoteGuest:
         self.link.forget(self.sid)
         self._listeners.clear()
         self._refusal_listeners.clear()
+        self._notice_listeners.clear()
         self._table = None
         self._chat = None
 
@@ -209,7 +215,7 @@ class RemoteGuest:
                 self._rejoining = False
                 self._refused(str(reply.get("error", "")))
             elif not self._rejoining or place is None:
-                self._refused(BACK)
+                self._notice_listeners.notify(BACK)
             elif place.seat < 0:
                 self.link.request({"t": "watch", "s": self.sid, "table": place.table},
                                   seated)
@@ -219,7 +225,7 @@ class RemoteGuest:
 
         def seated(reply: dict[str, Any]) -> None:
             if reply.get("ok"):
-                self._refused(BACK)
+                self._notice_listeners.notify(BACK)
                 return
             self._rejoining = False
             self._refused(f"Your seat could not be taken back: {reply.get('error', '')}")
@@ -240,8 +246,10 @@ class RemoteGuest:
     def service_gone(self, kept: bool = False) -> None:
         """The link to the service is lost; `kept`: it is being dialled again (and the
         service keeps this player's seat for its grace period)."""
-        self._refused("The game service is out of reach: your seat is kept. Reconnecting..."
-                      if kept else "The game service has gone away.")
+        if kept:
+            self._notice_listeners.notify(GONE)
+        else:
+            self._refused("The game service has gone away.")
 
 
 class RemoteTable:

@@ -214,6 +214,11 @@ class LobbyClient(Protocol):
     def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
         ...
 
+    def notices(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Be told (in words for the player) when the game service goes out of reach and
+        when it is back: only a lobby in another process can go."""
+        ...
+
     def summaries(self) -> list[TableSummary]:
         ...
 
