@@ -112,7 +112,8 @@ async def test_a_worker_without_the_hosts_certificate_is_refused_before_a_line(
         await until(lambda: len(refusals()) >= 2, 30, "the foreign worker refused")
         assert "CERTIFICATE" in refusals()[1].upper()
         await until(lambda: machine.said_times("cannot reach the game service") +
-                    machine.said_times("link to the game service ended") >= 1, 30)
+                    machine.said_times("lost the game service") >= 1, 30,
+                    "the foreign worker to see it is not linked")
         # Nothing either sent was read: no link, no message refused, no worker said hello.
         assert not room.service.links
         assert not any("refused a message" in r.getMessage() for r in caplog.records)

@@ -130,7 +130,7 @@ class ServiceLink:
         """Send a numbered request; `answered(reply)` runs when the reply comes (at once
         with a refusal while there is no link)."""
         if self.closed.is_set():
-            self.loop.call_soon(answered, {"ok": False, "error": OUT_OF_REACH})
+            self.loop.call_soon(answered, {"ok": False, "error": OUT_OF_REACH, "lost": True})
             return
         number = next(self._requests)
         self._waiting[number] = answered
@@ -153,7 +153,7 @@ class ServiceLink:
         """A player arrived on this worker: they enter the service's lobby (as the key
         the SSH front proved, "" for none).  `turned_away(why)` if the service refuses
         them; `replaced()` if they sit down again from a newer session."""
-        guest = RemoteGuest(self, sid, name, key, replaced)
+        guest = RemoteGuest(self, sid, name, key, replaced, turned_away)
         self.guests[sid] = guest
 
         def answered(reply: dict[str, Any]) -> None:
@@ -200,7 +200,7 @@ class ServiceLink:
             self.writer.close()
         waiting, self._waiting = self._waiting, {}
         for answered in waiting.values():
-            answered({"ok": False, "error": OUT_OF_REACH})
+            answered({"ok": False, "error": OUT_OF_REACH, "lost": True})
         for guest in list(self.guests.values()):
             guest.service_gone(kept=self.relinking)
 

@@ -62,8 +62,10 @@ class RemoteGuest:
     """One session's place in the service's lobby (a `LobbyClient`)."""
 
     def __init__(self, link: LinkPort, sid: int, name: str, key: str = "",
-                 replaced: Callable[[], None] = lambda: None) -> None:
+                 replaced: Callable[[], None] = lambda: None,
+                 turned_away: Callable[[str], None] = lambda why: None) -> None:
         self.link = link
+        self._turned_away = turned_away
         self.sid = sid
         self.name = name
         self.key = key
@@ -211,9 +213,11 @@ class RemoteGuest:
         self._rejoining = place is not None and place.status != "closed"
 
         def entered(reply: dict[str, Any]) -> None:
-            if not reply.get("ok"):
+            if reply.get("lost"):
+                return  # the link went again: the next one tries again
+            if not reply.get("ok"):  # (not in the service's lobby: the session ends)
                 self._rejoining = False
-                self._refused(str(reply.get("error", "")))
+                self._turned_away(str(reply.get("error", "")))
             elif not self._rejoining or place is None:
                 self._notice_listeners.notify(BACK)
             elif place.seat < 0:
@@ -224,6 +228,8 @@ class RemoteGuest:
                                    "code": place.rejoin_code or ""}, seated)
 
         def seated(reply: dict[str, Any]) -> None:
+            if reply.get("lost"):
+                return
             if reply.get("ok"):
                 self._notice_listeners.notify(BACK)
                 return
