@@ -9,13 +9,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
+import socket
 import ssl
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from ssh_room import FAST, arrive, create_table, play_move, until
 from worker_machines import (
+    ROOT,
     SERVICE_HOST,
     WorkerMachine,
     certificates,
@@ -23,9 +28,11 @@ from worker_machines import (
     host_key,
 )
 
+from tui.engine.game import Game
 from tui.net.testing import TerminalClient
 from tui.net.tls_link import service_context
 from tui.net.workers import WorkerRoom
+from tui.service.kept_tables import KeptTable, SqliteTables
 from tui.service.lobby import Lobby, LobbyConfig
 
 LINK_LOG = "tui.service.authority"
@@ -126,3 +133,103 @@ async def test_a_worker_without_the_hosts_certificate_is_refused_before_a_line(
         await machine.stop()
         await room.close()
         lobby.close()
+
+
+class ServiceProcess:
+    """`rummy serve --service-listen 127.0.0.4:PORT --workers 0`: the game service alone,
+    in a process of its own (killed and started again on the same data folder)."""
+
+    def __init__(self, home: Path, port: int, certs: Path) -> None:
+        self.home = home
+        self.args = ["--service-listen", f"{SERVICE_HOST}:{port}", "--tls",
+                     str(certs / "service"), "--workers", "0", "--port", "0",
+                     "--bot-delay", "0", "--grace", "60", "--turn-timeout", "0"]
+        self.said: list[str] = []
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> ServiceProcess:
+        env = dict(os.environ, RUMMY_HOME=str(self.home), PYTHONPATH=str(ROOT))
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui", "serve", *self.args, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert self.proc.stdout is not None
+        stdout = self.proc.stdout
+
+        async def read() -> None:
+            while line := await stdout.readline():
+                self.said.append(line.decode(errors="replace"))
+
+        self._reader = asyncio.create_task(read())
+        await until(lambda: any("taking worker machines" in line for line in self.said),
+                    60, "the service to listen")
+        return self
+
+    async def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+            await self._reader
+
+
+def kept_game(home: Path) -> Game:
+    entry = SqliteTables(home / "data" / "tables").load(1)
+    assert isinstance(entry, KeptTable)
+    return entry.game
+
+
+async def bob_moves(home: Path, bob: TerminalClient, seat: int) -> None:
+    """When it is bob's turn (the bot's are played by the service), he draws or
+    discards by keys; until the service has kept the move."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while loop.time() < deadline:
+        game = kept_game(home)
+        if game.actor != seat:
+            await asyncio.sleep(0.05)
+            continue
+        done = len(game.history)
+        bob.send("s" if game.phase == "draw" else "d")
+        with contextlib.suppress(AssertionError):
+            await until(lambda done=done: len(kept_game(home).history) > done, 1.0)
+            return
+    raise AssertionError(f"bob never moved; screen:\n{bob.text}")
+
+
+@pytest.mark.slow  # the service started twice, a worker machine: about 15 s
+async def test_a_killed_and_restarted_service_gets_the_worker_machines_players_back(
+        tmp_path: Path) -> None:
+    certs = certificates(tmp_path / "certs", ["w1"])
+    probe = socket.socket()
+    probe.bind((SERVICE_HOST, 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    home = tmp_path / "service"
+    service = await ServiceProcess(home, port, certs).start()
+    machine = WorkerMachine(tmp_path / "w1", "127.0.0.2", port, certs / "w1",
+                            host_key(tmp_path))
+    bob: TerminalClient | None = None
+    again: ServiceProcess | None = None
+    try:
+        await machine.start()
+        bob = await arrive(machine.port, "bob", host="127.0.0.2")
+        await create_table(bob, "Three Thirteen", 2, "medium")
+        bob.send("s")
+        await bob.wait_for("Deal 1 of", 30)
+        seat = next(i for i, s in enumerate(
+            SqliteTables(home / "data" / "tables").load(1).seats) if s["person"] == "bob")
+        await bob_moves(home, bob, seat)
+        await service.kill()
+        await bob.wait_for("Reconnecting", 30)
+        before = len(kept_game(home).history)
+        again = await ServiceProcess(home, port, certs).start()
+        await machine.linked(times=2)
+        await bob.wait_for("Reconnected", 30)
+        await bob_moves(home, bob, seat)  # at the same table, kept by the new service
+        assert len(kept_game(home).history) > before
+    finally:
+        if bob is not None:
+            bob.abort()
+        await machine.stop()
+        for process in (service, again):
+            if process is not None:
+                await process.kill()
