@@ -85,3 +85,19 @@ def test_the_first_run_needs_the_service_host_and_names_must_be_plain(
     assert certs(str(tmp_path / "b"), "--service-host", "h", "--worker", "../up") == 2
     assert certs(str(tmp_path / "c"), "--service-host", "h", "--worker", "service") == 2
     assert not (tmp_path / "b").exists() and not (tmp_path / "up").exists()
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--service-listen", "127.0.0.4:7000"], "--service-listen needs --tls"),
+    (["--service-listen", "127.0.0.4:x", "--tls", "."], "give HOST:PORT"),
+    (["--workers-only", "--tls", "."], "--workers-only needs --service"),
+    (["--workers-only", "--service", "127.0.0.4:7000", "--tls", "/no/such"],
+     "cannot load cert.pem"),
+    (["--service", "127.0.0.4:7000"], "--service is for a --workers-only machine"),
+    (["--workers-only", "--service-listen", "127.0.0.4:1", "--service", "127.0.0.4:2",
+      "--tls", "."], "--service-listen is for the game service"),
+])
+def test_link_options_that_cannot_work_are_refused_with_the_reason(
+        args: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *args]) == 2
+    assert said in capsys.readouterr().err

@@ -7,8 +7,13 @@ rendering uses every core; each talks to the service over a local Unix socket
 (`tui.net.remote`).  A worker that dies takes only its own sessions: the pool starts a
 new one, and the players who were on it find their seats kept when they reconnect.
 
-Run one by hand (the pool does this): `python -m tui.net.workers --socket PATH --worker N
---settings JSON` (the table password, if any, comes in `RUMMY_TABLE_PASSWORD`).
+The same pool runs the workers of a worker machine (`rummy serve --workers-only`,
+`tui.net.worker_machine`): there each worker links to the game service on another
+machine over TCP and TLS (`WorkerSettings.service`, `.tls`) and keeps that link through
+outages instead of ending with it.
+
+Run one by hand (the pool does this): `python -m tui.net.workers [--socket PATH] --worker
+N --settings JSON` (the table password, if any, comes in `RUMMY_TABLE_PASSWORD`).
 """
 
 from __future__ import annotations
