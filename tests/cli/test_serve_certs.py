@@ -14,7 +14,8 @@ import pytest
 from cryptography import x509
 
 from tui.cli import main
-from tui.net.tls_link import peer_name, service_context, worker_context
+from tui.net.tls_link import service_context, worker_context
+from tui.service.wire import peer_name
 
 
 def certs(*args: str) -> int:

@@ -70,13 +70,3 @@ async def dial(host: str, port: int, context: ssl.SSLContext
         ssl_handshake_timeout=HANDSHAKE_TIMEOUT), HANDSHAKE_TIMEOUT + 5)
     keep_alive(writer)
     return reader, writer
-
-
-def peer_name(writer: asyncio.StreamWriter) -> str:
-    """The common name of the certificate the other end showed ("" if none)."""
-    cert = writer.get_extra_info("peercert") or {}
-    for rdn in cert.get("subject", ()):
-        for key, value in rdn:
-            if key == "commonName":
-                return str(value)[:64]
-    return ""

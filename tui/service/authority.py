@@ -37,6 +37,7 @@ from tui.service.wire import (
     decode,
     encode,
     keep_alive,
+    peer_name,
     rules_to_wire,
     summary_to_wire,
     view_to_wire,
@@ -474,9 +475,7 @@ class GameService:
             return
         finally:
             self._handshakes -= 1
-        cert = writer.get_extra_info("peercert") or {}
-        machine = next((str(value)[:64] for rdn in cert.get("subject", ())
-                        for key, value in rdn if key == "commonName"), "?")
+        machine = peer_name(writer) or "?"
         log.info("worker link from %s (certificate %s)", where, machine)
         await self._accept(reader, writer, machine)
 

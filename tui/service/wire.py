@@ -95,6 +95,17 @@ def keep_alive(writer: asyncio.StreamWriter) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
+def peer_name(writer: asyncio.StreamWriter) -> str:
+    """The common name of the certificate the other end of a TLS link showed ("" if
+    none): a worker machine's name."""
+    cert = writer.get_extra_info("peercert") or {}
+    for rdn in cert.get("subject", ()):
+        for key, value in rdn:
+            if key == "commonName":
+                return str(value)[:64]
+    return ""
+
+
 def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     def read(text: str) -> Any:
         if len(text) > MAX_DIGITS:
