@@ -25,7 +25,9 @@ play only by keys.  The players' terminals (asyncssh clients with terminal emula
 in this process, on the same machine: their CPU is not the server's, but it competes for
 the same cores.  Bounded: at most 60 sessions, a few actions, a global time limit, only
 127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50] [--actions 6]
-[--table-size 4] [--workers 1,2] [--kept no,yes]` (`--kept no,yes`: each mode with and
+[--table-size 4] [--workers 1,2] [--kept no,yes] [--link no,yes]` (`--link no,yes`: each
+worker count also as a worker machine linked to the service over TCP+TLS, as
+`rummy serve --workers-only` runs; `--kept no,yes`: each mode with and
 without the tables kept on disk, and the service's write system calls and bytes per move:
 the cost of durability; `tests/bench/bench_kept_tables.py` measures the keeping alone).
 """
@@ -79,7 +81,32 @@ def _seat(guests: list, size: int) -> list[dict]:  # noqa: ANN001 - lobby Guests
     return tables
 
 
-async def _serve_child(workers: int, keep: bool = False) -> None:
+async def _linked_room(lobby, workers: int):  # noqa: ANN001, ANN202 - Lobby, rooms
+    """The game service alone on 127.0.0.4 and a worker machine (`rummy serve
+    --workers-only`: `workers` processes on 127.0.0.1) linked to it over TCP and TLS:
+    every move crosses the link the way it does between machines."""
+    from pathlib import Path
+
+    from tui.net.certs import make_certs
+    from tui.net.tls_link import service_context
+    from tui.net.worker_machine import WorkerMachine
+    from tui.net.workers import WorkerRoom, WorkerSettings
+
+    certs = Path(os.environ["RUMMY_HOME"]) / "certs"
+    make_certs(certs, "127.0.0.4", ["bench"])
+    room = await WorkerRoom.open(lobby, 0, "127.0.0.1", 0, host_key=None,
+                                 authorized_keys=None, password=None,
+                                 max_sessions=MAX_SESSIONS + 4, idle_timeout=900,
+                                 service_listen=("127.0.0.4", 0),
+                                 tls=service_context(certs / "service"))
+    machine = await WorkerMachine.open(WorkerSettings(
+        "127.0.0.1", 0, "", max_sessions=MAX_SESSIONS + 4, idle_timeout=900,
+        service=f"127.0.0.4:{room.link_port}", tls=str(certs / "bench")), workers, None)
+    await room.service.wait_workers(workers, 60)
+    return room, machine
+
+
+async def _serve_child(workers: int, keep: bool = False, link: bool = False) -> None:
     """Start the card room on 127.0.0.1:0 (with `workers` session workers, or all in this
     process for 0; with `keep`, every game written down as `rummy serve` keeps it), then
     answer one-line commands on stdin."""
@@ -100,7 +127,20 @@ async def _serve_child(workers: int, keep: bool = False) -> None:
         from tui.service.table_keeper import TableKeeper
 
         keeper = TableKeeper.open(tables_folder(), lobby)
-    if workers:
+    machine = None
+    if workers and link:
+        room, machine = await _linked_room(lobby, workers)
+        server = machine
+
+        def guests() -> list:
+            return [s.guest for link in room.service.links for s in link.sessions.values()]
+
+        def sessions() -> int:
+            return room.service.session_count
+
+        def pids() -> list[int]:
+            return machine.pool.pids()
+    elif workers:
         room = await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
                                      authorized_keys=None, password=None,
                                      max_sessions=MAX_SESSIONS + 4, idle_timeout=900)
@@ -151,6 +191,8 @@ async def _serve_child(workers: int, keep: bool = False) -> None:
     if keeper is not None:
         keeper.stop()
     await server.close()
+    if machine is not None:
+        await room.close()
     lobby.close()
     if keeper is not None:
         keeper.close()
@@ -167,8 +209,9 @@ def _io_counters() -> dict[str, int]:
 
 
 class ServerProcess(server_child.ServerProcess):
-    def __init__(self, home: str, workers: int, keep: bool = False) -> None:
-        super().__init__(__file__, home, ("--workers", str(workers), *(("--keep",) * keep)))
+    def __init__(self, home: str, workers: int, keep: bool = False, link: bool = False) -> None:
+        super().__init__(__file__, home, ("--workers", str(workers), *(("--keep",) * keep),
+                                          *(("--linked",) * link)))
         self.workers = workers
         self.workers_cpu = 0.0
         self.writes = (0, 0)
@@ -351,20 +394,22 @@ async def _warm_up(server: ServerProcess) -> None:
     await bench_size(server, 4, 4, 2)
 
 
-def _mode(workers: int, keep: bool = False) -> str:
+def _mode(workers: int, keep: bool = False, link: bool = False) -> str:
     mode = "one process" if workers == 0 else f"{workers} worker" + "s" * (workers > 1)
-    return mode + ", kept" * keep
+    return mode + ", kept" * keep + ", TLS link" * link
 
 
 async def bench_mode(workers: int, sizes: list[int], actions: int,
-                     table_size: int, keep: bool = False) -> dict[int, dict[str, float]]:
+                     table_size: int, keep: bool = False,
+                     link: bool = False) -> dict[int, dict[str, float]]:
     rows = {}
     with tempfile.TemporaryDirectory() as home:
-        server = ServerProcess(home, workers, keep)
+        server = ServerProcess(home, workers, keep, link)
         try:
             await _warm_up(server)
             base_rss, _, _, _ = await _wait_empty(server)
-            print(f"\n{_mode(workers, keep)}: server RSS after warm-up {base_rss / 1024:.1f} MiB; "
+            print(f"\n{_mode(workers, keep, link)}: server RSS after warm-up "
+                  f"{base_rss / 1024:.1f} MiB; "
                   f"tables of {table_size}, {actions} actions per table, all tables at once")
             print(f"{'sessions':>8} {'tables':>6} {'join s':>7} {'join CPU ms/session':>19} "
                   f"{'KiB/session':>12} "
@@ -401,12 +446,14 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
 
 
 async def main(sizes: list[int], actions: int, table_size: int, modes: list[int],
-               kept: list[bool] | None = None) -> None:
+               kept: list[bool] | None = None, linked: list[bool] | None = None) -> None:
     cores = len(os.sched_getaffinity(0))
     print(f"{cores} cores here; load average {os.getloadavg()[0]:.2f} at the start (other "
           "work on the machine slows every figure)")
-    results = {(workers, keep): await bench_mode(workers, sizes, actions, table_size, keep)
-               for workers in modes for keep in (kept or [False])}
+    results = {(workers, keep, link): await bench_mode(workers, sizes, actions, table_size,
+                                                       keep, link)
+               for workers in modes for keep in (kept or [False])
+               for link in (linked or [False]) if workers or not link}
     count = max(sizes)
     print(f"\nside by side at {count} sessions "
           f"(load average {os.getloadavg()[0]:.2f} at the end):")
@@ -414,9 +461,9 @@ async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]
           f"{'moves/s':>8} {'KiB/session':>11} {'service CPU ms/move':>19} "
           f"{'service writes/move':>19} "
           f"{'KiB written/move':>16}")
-    for (workers, keep), rows in results.items():
+    for (workers, keep, link), rows in results.items():
         row = rows[count]
-        print(f"{_mode(workers, keep):>20} {row['every_p50_ms']:>13.0f}ms "
+        print(f"{_mode(workers, keep, link):>20} {row['every_p50_ms']:>13.0f}ms "
               f"{row['every_p95_ms']:>5.0f}ms "
               f"{row['solo_p50_ms']:>7.0f}ms {row['cpu_ms_per_action']:>11.1f} "
               f"{row['moves_per_s']:>8.2f} {row['kib_per_session']:>11.0f} "
@@ -438,7 +485,11 @@ def _parse() -> argparse.Namespace:
                         "(0: everything in one process)")
     parser.add_argument("--kept", default="no", help="keep the tables on disk as `rummy "
                         "serve` does: no, yes, or no,yes to compare (the cost of durability)")
+    parser.add_argument("--link", default="no", help="no, yes, or no,yes: the workers as a "
+                        "worker machine (`rummy serve --workers-only`) linked to the service "
+                        "over TCP and TLS (127.0.0.4): what the link adds to a move")
     parser.add_argument("--keep", action="store_true", help=argparse.SUPPRESS)  # (child)
+    parser.add_argument("--linked", action="store_true", help=argparse.SUPPRESS)  # (child)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -446,13 +497,14 @@ def _parse() -> argparse.Namespace:
 if __name__ == "__main__":
     options = _parse()
     if options.child:
-        asyncio.run(_serve_child(int(options.workers), options.keep))
+        asyncio.run(_serve_child(int(options.workers), options.keep, options.linked))
     else:
         sizes = [max(2, min(MAX_SESSIONS, int(s))) for s in options.sizes.split(",")
                  if s.strip()]
         actions = max(2, min(options.actions, 20))
         modes = [max(0, min(int(w), 8)) for w in options.workers.split(",") if w.strip()]
         kept = [word.strip() == "yes" for word in options.kept.split(",") if word.strip()]
+        linked = [word.strip() == "yes" for word in options.link.split(",") if word.strip()]
         asyncio.run(asyncio.wait_for(
-            main(sizes, actions, max(2, min(options.table_size, 8)), modes, kept),
+            main(sizes, actions, max(2, min(options.table_size, 8)), modes, kept, linked),
             TIME_LIMIT))

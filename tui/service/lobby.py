@@ -247,6 +247,10 @@ class Guest:
         """Nothing to listen to: the lobby in this process refuses at once, by raising."""
         return no_subscription
 
+    def notices(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Nothing to listen to: the lobby in this process is never out of reach."""
+        return no_subscription
+
     def summaries(self) -> list[TableSummary]:
         return self.lobby.summaries()
 

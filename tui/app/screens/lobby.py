@@ -53,6 +53,14 @@ class LobbyChanged(Message):
     """Something changed in the lobby (posted from the lobby service's callback)."""
 
 
+class LinkNotice(Message):
+    """News of the link to the game service (out of reach, back), for the player."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class LobbyRefused(Message):
     """The lobby refused a request after it was sent (the reason, for the player)."""
 
@@ -104,6 +112,7 @@ class LobbyScreen(Screen[None]):
         self.guest = guest
         self._unsubscribe: Callable[[], None] | None = None
         self._unsubscribe_refusals: Callable[[], None] | None = None
+        self._unsubscribe_notices: Callable[[], None] | None = None
         self._table_screen: TableScreen | None = None
         self._summaries: list[TableSummary] = []
         self._shown: tuple[list[TableSummary], int | None, str] | None = None
@@ -138,6 +147,7 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Watching", key="watching", width=8)
         self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
         self._unsubscribe_refusals = self.guest.refusals(self._on_refused)
+        self._unsubscribe_notices = self.guest.notices(self._on_notice)
         self.refresh_lobby()
         # A player who reconnects at once may find their seat still held by the session
         # that is dropping: keep offering it back for a few seconds.
@@ -152,10 +162,10 @@ class LobbyScreen(Screen[None]):
             self.post_message(LobbyChanged())
 
     def on_unmount(self) -> None:
-        for stop in (self._unsubscribe, self._unsubscribe_refusals):
+        for stop in (self._unsubscribe, self._unsubscribe_refusals, self._unsubscribe_notices):
             if stop is not None:
                 stop()
-        self._unsubscribe = self._unsubscribe_refusals = None
+        self._unsubscribe = self._unsubscribe_refusals = self._unsubscribe_notices = None
 
     def _on_refused(self, reason: str) -> None:
         self.post_message(LobbyRefused(reason))
@@ -163,6 +173,15 @@ class LobbyScreen(Screen[None]):
     @on(LobbyRefused)
     def _refused(self, message: LobbyRefused) -> None:
         self.notify(message.reason, title="Not possible", severity="warning", markup=False)
+
+    def _on_notice(self, text: str) -> None:
+        self.post_message(LinkNotice(text))
+
+    @on(LinkNotice)
+    def _link_notice(self, message: LinkNotice) -> None:
+        """Shown on whatever screen is up (at the table: its notice line)."""
+        self.app.screen.notify(message.text, title="Game service", severity="warning",
+                               timeout=8)
 
     def _take_back_seat(self) -> None:
         """A player who comes back (same key, or same session) sits straight down at their
