@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tui.commands import serve_link
 from tui.net.door import DoorLimits
 from tui.net.server import (
     DEFAULT_IDLE_TIMEOUT,
@@ -35,10 +36,12 @@ from tui.net.server import (
     start_server,
 )
 from tui.net.session import AppFactory, SessionInfo, SessionRefused
-from tui.net.workers import WorkerRoom, default_workers
+from tui.net.workers import WorkerRoom, WorkerSettings, default_workers
 from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 
 if TYPE_CHECKING:
+    import ssl
+
     from textual.app import App
 
     from tui.service.identity import NameBook
@@ -121,7 +124,7 @@ def finite_float(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
+    parser.epilog = EPILOG + serve_link.EPILOG
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -234,6 +237,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"time a connection has to log in (default {DoorLimits.login_grace:g})",
     )
+    serve_link.add_arguments(parser)
 
 
 class LobbyApps:
@@ -341,6 +345,7 @@ async def serve(
     names_path: Path | None = None,
     workers: int = 0,
     keep_tables: bool = True,
+    service_link: tuple[tuple[str, int], ssl.SSLContext] | None = None,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
@@ -348,7 +353,8 @@ async def serve(
     in this process (`workers` 0) or hosted by `workers` worker processes that play
     through this process's game service; the names SSH keys own are kept in `names_path`
     (default: `NAMES_FILE` in the user data folder), and with `keep_tables` every game
-    in progress in its "tables" folder (`tui.service.table_keeper`).
+    in progress in its "tables" folder (`tui.service.table_keeper`).  `service_link`
+    (an address and TLS context) lets worker machines link to the service over TCP.
     """
     lobby: Lobby | None = None
     keeper: TableKeeper | None = None
@@ -365,11 +371,12 @@ async def serve(
     warning = exposure_warning(host)
     if warning:
         report(warning)
-    if workers > 0 and lobby is not None:
+    if (workers > 0 or service_link is not None) and lobby is not None:
+        listen, tls = service_link if service_link is not None else (None, None)
         room: Server | WorkerRoom = await WorkerRoom.open(
             lobby, workers, host, port, host_key=host_key, authorized_keys=authorized_keys,
             password=password, max_sessions=max_sessions, idle_timeout=idle_timeout,
-            keepalive=keepalive, door_limits=door_limits)
+            keepalive=keepalive, door_limits=door_limits, service_listen=listen, tls=tls)
     else:
         room = await start_server(
             app_factory,
@@ -405,12 +412,17 @@ async def serve(
     )
     where = (f" ({workers} session workers, pids {', '.join(map(str, room.pool.pids()))})"
              if isinstance(room, WorkerRoom) else "")
-    report(
-        f"rummy-tui table listening on {host}:{server.port} ({access}){where}.\n"
-        f"Players join with:  {_join_hint(server)}\n"
-        f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
-        "Press Ctrl+C to close the table."
-    )
+    if isinstance(room, WorkerRoom) and room.link_port is not None and service_link:
+        report(f"Game service taking worker machines on {service_link[0][0]}:"
+               f"{room.link_port} (TLS).")
+    if isinstance(room, WorkerRoom) and workers == 0:
+        report("Game service only: no players connect to this machine (--workers 0); "
+               "they join through the worker machines.\nPress Ctrl+C to close the table.")
+    else:
+        report(f"rummy-tui table listening on {host}:{server.port} ({access}){where}.\n"
+               f"Players join with:  {_join_hint(server)}\n"
+               f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
+               "Press Ctrl+C to close the table.")
     try:
         await stop.wait()
     finally:
@@ -473,6 +485,8 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
     """The `rummy serve` command."""
     if getattr(args, "list_tables", False) or getattr(args, "drop_table", None) is not None:
         return _kept_tables_command(args)
+    if getattr(args, "make_certs", None) is not None:
+        return serve_link.make_certs_command(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     from tui.net.hostkey import HostKeyError
@@ -507,6 +521,14 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
         )
         password = _resolve_password(args.password)
         idle = args.idle_timeout * 60 or None
+        link = serve_link.service_link(args)
+        if args.workers_only:
+            return serve_link.workers_only_command(WorkerSettings(
+                args.host, args.port, str(args.host_key) if args.host_key else "",
+                None if args.authorized_keys is None else str(args.authorized_keys),
+                args.max_sessions, idle, args.keepalive, args.login_grace,
+                args.service, None if args.tls is None else str(args.tls)),
+                workers, password)
         if workers == 0:  # every player's app in this process, as in a worker
             from tui.app.collector import tune_collector
 
@@ -525,6 +547,7 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 keepalive=args.keepalive,
                 door_limits=DoorLimits(login_grace=args.login_grace),
                 workers=workers,
+                service_link=link,
             )
         )
     except (ServeError, HostKeyError) as error:

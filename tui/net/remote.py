@@ -1,13 +1,15 @@
-"""A session worker's side of the game service: the lobby, tables and chat of another
-process, played through the same interfaces as the ones in this process.
+"""A session worker's link to the game service: the lobby, tables and chat of another
+process (on this machine, or another over TLS), played through the same interfaces as
+the ones in this process.
 
-`ServiceLink` is the worker's one connection to the service (`tui.service.authority`).
-Each SSH session gets a `RemoteGuest` (a `LobbyClient`); once its game is dealt, a
-`RemoteTable` (a `TableService` for its one seat) and a `RemoteChat`.  They keep only
-what the service sent: the lobby list, this session's place, and its own seat's latest
-view - no other hand ever reaches this process.  Requests go out at once and never wait
-on the render loop; a refusal comes back later and is handed to the `refusals`
-listeners (the screens show it).
+`ServiceLink` is the worker's one connection to the service (`tui.service.authority`),
+shared by its sessions (`tui.net.remote_guest`): it sends their requests, hands each
+reply to whoever asked, and each update to the session it is for.  A worker on the
+service's own machine ends with its link (`connect`).  A worker on another machine keeps
+its link (`keep`): when the link is lost, its players are told their seats are kept and
+the link is dialled again with a growing delay (at most `MAX_RETRY`); once it is back
+every session enters again and sits down where it sat.  `ServiceDoor` is the worker's
+door, asking the service's.
 """
 
 from __future__ import annotations
@@ -17,53 +19,35 @@ import contextvars
 import hashlib
 import itertools
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from tui.engine.actions import Action, IllegalAction
 from tui.engine.rules import Ruleset
-from tui.engine.view import Event, SeatView
-from tui.listeners import Listeners
 from tui.net.door import Doorway
-from tui.records import RecordOutcome
-from tui.service.chat import ChatError, ChatMessage, clean_text
-from tui.service.interface import Place, SeatSpec
+from tui.net.remote_guest import RemoteGuest
 from tui.service.lobby import TableSummary
-from tui.service.wire import (
-    MAX_LINE,
-    WireError,
-    action_to_wire,
-    decode,
-    encode,
-    rules_from_wire,
-    view_from_wire,
-)
+from tui.service.wire import MAX_LINE, WireError, decode, encode, rules_from_wire
 
 log = logging.getLogger(__name__)
 
-HINT_TIMEOUT = 30.0
 DOOR_TIMEOUT = 5.0
 """Seconds a worker's door waits for the service before answering by itself."""
-CHAT_HISTORY = 100
+FIRST_RETRY = 0.5
+MAX_RETRY = 10.0
+"""Seconds between tries to dial a lost service: from the first, doubling up to this."""
+OUT_OF_REACH = ("The game service is out of reach for now (your seat is kept): try again "
+                "in a moment.")
 
-
-def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
+Connector = Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
+"""Opens a new connection to the service (`tui.net.tls_link.dial`, for one)."""
 
 
 class ServiceLink:
     """One worker's connection to the game service, shared by all its sessions."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 worker: int) -> None:
-        self.reader = reader
-        self.writer = writer
+    def __init__(self, worker: int) -> None:
+        self.writer: asyncio.StreamWriter | None = None
         self.worker = worker
         self.guests: dict[int, RemoteGuest] = {}
         self.summaries: list[TableSummary] = []
@@ -81,15 +65,56 @@ class ServiceLink:
         self._rules_by_digest: dict[str, Ruleset] = {}
         self._held: dict[int, list[dict[str, Any]]] = {}
         self.closed = asyncio.Event()
+        """Set while there is no link (before the first, and while one is lost)."""
+        self.closed.set()
+        self.relinking = False
+        """True for a link that is dialled again when lost (`keep`)."""
         self._task: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, path: Path | str, worker: int) -> ServiceLink:
+        """The link of a worker on the service's machine, over its Unix socket."""
         reader, writer = await asyncio.open_unix_connection(str(path), limit=MAX_LINE + 1)
-        link = cls(reader, writer, worker)
-        link._task = asyncio.get_running_loop().create_task(
-            link.run(), name="service-link", context=contextvars.Context())
+        link = cls(worker)
+        link.attach(reader, writer)
         return link
+
+    def attach(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Talk to the service over this new connection."""
+        self._rules.clear()  # (a new connection is sent every table's rules again)
+        self._held.clear()
+        self.writer = writer
+        self.closed.clear()
+        self._task = self.loop.create_task(self.run(reader), name="service-link",
+                                           context=contextvars.Context())
+
+    def keep(self, connect: Connector) -> None:
+        """Dial the service with `connect` now, and again whenever the link is lost."""
+        self.relinking = True
+        self._keeper = self.loop.create_task(self._keep(connect), name="service-link-keeper",
+                                             context=contextvars.Context())
+
+    async def _keep(self, connect: Connector) -> None:
+        delay = FIRST_RETRY
+        while True:
+            try:
+                reader, writer = await connect()
+            except (OSError, TimeoutError) as error:  # (ssl.SSLError is an OSError)
+                log.warning("cannot reach the game service (%s); trying again in %g s",
+                            _reason(error), delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, MAX_RETRY)
+                continue
+            heard = self.received
+            self.attach(reader, writer)
+            self.hello()
+            for guest in list(self.guests.values()):
+                guest.rejoin()
+            await self.closed.wait()
+            delay = FIRST_RETRY if self.received > heard else min(delay * 2, MAX_RETRY)
+            log.warning("lost the game service; trying again in %g s", delay)
+            await asyncio.sleep(delay)
 
     # ------------------------------------------------------------------ sending
     def hello(self) -> None:
@@ -97,12 +122,16 @@ class ServiceLink:
         self.send({"t": "hello", "worker": self.worker})
 
     def send(self, message: dict[str, Any]) -> None:
-        if not self.closed.is_set():
+        if not self.closed.is_set() and self.writer is not None:
             self.writer.write(encode(message))
 
     def request(self, message: dict[str, Any],
                 answered: Callable[[dict[str, Any]], None]) -> None:
-        """Send a numbered request; `answered(reply)` runs when the reply comes."""
+        """Send a numbered request; `answered(reply)` runs when the reply comes (at once
+        with a refusal while there is no link)."""
+        if self.closed.is_set():
+            self.loop.call_soon(answered, {"ok": False, "error": OUT_OF_REACH})
+            return
         number = next(self._requests)
         self._waiting[number] = answered
         self.send({**message, "q": number})
@@ -124,7 +153,7 @@ class ServiceLink:
         """A player arrived on this worker: they enter the service's lobby (as the key
         the SSH front proved, "" for none).  `turned_away(why)` if the service refuses
         them; `replaced()` if they sit down again from a newer session."""
-        guest = RemoteGuest(self, sid, name, replaced)
+        guest = RemoteGuest(self, sid, name, key, replaced)
         self.guests[sid] = guest
 
         def answered(reply: dict[str, Any]) -> None:
@@ -135,10 +164,11 @@ class ServiceLink:
         return guest
 
     # ------------------------------------------------------------------ receiving
-    async def run(self) -> None:
+    async def run(self, reader: asyncio.StreamReader) -> None:
+        heard = False
         try:
             while True:
-                line = await self.reader.readline()
+                line = await reader.readline()
                 if not line:
                     return
                 try:
@@ -146,6 +176,9 @@ class ServiceLink:
                 except WireError as exc:
                     log.error("the game service sent a bad message: %s", exc)
                     continue
+                if not heard:
+                    heard = True
+                    log.info("linked to the game service")
                 self.received += 1
                 if self.on_message is not None:
                     self.on_message(message)
@@ -153,12 +186,23 @@ class ServiceLink:
                     self._dispatch(message)
                 except (WireError, KeyError, TypeError, ValueError) as exc:
                     log.error("the game service sent a bad %s: %s", message.get("t"), exc)
-        except (ConnectionError, OSError, asyncio.LimitOverrunError, ValueError):
+        except (ConnectionError, OSError, asyncio.LimitOverrunError, ValueError) as error:
+            log.warning("the link to the game service ended: %s", _reason(error))
             return
         finally:
-            self.closed.set()
-            for guest in list(self.guests.values()):
-                guest.service_gone()
+            self._lost()
+
+    def _lost(self) -> None:
+        """The connection ended: nothing asked is answered now but by a refusal, and the
+        players are told (their seats are kept if the link is being kept)."""
+        self.closed.set()
+        if self.writer is not None:
+            self.writer.close()
+        waiting, self._waiting = self._waiting, {}
+        for answered in waiting.values():
+            answered({"ok": False, "error": OUT_OF_REACH})
+        for guest in list(self.guests.values()):
+            guest.service_gone(kept=self.relinking)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message["t"]
@@ -224,9 +268,17 @@ class ServiceLink:
         self.guests.pop(sid, None)
 
     async def close(self) -> None:
-        self.writer.close()
+        self.relinking = False
+        if self._keeper is not None:
+            self._keeper.cancel()
+        if self.writer is not None:
+            self.writer.close()
         if self._task is not None:
             await asyncio.wait([self._task], timeout=5)
+
+
+def _reason(error: BaseException) -> str:
+    return str(getattr(error, "reason", None) or error or type(error).__name__)
 
 
 class ServiceDoor:
@@ -275,326 +327,3 @@ class ServiceDoor:
             return float(delay)
 
         return answer()
-
-
-class RemoteGuest:
-    """One session's place in the service's lobby (a `LobbyClient`)."""
-
-    def __init__(self, link: ServiceLink, sid: int, name: str,
-                 replaced: Callable[[], None] = lambda: None) -> None:
-        self.link = link
-        self.sid = sid
-        self.name = name
-        self.closed = False
-        self._replaced = replaced
-        self._place: Place | None = None
-        self._waiting: int | None = None
-        self._behind: int | None = None
-        self._table: RemoteTable | None = None
-        self._chat: RemoteChat | None = None
-        self._listeners: Listeners[[]] = Listeners()
-        self._refusal_listeners: Listeners[[str]] = Listeners()
-
-    # ------------------------------------------------------------------ reading
-    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(callback)
-
-    def refusals(self, callback: Callable[[str], None]) -> Callable[[], None]:
-        return self._refusal_listeners.subscribe(callback)
-
-    def summaries(self) -> list[TableSummary]:
-        return self.link.summaries
-
-    def people(self) -> int:
-        return self.link.people
-
-    def place(self) -> Place | None:
-        return self._place
-
-    def waiting_table(self) -> int | None:
-        return self._waiting
-
-    def seat_behind_code(self) -> int | None:
-        return self._behind
-
-    def table(self) -> RemoteTable | None:
-        table = self._table
-        return table if table is not None and table.ready else None
-
-    def chat(self) -> RemoteChat | None:
-        return self._chat
-
-    # ------------------------------------------------------------------ asking
-    def _ask(self, message: dict[str, Any]) -> None:
-        if self.closed:
-            self._refused("This session has ended.")
-            return
-        self.link.request({**message, "s": self.sid}, self._answered)
-
-    def _answered(self, reply: dict[str, Any]) -> None:
-        if not reply.get("ok"):
-            self._refused(str(reply.get("error", "")))
-
-    def _refused(self, why: str) -> None:
-        self._refusal_listeners.notify(why)
-
-    def create(self, rules_key: str, seats: int, fill_level: str,
-               rules: Ruleset | None = None) -> None:
-        text = None
-        if rules is not None:
-            from tui.engine.ruleset.dump import standalone_yaml
-
-            text = standalone_yaml(rules)
-        self._ask({"t": "create", "rules_key": rules_key, "seats": seats, "fill": fill_level,
-                   "rules_text": text})
-
-    def join(self, table_id: int, code: str = "") -> None:
-        self._ask({"t": "join", "table": table_id, "code": code[:20]})
-
-    def watch(self, table_id: int) -> None:
-        self._ask({"t": "watch", "table": table_id})
-
-    def start(self) -> None:
-        self._ask({"t": "start"})
-
-    def leave(self) -> None:
-        self._ask({"t": "leave"})
-
-    def close(self) -> None:
-        """The session ended: its guest leaves the service's lobby."""
-        if self.closed:
-            return
-        self.closed = True
-        self.link.send({"t": "exit", "s": self.sid})
-        self.link.forget(self.sid)
-        self._listeners.clear()
-        self._refusal_listeners.clear()
-        self._table = None
-        self._chat = None
-
-    # ------------------------------------------------------------------ told by the link
-    def changed(self) -> None:
-        self._listeners.notify()
-
-    def update(self, message: dict[str, Any]) -> None:
-        kind = message["t"]
-        if kind == "place":
-            behind = message["behind"]
-            self._behind = None if behind is None else int(behind)
-            self._placed(message["place"], message["waiting"])
-        elif kind == "replaced":
-            self._replaced()
-        elif kind == "chat":
-            chat = self._chat
-            if chat is not None and chat.ticket == int(message["ticket"]):
-                chat.arrived([ChatMessage(int(n), str(sender), str(text))
-                              for n, sender, text in message["messages"]])
-
-    def _placed(self, raw: list[Any] | None, waiting: int | None) -> None:
-        self._waiting = None if waiting is None else int(waiting)
-        if raw is None:
-            place = None
-        else:
-            table, seat, status, dealt, ticket, code = raw
-            place = Place(int(table), int(seat), status, bool(dealt), int(ticket),
-                          None if code is None else str(code))
-        old = self._place
-        self._place = place
-        if place is None:
-            self._table = self._chat = None
-        elif old is None or old.ticket != place.ticket:
-            self._table = RemoteTable(self, place.ticket, place.seat)
-            self._chat = RemoteChat(self, place.ticket)
-        self.changed()
-
-    def view_arrived(self, message: dict[str, Any], rules: Ruleset) -> None:
-        table = self._table
-        if table is None or table.ticket != int(message["ticket"]):
-            return
-        was_ready = table.ready
-        table.arrived(message, rules)
-        if not was_ready:
-            self.changed()  # the lobby screen opens the table now
-
-    def service_gone(self) -> None:
-        self._refused("The game service has gone away.")
-
-
-class RemoteTable:
-    """One seat of a table the game service owns (a `TableService`)."""
-
-    def __init__(self, guest: RemoteGuest, ticket: int, seat: int) -> None:
-        self.guest = guest
-        self.ticket = ticket
-        self.seat = seat
-        self.ready = False
-        self._view: SeatView | None = None
-        self._rules: Ruleset | None = None
-        self._log: list[Event] = []
-        self._seats: list[SeatSpec] = []
-        self._humans: list[int] = []
-        self._record: RecordOutcome | None = None
-        self._turn_ends: float | None = None  # this loop's clock
-        self._listeners: Listeners[[]] = Listeners()
-        self._refusal_listeners: Listeners[[IllegalAction]] = Listeners()
-
-    def arrived(self, message: dict[str, Any], rules: Ruleset) -> None:
-        self._rules = rules
-        self._view = view_from_wire(message["view"], rules, self._log)
-        self._seats = [SeatSpec(str(name), None if bot is None else str(bot))
-                       for name, bot in message["seats"]]
-        self._humans = [int(s) for s in message["humans"]]
-        record = message["record"]
-        self._record = None if record is None else RecordOutcome(record[0], record[1])
-        left = message.get("left")
-        self._turn_ends = (asyncio.get_running_loop().time() + float(left)
-                           if isinstance(left, int | float) else None)
-        self.ready = True
-        self._listeners.notify()
-
-    # ------------------------------------------------------------------ reading
-    @property
-    def rules(self) -> Ruleset:
-        assert self._rules is not None, "no view has arrived yet"
-        return self._rules
-
-    @property
-    def seats(self) -> list[SeatSpec]:
-        return self._seats
-
-    @property
-    def record_outcome(self) -> RecordOutcome | None:
-        return self._record
-
-    def view(self, seat: int) -> SeatView:
-        """This seat's latest view, whatever seat is asked for (no other is here)."""
-        assert self._view is not None, "no view has arrived yet"
-        return self._view
-
-    def humans(self) -> list[int]:
-        return list(self._humans)
-
-    def turn_seconds_left(self) -> float | None:
-        """The countdown of the person to move (`tui.service.turn_clock.TurnClock`)."""
-        if self._turn_ends is None:
-            return None
-        return max(0.0, self._turn_ends - asyncio.get_running_loop().time())
-
-    def is_bot(self, seat: int) -> bool:
-        return 0 <= seat < len(self._seats) and self._seats[seat].bot is not None \
-            and seat not in self._humans
-
-    def bot_to_move(self) -> int | None:
-        return None  # the service's table moves its bots
-
-    def bot_choice(self) -> tuple[int, Action] | None:
-        return None
-
-    def step_bot(self) -> Action | None:
-        return None
-
-    def can_undo(self, seat: int) -> bool:
-        return False
-
-    def undo(self, seat: int) -> None:
-        raise IllegalAction("moves cannot be taken back at a shared table", "undo")
-
-    def save(self, path: Path) -> None:
-        """Shared tables are not saved to a player's file."""
-
-    def save_text(self) -> str | None:
-        return None
-
-    # ------------------------------------------------------------------ acting
-    def act(self, seat: int, action: Action) -> None:
-        """Checks what can be told here, then sends; the service rules on the rest."""
-        if self.seat < 0:
-            raise IllegalAction("you are watching this table, not playing at it", "seats")
-        if seat != self.seat or action.seat != self.seat:
-            raise IllegalAction("you can only play for your own seat", "seats")
-        view = self._view
-        if view is None or not view.legal:
-            raise IllegalAction("it is not your move", "turns")
-        if self.guest.closed:
-            raise IllegalAction("you are no longer seated at this table", "seats")
-
-        def answered(reply: dict[str, Any]) -> None:
-            if not reply.get("ok"):
-                refusal = IllegalAction(str(reply.get("error", "")), str(reply.get("rule", "")))
-                self._refusal_listeners.notify(refusal)
-
-        self.guest.link.request({"t": "act", "s": self.guest.sid,
-                                 "action": action_to_wire(action)}, answered)
-
-    def next_round(self) -> None:
-        """This seat has seen the summary; the service deals when everyone has."""
-        if not self.guest.closed:
-            self.guest.link.send({"t": "ready", "s": self.guest.sid})
-
-    def hint(self, seat: int) -> str:
-        """Ask the service (it thinks in a thread): call from a worker thread only."""
-        if self.seat < 0:
-            return "You are watching: there is nothing for you to play."
-        link = self.guest.link
-        if _on_loop_thread(link.loop):  # the answer could never arrive: say so, loudly
-            raise RuntimeError("RemoteTable.hint waits for the service: call it from a "
-                               "worker thread, never the event loop")
-        answer: Future[str] = Future()
-
-        def answered(reply: dict[str, Any]) -> None:
-            if not answer.done():
-                answer.set_result(str(reply.get("text") if reply.get("ok")
-                                      else reply.get("error", "")))
-
-        link.loop.call_soon_threadsafe(
-            link.request, {"t": "hint", "s": self.guest.sid}, answered)
-        try:
-            return answer.result(HINT_TIMEOUT)
-        except TimeoutError:
-            return "No hint came in time."
-
-    # ------------------------------------------------------------------ watching
-    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(callback)
-
-    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
-        return self._refusal_listeners.subscribe(callback)
-
-
-class RemoteChat:
-    """The chat of the table a remote guest is at (a `ChatService`)."""
-
-    def __init__(self, guest: RemoteGuest, ticket: int) -> None:
-        self.guest = guest
-        self.ticket = ticket
-        self._messages: deque[ChatMessage] = deque(maxlen=CHAT_HISTORY)
-        self._listeners: Listeners[[ChatMessage]] = Listeners()
-
-    @property
-    def messages(self) -> tuple[ChatMessage, ...]:
-        return tuple(self._messages)
-
-    @property
-    def name(self) -> str:
-        return self.guest.name
-
-    def arrived(self, messages: list[ChatMessage]) -> None:
-        for message in messages:
-            self._messages.append(message)
-            self._listeners.notify(message)
-
-    def say(self, text: str) -> ChatMessage:
-        cleaned = clean_text(text)
-        if not cleaned:
-            raise ChatError("Type something to say first.")
-
-        def answered(reply: dict[str, Any]) -> None:
-            if not reply.get("ok"):  # told to the sender only, as the table's own words
-                self.arrived([ChatMessage(0, "", str(reply.get("error", "")))])
-
-        self.guest.link.request({"t": "say", "s": self.guest.sid, "text": cleaned},
-                                answered)
-        return ChatMessage(0, self.guest.name, cleaned)
-
-    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(callback)

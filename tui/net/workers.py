@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
-from tui.net.remote import RemoteGuest, ServiceDoor, ServiceLink
-from tui.net.session import SessionInfo
+from tui.net.remote import OUT_OF_REACH, Connector, RemoteGuest, ServiceDoor, ServiceLink
+from tui.net.session import SessionInfo, SessionRefused
 from tui.net.socket_dirs import private_socket_dir
 from tui.service.authority import GameService
 from tui.service.door_keeper import DoorKeeper
@@ -65,6 +66,10 @@ class WorkerSettings:
     idle_timeout: float | None = None
     keepalive: float = 5.0
     login_grace: float = 15.0
+    service: str | None = None
+    """HOST:PORT of the game service on another machine (None: its Unix socket here)."""
+    tls: str | None = None
+    """The folder of this worker machine's certificate, key and CA (`tui.net.certs`)."""
 
     def door_limits(self) -> DoorLimits:
         """The worker's own door (see `tui.net.door`): it answers only when the game
@@ -93,6 +98,8 @@ class WorkerApps:
         from tui.app.settings import SettingsStore
         from tui.paths import player_rulesets_dir
 
+        if self.link.closed.is_set():
+            raise SessionRefused(OUT_OF_REACH)
         guest = self.link.open_session(
             info.id, info.player_name, info.key,
             turned_away=lambda why: turn_away(info, why),
@@ -151,13 +158,19 @@ def turn_away(info: SessionInfo, why: str) -> None:
         app.exit(return_code=1)
 
 
-async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
+async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSettings,
                      password: str | None = None) -> int:
     """Serve SSH sessions for the game service at `socket_path` until it goes away or
-    this process is told to stop."""
+    this process is told to stop; or, with `settings.service`, for the game service on
+    another machine, kept linked through its outages, until this process is told to
+    stop."""
     from tui.net.server import start_server
 
-    link = await ServiceLink.connect(socket_path, worker)
+    if settings.service is None:
+        assert socket_path is not None, "a worker on the service's machine has its socket"
+        link = await ServiceLink.connect(socket_path, worker)
+    else:
+        link = ServiceLink(worker)
     apps = WorkerApps(link)
     server = await start_server(
         apps, settings.host, settings.port, host_key_path=settings.host_key,
@@ -168,12 +181,16 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
         door_limits=settings.door_limits())
     server.doorway = ServiceDoor(link, server.door)  # one door for every worker
     link.on_evict = server.close_crowded
-    link.hello()
+    if settings.service is None:
+        link.hello()
+    else:
+        link.keep(_dialler(settings))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    gone = loop.create_task(link.closed.wait())
+    gone = loop.create_task(link.closed.wait() if settings.service is None
+                            else asyncio.Event().wait())  # (a kept link is never gone)
     stopped = loop.create_task(stop.wait())
     await asyncio.wait([gone, stopped], return_when=asyncio.FIRST_COMPLETED)
     gone.cancel()
@@ -181,6 +198,16 @@ async def run_worker(socket_path: Path, worker: int, settings: WorkerSettings,
     await server.close()
     await link.close()
     return 0
+
+
+def _dialler(settings: WorkerSettings) -> Connector:
+    """Dials the game service on another machine, over TLS (`tui.net.tls_link`)."""
+    from tui.net.tls_link import dial, parse_address, worker_context
+
+    assert settings.service is not None and settings.tls is not None
+    host, port = parse_address(settings.service, "--service")
+    context = worker_context(Path(settings.tls))
+    return lambda: dial(host, port, context)
 
 
 def reserve_port(host: str, port: int) -> socket.socket:
@@ -198,9 +225,10 @@ def reserve_port(host: str, port: int) -> socket.socket:
 
 
 class WorkerPool:
-    """The service process's workers: started, watched, restarted when one dies."""
+    """A machine's workers: started, watched, restarted when one dies (linked to the
+    service at `socket_path`, or with `settings.service`, to one on another machine)."""
 
-    def __init__(self, socket_path: Path, settings: WorkerSettings, count: int,
+    def __init__(self, socket_path: Path | None, settings: WorkerSettings, count: int,
                  password: str | None = None) -> None:
         self.socket_path = socket_path
         self.settings = settings
@@ -226,8 +254,9 @@ class WorkerPool:
         env.pop(PASSWORD_ENV, None)
         if self.password is not None:
             env[PASSWORD_ENV] = self.password
+        where = [] if self.socket_path is None else ["--socket", str(self.socket_path)]
         self.processes[worker] = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui.net.workers", "--socket", str(self.socket_path),
+            sys.executable, "-m", "tui.net.workers", *where,
             "--worker", str(worker), "--settings", self.settings.to_json(), env=env)
 
     async def _watch(self, worker: int) -> None:
@@ -275,14 +304,20 @@ class WorkerRoom:
         self.port: int = reserved.getsockname()[1]
         self.host_key_path = key_path
         self.host_key_fingerprint = fingerprint
+        self.link_port: int | None = None
+        """The TCP port worker machines link to (None: no `--service-listen`)."""
 
     @classmethod
     async def open(cls, lobby: Lobby, workers: int, host: str, port: int, *,
                    host_key: Path | str | None, authorized_keys: Path | str | None,
                    password: str | None, max_sessions: int,
                    idle_timeout: float | None, keepalive: float = 5.0,
-                   door_limits: DoorLimits | None = None) -> WorkerRoom:
-        """Start the service and `workers` workers; `ServeError` for unusable settings."""
+                   door_limits: DoorLimits | None = None,
+                   service_listen: tuple[str, int] | None = None,
+                   tls: ssl.SSLContext | None = None) -> WorkerRoom:
+        """Start the service and `workers` workers; `ServeError` for unusable settings.
+        With `service_listen` the service also takes worker machines' links on that TCP
+        address, through TLS with `tls` (`tui.net.tls_link.service_context`)."""
         from tui.net.hostkey import load_host_key
         from tui.net.server import ServeError, load_authorized_keys
 
@@ -301,6 +336,16 @@ class WorkerRoom:
         service = GameService(lobby, max_sessions,
                               DoorKeeper((door_limits or DoorLimits()).rules()))
         await service.listen(path)
+        link_port = None
+        if service_listen is not None:
+            assert tls is not None, "a service link over TCP is always TLS"
+            try:
+                link_port = await service.listen_tls(*service_listen, tls)
+            except OSError as error:
+                await service.close()
+                reserved.close()
+                raise ServeError(f"--service-listen {service_listen[0]}:{service_listen[1]}: "
+                                 f"{error.strerror or error}") from None
         settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
                                   None if authorized_keys is None else str(authorized_keys),
                                   max_sessions, idle_timeout, keepalive,
@@ -308,6 +353,7 @@ class WorkerRoom:
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())
+        room.link_port = link_port
         await pool.start()
         try:
             await service.wait_workers(workers, START_TIMEOUT)
@@ -327,7 +373,7 @@ class WorkerRoom:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="one SSH session worker of `rummy serve`")
-    parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--socket", type=Path)
     parser.add_argument("--worker", type=int, required=True)
     parser.add_argument("--settings", required=True)
     args = parser.parse_args(argv)

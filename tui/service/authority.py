@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import ssl
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -35,6 +36,7 @@ from tui.service.wire import (
     check_request,
     decode,
     encode,
+    keep_alive,
     rules_to_wire,
     summary_to_wire,
     view_to_wire,
@@ -45,6 +47,9 @@ log = logging.getLogger(__name__)
 MAX_SESSIONS_PER_WORKER = 4096
 SEND_BUFFER_LIMIT = 64 * 1024 * 1024
 """A worker that stops reading past this many bytes is disconnected (its sessions drop)."""
+HANDSHAKE_TIMEOUT = 10.0
+MAX_HANDSHAKES = 32
+"""TCP connections at once still in their TLS handshake; more are closed unanswered."""
 
 
 class ServiceSession:
@@ -155,10 +160,12 @@ class WorkerLink:
     """One worker's connection: its sessions, and the messages going to it."""
 
     def __init__(self, service: GameService, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+                 writer: asyncio.StreamWriter, machine: str = "") -> None:
         self.service = service
         self.reader = reader
         self.writer = writer
+        self.machine = machine
+        """The worker machine's certificate name ("" for a worker on this machine)."""
         self.worker: int | None = None
         self.sessions: dict[int, ServiceSession] = {}
         self.refused = 0
@@ -168,6 +175,11 @@ class WorkerLink:
         self._lobby_sent: Any = None
         self._closed = False
 
+    @property
+    def name(self) -> str:
+        """How the log names this worker: its number, after its machine's name."""
+        return f"{self.machine}/{self.worker}" if self.machine else str(self.worker)
+
     # ------------------------------------------------------------------ sending
     def send(self, message: dict[str, Any]) -> None:
         if self._closed:
@@ -175,7 +187,7 @@ class WorkerLink:
         self.writer.write(encode(message))
         transport = self.writer.transport
         if transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
-            log.warning("worker %s is not reading; disconnecting it", self.worker)
+            log.warning("worker %s is not reading; disconnecting it", self.name)
             transport.abort()
 
     def send_rules(self, table_id: int, rules: Any) -> None:
@@ -254,7 +266,7 @@ class WorkerLink:
     def _refuse(self, raw: Any, why: str, rule: str = "", quiet: bool = False) -> None:
         self.refused += 1
         if not quiet:
-            log.error("worker %s: refused a message: %s", self.worker, why)
+            log.error("worker %s: refused a message: %s", self.name, why)
         q = raw.get("q") if isinstance(raw, dict) else None
         if isinstance(q, int) and not isinstance(q, bool):
             self.send({"t": "reply", "s": raw.get("s"), "q": q, "ok": False, "error": why,
@@ -371,13 +383,14 @@ class WorkerLink:
         self._closed = True
         sessions = list(self.sessions.values())
         self.sessions.clear()
-        if sessions:
-            log.warning("worker %s gone: %s session(s) dropped", self.worker, len(sessions))
+        if sessions or self.machine:
+            log.warning("worker %s gone: %s session(s) dropped (seats kept for the grace "
+                        "period)", self.name, len(sessions))
         for session in sessions:
             try:
                 session.close()
             except Exception:
-                log.exception("worker %s: dropping a session failed", self.worker)
+                log.exception("worker %s: dropping a session failed", self.name)
         self.writer.close()
         self.service.door.drop(lambda attempt: cast(tuple[WorkerLink, int], attempt)[0]
                                is self)
@@ -407,6 +420,8 @@ class GameService:
         """Every worker's door: logins in progress and penalties, by address."""
         self.links: list[WorkerLink] = []
         self._server: asyncio.AbstractServer | None = None
+        self._tcp_server: asyncio.AbstractServer | None = None
+        self._handshakes = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._ready = asyncio.Condition()
         self._unsubscribe_lobby = lobby.subscribe(self._lobby_changed)
@@ -429,9 +444,45 @@ class GameService:
                                                        limit=1 << 20)
         path.chmod(0o600)
 
+    async def listen_tls(self, host: str, port: int, context: ssl.SSLContext) -> int:
+        """Accept worker machines on TCP `host:port` (the port it got, for port 0): each
+        must first pass a TLS handshake with `context` (which asks for a certificate
+        from the host's own CA); one that fails is logged and closed before a line of
+        it is read."""
+        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await self._accept_tls(reader, writer, context)
+
+        self._tcp_server = await asyncio.start_server(accept, host, port, limit=1 << 20)
+        return int(self._tcp_server.sockets[0].getsockname()[1])
+
+    async def _accept_tls(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                          context: ssl.SSLContext) -> None:
+        peer = writer.get_extra_info("peername")
+        where = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        if self._handshakes >= MAX_HANDSHAKES:
+            log.warning("refused a worker link from %s: too many handshakes at once", where)
+            writer.transport.abort()
+            return
+        self._handshakes += 1
+        try:
+            keep_alive(writer)
+            await writer.start_tls(context, ssl_handshake_timeout=HANDSHAKE_TIMEOUT)
+        except (ssl.SSLError, OSError, TimeoutError, ConnectionError) as error:
+            reason = getattr(error, "reason", None) or str(error) or type(error).__name__
+            log.warning("refused a worker link from %s: %s", where, reason)
+            writer.transport.abort()
+            return
+        finally:
+            self._handshakes -= 1
+        cert = writer.get_extra_info("peercert") or {}
+        machine = next((str(value)[:64] for rdn in cert.get("subject", ())
+                        for key, value in rdn if key == "commonName"), "?")
+        log.info("worker link from %s (certificate %s)", where, machine)
+        await self._accept(reader, writer, machine)
+
     async def _accept(self, reader: asyncio.StreamReader,
-                      writer: asyncio.StreamWriter) -> None:
-        link = WorkerLink(self, reader, writer)
+                      writer: asyncio.StreamWriter, machine: str = "") -> None:
+        link = WorkerLink(self, reader, writer, machine)
         self.links.append(link)
         task = asyncio.current_task()
         if task is not None:
@@ -467,9 +518,10 @@ class GameService:
 
     async def close(self) -> None:
         self._unsubscribe_lobby()
-        if self._server is not None:
-            self._server.close()
-            self._server = None
+        for server in (self._server, self._tcp_server):
+            if server is not None:
+                server.close()
+        self._server = self._tcp_server = None
         for link in list(self.links):
             link.close()
         if self._tasks:  # the links' readers see the end of their streams

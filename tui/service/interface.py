@@ -5,7 +5,7 @@ for its seat, and is told when anything changed.  Three services play this part:
 
 - `tui.service.table.Table`: a whole game in this process (`rummy play`, tests);
 - `tui.service.shared_table.SeatTable`: one seat of a lobby table in the same process;
-- `tui.net.remote.RemoteTable`: one seat of a table owned by the game service in
+- `tui.net.remote_guest.RemoteTable`: one seat of a table owned by the game service in
   another process (`rummy serve`), which only ever receives that seat's views.
 
 A service may decide an action later than `act` returns (the remote one asks another

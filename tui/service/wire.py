@@ -1,7 +1,8 @@
 """The game service's wire protocol: what SSH session workers and the service say.
 
-One JSON object per line over a local stream socket (the same bytes would go over TCP
-between machines, see docs/service-protocol.md).  Every object has a type `t`.
+One JSON object per line over a local Unix socket, or TCP with TLS from a worker
+machine (`tui.net.tls_link`; see docs/service-protocol.md): the same bytes either way.
+Every object has a type `t`.
 
 Workers → service (requests, each checked as untrusted input by `check_request`):
 `hello`, `enter`, `exit`, `create`, `join`, `watch`, `start`, `leave`, `act`, `ready`,
@@ -29,8 +30,10 @@ engine values into plain JSON and back; `WireError` is raised for anything malfo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -59,6 +62,11 @@ REQUESTS = ("hello", "enter", "exit", "create", "join", "watch", "start", "leave
 SESSIONLESS = ("hello", "door", "settled", "failed")
 """Requests about the worker itself, not one of its sessions (no `s`)."""
 UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced", "evict")
+KEEPALIVE_IDLE = 5
+KEEPALIVE_INTERVAL = 3
+KEEPALIVE_COUNT = 3
+"""TCP keepalive of a link between machines: a peer that vanished without closing is
+noticed after about 5 + 3 x 3 = 14 seconds of silence."""
 
 
 
@@ -71,6 +79,20 @@ class WireError(ValueError):
 def encode(message: Mapping[str, Any]) -> bytes:
     """One message as one line of compact JSON."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def keep_alive(writer: asyncio.StreamWriter) -> None:
+    """Probe an idle TCP link, so a machine that vanished is noticed (a Unix socket
+    needs none: its peer's end is closed by the kernel)."""
+    sock = writer.get_extra_info("socket")
+    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for option, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE),
+                          ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL),
+                          ("TCP_KEEPCNT", KEEPALIVE_COUNT)):
+        if hasattr(socket, option):
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
 def _number(kind: Callable[[str], Any]) -> Callable[[str], Any]:
