@@ -22,6 +22,7 @@ from typing import Any
 import asyncssh
 
 from tui.net.proxy_protocol import (
+    BalancerCheck,
     Balancers,
     ProxiedAddress,
     ProxyHeaderError,
@@ -145,6 +146,9 @@ class FrontDoorProtocol(asyncio.Protocol):
     def _read_header(self, transport: asyncio.Transport) -> None:
         try:
             parsed = parse_header(self._buffer)
+        except BalancerCheck:  # HAProxy's health checks say LOCAL: closed, unlogged
+            self._refuse(transport, "")
+            return
         except ProxyHeaderError as error:
             self._refuse(transport, str(error))
             return
@@ -166,7 +170,8 @@ class FrontDoorProtocol(asyncio.Protocol):
 
     def _refuse(self, transport: asyncio.Transport, why: str) -> None:
         self._cancel_timer()
-        log.warning("refused a connection from load balancer %s: %s", self._peer, why)
+        if why:
+            log.warning("refused a connection from load balancer %s: %s", self._peer, why)
         self._transport = None
         transport.abort()
 

@@ -44,6 +44,10 @@ class ProxyHeaderError(ValueError):
     """The bytes cannot be (or begin) a PROXY header this server accepts."""
 
 
+class BalancerCheck(ProxyHeaderError):
+    """A LOCAL header: the balancer's own connection (a health check), no player."""
+
+
 @dataclass(frozen=True)
 class ProxiedAddress:
     """The player's end of the connection and the address they connected to."""
@@ -130,7 +134,7 @@ def _parse_v2(data: bytes) -> tuple[ProxiedAddress, int] | None:
     if version != 2:
         raise ProxyHeaderError(f"a version {version} binary header (only 2 exists)")
     if command == _LOCAL:
-        raise ProxyHeaderError("a LOCAL header (the balancer's own connection, no player)")
+        raise BalancerCheck("a LOCAL header (the balancer's own connection, no player)")
     if command != _PROXY:
         raise ProxyHeaderError(f"an unknown command {command} in the header")
     if family not in _ADDRESS_SIZES or transport != _STREAM:
