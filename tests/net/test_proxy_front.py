@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 
 import asyncssh
 import pytest
 from proxy_headers import balancer_socket, closed_by_server, v1, v2
 from ssh_room import until
 
+from tui.cli import main
+from tui.commands import serve as serve_command
 from tui.net.door import DoorLimits
 from tui.net.proxy_protocol import Balancers
 from tui.net.server import Server, start_server
@@ -168,3 +171,35 @@ async def test_a_header_dripped_slower_than_the_limit_is_cut_off() -> None:
         await until(lambda: not server._connections)
     finally:
         await server.close()
+
+
+def test_a_balancer_that_is_not_an_address_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--proxy-protocol", "127.0.0.1,balancer"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "'balancer' is not an address" in err and "Traceback" not in err
+
+
+async def test_rummy_serve_hands_the_option_to_its_worker_processes() -> None:
+    """`rummy serve --proxy-protocol` with a worker process: the balancer's player gets
+    in (a worker without the option would refuse the header and close)."""
+    said: list[str] = []
+    stop = asyncio.Event()
+    serving = asyncio.create_task(serve_command.serve(
+        host="127.0.0.1", port=0, workers=1, keep_tables=False, idle_timeout=None,
+        proxy_protocol=BALANCER, stop=stop, report=said.append))
+    try:
+        await until(lambda: any("listening on" in line for line in said) or serving.done(),
+                    60, "the server to listen")
+        found = re.search(r"127\.0\.0\.1:(\d+)", "\n".join(said))
+        assert found, said
+        port = int(found.group(1))
+        client = await TerminalClient.connect(
+            port, username="ann", sock=balancer_socket(port, v2(("127.0.0.5", 40000))))
+        await client.wait_for("you are ann", 30)
+        await client.close()
+    finally:
+        stop.set()
+        await serving

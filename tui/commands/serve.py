@@ -443,6 +443,9 @@ async def serve(
                f"Players join with:  {_join_hint(server)}\n"
                f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
                "Press Ctrl+C to close the table.")
+    if proxy_protocol is not None:
+        report(f"Behind a load balancer: PROXY protocol headers are taken from "
+               f"{proxy_protocol} only.")
     try:
         await stop.wait()
     finally:
