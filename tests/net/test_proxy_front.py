@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from pathlib import Path
 
 import asyncssh
 import pytest
 from proxy_headers import balancer_socket, closed_by_server, v1, v2
-from ssh_room import until
+from ssh_room import key_of, until
 
 from tui.cli import main
 from tui.commands import serve as serve_command
@@ -203,3 +204,19 @@ async def test_rummy_serve_hands_the_option_to_its_worker_processes() -> None:
     finally:
         stop.set()
         await serving
+
+
+async def test_from_in_authorized_keys_is_held_to_the_player_address(tmp_path: Path) -> None:
+    """A key allowed only `from="127.0.0.5"` gets in through the balancer for a player
+    at 127.0.0.5, and not for one elsewhere (HAProxy's own address does not count)."""
+    key = key_of("ann")
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(f'from="127.0.0.5" {key.export_public_key().decode()}')
+    server = await serve(proxy_protocol=BALANCER, authorized_keys=keys)
+    try:
+        client = await through_balancer(server, "127.0.0.5", client_keys=[key])
+        await client.close()
+        with pytest.raises(asyncssh.PermissionDenied):
+            await through_balancer(server, "127.0.0.6", client_keys=[key])
+    finally:
+        await server.close()
