@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 
 import asyncssh
-from haproxy_kit import HAProxy, needs_haproxy
+from haproxy_kit import HAProxy, free_port, needs_haproxy
 from proxy_headers import v2
 from ssh_room import FAST, arrive, until
 from worker_room import OwnWorker, worker_of
 
 from tui.net.door import DoorLimits
-from tui.net.testing import TerminalClient
+from tui.net.proxy_protocol import Balancers
+from tui.net.server import start_server
+from tui.net.testing import TerminalClient, counter_factory
 from tui.net.workers import WorkerRoom
 from tui.service.lobby import Lobby
 
@@ -118,3 +120,27 @@ async def test_a_worker_refuses_a_header_sent_around_the_balancer() -> None:
     finally:
         await room.close()
         lobby.close()
+
+
+@needs_haproxy
+async def test_a_machine_that_is_down_costs_no_player_a_login() -> None:
+    """docs/haproxy.cfg sends a player on to the next machine when one refuses the
+    connection (before its checks have even marked it down): every player gets in."""
+    server = await start_server(counter_factory, "127.0.0.2", 0, idle_timeout=None,
+                                proxy_protocol=Balancers.parse("127.0.0.1"))
+    haproxy = HAProxy([f"127.0.0.2:{server.port}", f"127.0.0.3:{free_port('127.0.0.3')}"])
+    clients: list[TerminalClient] = []
+    try:
+        await haproxy.start()
+        for number in range(4):  # round robin: every other one is sent to the dead one
+            client = await TerminalClient.connect(haproxy.port, username=f"p{number}",
+                                                  source=f"127.0.0.{20 + number}")
+            clients.append(client)
+            await client.wait_for(f"user=p{number}")
+        assert sorted(info.peer.split(":")[0] for info in server.sessions) == \
+            [f"127.0.0.{20 + number}" for number in range(4)]
+    finally:
+        for client in clients:
+            client.abort()
+        await haproxy.stop()
+        await server.close()
