@@ -1,7 +1,8 @@
 """HAProxy (docs/haproxy.cfg as shipped) in front of `rummy serve` workers on 127.0.0.2
 and 127.0.0.3 with `--proxy-protocol 127.0.0.1`: the game service sees each player's
 own address, not HAProxy's, so a password guesser is penalised by its address while a
-friend logs in through the same balancer at once."""
+friend logs in through the same balancer at once; a machine that is down costs no
+player a login.  Without haproxy on the machine these are skipped, saying so."""
 
 from __future__ import annotations
 
