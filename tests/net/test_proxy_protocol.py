@@ -1,9 +1,11 @@
 """The PROXY header parser: what a balancer sends is read exactly, and hostile bytes
 (cut, oversized, wrong signature, LOCAL, Unix sockets, bad checksums) are refused with
-`ProxyHeaderError` and never read past a bounded size."""
+`ProxyHeaderError` and never read past a bounded size; and the front that reads it
+hands SSH exactly what follows the header, however the bytes were cut into reads."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 
 import pytest
@@ -11,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from proxy_headers import tlv, v1, v2
 
+from tui.net.acceptor import FrontDoorProtocol
 from tui.net.proxy_protocol import (
     MAX_V2_BODY,
     V1_MAX,
@@ -160,3 +163,58 @@ def test_balancers_are_addresses_or_networks() -> None:
         Balancers.parse("127.0.0.1,box")
     with pytest.raises(ValueError, match="needs the load balancer"):
         Balancers.parse(" , ")
+
+
+class _Transport(asyncio.Transport):
+    """A connection from `peer`, recording what the front does with it."""
+
+    def __init__(self, peer: str) -> None:
+        super().__init__()
+        self.peer = (peer, 50000)
+        self.protocol: asyncio.BaseProtocol | None = None
+        self.aborted = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return self.peer if name == "peername" else default
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+class _SSH(asyncio.Protocol):
+    def __init__(self) -> None:
+        self.peer: object = None
+        self.received = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.peer = transport.get_extra_info("peername")
+
+    def data_received(self, data: bytes) -> None:
+        self.received += data
+
+
+@given(endpoints, st.binary(max_size=60), st.booleans(), st.data())
+async def test_a_header_in_any_pieces_reaches_ssh_whole(
+        source: tuple[str, int], tail: bytes, text: bool, data: st.DataObject) -> None:
+    """However the balancer's bytes are cut into reads, SSH starts once, with the
+    player's address, and gets exactly the bytes after the header."""
+    destination = ("::1", 22) if ":" in source[0] else ("127.0.0.1", 22)
+    stream = (v1 if text else v2)(source, destination) + tail
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(stream) - 1), max_size=8)))
+    made: list[_SSH] = []
+    front = FrontDoorProtocol(lambda: made.append(_SSH()) or made[-1],
+                              Balancers.parse("127.0.0.1"), header_timeout=60)
+    transport = _Transport("127.0.0.1")
+    front.connection_made(transport)
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        piece = stream[start:end]
+        receiver = transport.protocol if transport.protocol is not None else front
+        assert isinstance(receiver, asyncio.Protocol)
+        receiver.data_received(piece)
+    front.connection_lost(None)
+    [ssh] = made
+    assert ssh.peer == ProxiedAddress(source, destination).peername
+    assert ssh.received == tail and transport.protocol is ssh and not transport.aborted
