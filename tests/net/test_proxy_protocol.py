@@ -218,3 +218,22 @@ async def test_a_header_in_any_pieces_reaches_ssh_whole(
     [ssh] = made
     assert ssh.peer == ProxiedAddress(source, destination).peername
     assert ssh.received == tail and transport.protocol is ssh and not transport.aborted
+
+
+@given(st.binary(max_size=60), st.data())
+async def test_plain_ssh_from_anyone_else_reaches_ssh_whole(tail: bytes,
+                                                            data: st.DataObject) -> None:
+    stream = b"SSH-2.0-OpenSSH_9.2\r\n" + tail
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(stream) - 1), max_size=8)))
+    made: list[_SSH] = []
+    front = FrontDoorProtocol(lambda: made.append(_SSH()) or made[-1],
+                              Balancers.parse("127.0.0.1"), header_timeout=60)
+    transport = _Transport("127.0.0.2")
+    front.connection_made(transport)
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        receiver = transport.protocol if transport.protocol is not None else front
+        assert isinstance(receiver, asyncio.Protocol)
+        receiver.data_received(stream[start:end])
+    [ssh] = made
+    assert ssh.peer == ("127.0.0.2", 50000)
+    assert ssh.received == stream and not transport.aborted
