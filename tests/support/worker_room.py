@@ -14,24 +14,29 @@ from pathlib import Path
 from ssh_room import until
 
 import tui
-from tui.net.workers import WorkerRoom, reserve_port
+from tui.net.workers import PASSWORD_ENV, WorkerRoom, reserve_port
 
 
 class OwnWorker:
     """A worker process of the test's own, on a port only it listens on."""
 
-    def __init__(self, room: WorkerRoom, number: int) -> None:
+    def __init__(self, room: WorkerRoom, number: int, host: str = "127.0.0.1") -> None:
         self.room = room
         self.number = number
-        self._reserved = reserve_port("127.0.0.1", 0)
+        self.host = host
+        self._reserved = reserve_port(host, 0)
         self.port: int = self._reserved.getsockname()[1]
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        settings = dataclasses.replace(self.room.pool.settings, port=self.port)
+        settings = dataclasses.replace(self.room.pool.settings, host=self.host,
+                                       port=self.port)
         env = dict(os.environ)
         root = str(Path(tui.__file__).resolve().parents[1])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        env.pop(PASSWORD_ENV, None)
+        if self.room.pool.password is not None:  # the room's password, as its own workers
+            env[PASSWORD_ENV] = self.room.pool.password
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.net.workers", "--socket",
             str(self.room.pool.socket_path), "--worker", str(self.number),

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.commands import serve_link
 from tui.net.door import DoorLimits
+from tui.net.proxy_protocol import Balancers
 from tui.net.server import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_KEEPALIVE,
@@ -237,7 +238,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"time a connection has to log in (default {DoorLimits.login_grace:g})",
     )
+    parser.add_argument(
+        "--proxy-protocol",
+        type=_balancers,
+        metavar="ADDR[,ADDR...]",
+        help="the load balancers (addresses or networks) in front of this port: their "
+        "connections must begin with a PROXY protocol header (HAProxy's send-proxy-v2), "
+        "whose player address the door and logs use; see docs/haproxy.cfg",
+    )
     serve_link.add_arguments(parser)
+
+
+def _balancers(text: str) -> Balancers:
+    try:
+        return Balancers.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class LobbyApps:
@@ -346,6 +362,7 @@ async def serve(
     workers: int = 0,
     keep_tables: bool = True,
     service_link: tuple[tuple[str, int], ssl.SSLContext] | None = None,
+    proxy_protocol: Balancers | None = None,
 ) -> int:
     """Serve until `stop` is set (or SIGINT/SIGTERM), then close every session.
 
@@ -355,6 +372,7 @@ async def serve(
     (default: `NAMES_FILE` in the user data folder), and with `keep_tables` every game
     in progress in its "tables" folder (`tui.service.table_keeper`).  `service_link`
     (an address and TLS context) lets worker machines link to the service over TCP.
+    `proxy_protocol` names the load balancers in front of the SSH port.
     """
     lobby: Lobby | None = None
     keeper: TableKeeper | None = None
@@ -376,7 +394,8 @@ async def serve(
         room: Server | WorkerRoom = await WorkerRoom.open(
             lobby, workers, host, port, host_key=host_key, authorized_keys=authorized_keys,
             password=password, max_sessions=max_sessions, idle_timeout=idle_timeout,
-            keepalive=keepalive, door_limits=door_limits, service_listen=listen, tls=tls)
+            keepalive=keepalive, door_limits=door_limits, service_listen=listen, tls=tls,
+            proxy_protocol=None if proxy_protocol is None else str(proxy_protocol))
     else:
         room = await start_server(
             app_factory,
@@ -390,6 +409,7 @@ async def serve(
             on_session_end=on_session_end,
             keepalive_interval=keepalive,
             door_limits=door_limits,
+            proxy_protocol=proxy_protocol,
         )
     server = room
     stop = stop or asyncio.Event()
@@ -423,6 +443,9 @@ async def serve(
                f"Players join with:  {_join_hint(server)}\n"
                f"Host key {server.host_key_fingerprint} ({server.host_key_path})\n"
                "Press Ctrl+C to close the table.")
+    if proxy_protocol is not None:
+        report(f"Behind a load balancer: PROXY protocol headers are taken from "
+               f"{proxy_protocol} only.")
     try:
         await stop.wait()
     finally:
@@ -527,7 +550,9 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 args.host, args.port, str(args.host_key) if args.host_key else "",
                 None if args.authorized_keys is None else str(args.authorized_keys),
                 args.max_sessions, idle, args.keepalive, args.login_grace,
-                args.service, None if args.tls is None else str(args.tls)),
+                args.service, None if args.tls is None else str(args.tls),
+                proxy_protocol=None if args.proxy_protocol is None
+                else str(args.proxy_protocol)),
                 workers, password)
         if workers == 0:  # every player's app in this process, as in a worker
             from tui.app.collector import tune_collector
@@ -548,6 +573,7 @@ def run(args: argparse.Namespace, app_factory: AppFactory | None = None) -> int:
                 door_limits=DoorLimits(login_grace=args.login_grace),
                 workers=workers,
                 service_link=link,
+                proxy_protocol=args.proxy_protocol,
             )
         )
     except (ServeError, HostKeyError) as error:

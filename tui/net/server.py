@@ -30,11 +30,13 @@ from typing import Any
 
 import asyncssh
 
+from tui.net import acceptor
 from tui.net.colors import color_system_for
 from tui.net.door import Door, DoorLimits, Doorway
 from tui.net.hostkey import load_host_key
 from tui.net.isolation import isolate_colours, isolate_executor
 from tui.net.player_keys import KeysFileError, PlayerKeys, read_player_keys
+from tui.net.proxy_protocol import Balancers
 from tui.net.session import AppFactory, Session, SessionInfo
 
 log = logging.getLogger(__name__)
@@ -130,7 +132,7 @@ class Server:
         """How the door waits before answering a failed login (tests record instead)."""
         self.host = ""
         self.port = 0
-        self._listener: asyncssh.SSHAcceptor | None = None
+        self._listener: asyncio.Server | None = None
         self._sessions: dict[int, Session] = {}
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._door_conns: dict[int, _PlayerConnection] = {}
@@ -534,6 +536,8 @@ async def start_server(
     door_limits: DoorLimits | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     reuse_port: bool = False,
+    proxy_protocol: Balancers | None = None,
+    proxy_header_timeout: float = acceptor.HEADER_TIMEOUT,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -549,8 +553,9 @@ async def start_server(
     `door_limits` and `sleep` set the door (`tui.net.door`); tests pass their own.
     `on_session_end(info)` runs after each session ended (quit, drop, crash, timeout).
     `reuse_port` listens with `SO_REUSEPORT`, so several worker processes can share the
-    port (the kernel spreads connections over them). Raises `ServeError` for unusable
-    settings.
+    port (the kernel spreads connections over them). `proxy_protocol` names the load
+    balancers whose PROXY header gives the player's address (`tui.net.acceptor`).
+    Raises `ServeError` for unusable settings.
     """
     door = Door(door_limits)
     if login_timeout is None:
@@ -577,10 +582,13 @@ async def start_server(
         sleep=sleep,
     )
     try:
-        listener = await asyncssh.create_server(
+        listener = await acceptor.listen_ssh(
             lambda: _PlayerConnection(server),
             host,
             port,
+            balancers=proxy_protocol,
+            header_timeout=proxy_header_timeout,
+            reuse_port=reuse_port,
             server_host_keys=[key],
             encoding=None,
             line_editor=False,
@@ -592,7 +600,6 @@ async def start_server(
             keepalive_count_max=KEEPALIVE_COUNT,
             login_timeout=login_timeout,
             server_version="rummy-tui",
-            reuse_port=reuse_port or None,
         )
     except OSError as error:
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None

@@ -11,6 +11,7 @@ pyte is a test dependency (the `test` extra); it is imported only when a client 
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -143,9 +144,11 @@ class TerminalClient:
         env: dict[str, str] | None = None,
         command: str | None = None,
         source: str | None = None,
+        sock: socket.socket | None = None,
     ) -> TerminalClient:
         """Connect and open a session (with a PTY unless `term_type` is None), from the
-        loopback address `source` if given (the door counts by address)."""
+        loopback address `source` if given (the door counts by address), or over `sock`,
+        a connected socket (that already sent a load balancer's header, say)."""
         client = cls(size)
         client.conn = await asyncssh.connect(
             host,
@@ -158,6 +161,7 @@ class TerminalClient:
             preferred_auth="publickey,keyboard-interactive,password",
             client_factory=None if password else KeylessClient,
             local_addr=(source, 0) if source else None,
+            sock=sock,
         )
         kwargs: dict[str, Any] = {"encoding": None, "env": env or {}}
         if term_type is not None:

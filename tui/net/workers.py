@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
+from tui.net.proxy_protocol import Balancers
 from tui.net.remote import OUT_OF_REACH, Connector, RemoteGuest, ServiceDoor, ServiceLink
 from tui.net.session import SessionInfo, SessionRefused
 from tui.net.socket_dirs import private_socket_dir
@@ -75,6 +76,8 @@ class WorkerSettings:
     """HOST:PORT of the game service on another machine (None: its Unix socket here)."""
     tls: str | None = None
     """The folder of this worker machine's certificate, key and CA (`tui.net.certs`)."""
+    proxy_protocol: str | None = None
+    """The load balancers whose PROXY header names the player (`--proxy-protocol`)."""
 
     def door_limits(self) -> DoorLimits:
         """The worker's own door (see `tui.net.door`): it answers only when the game
@@ -183,7 +186,9 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
         max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
         on_session_end=apps.session_ended, reuse_port=True,
         keepalive_interval=settings.keepalive,
-        door_limits=settings.door_limits())
+        door_limits=settings.door_limits(),
+        proxy_protocol=Balancers.parse(settings.proxy_protocol)
+        if settings.proxy_protocol else None)
     server.doorway = ServiceDoor(link, server.door)  # one door for every worker
     link.on_evict = server.close_crowded
     if settings.service is None:
@@ -319,10 +324,12 @@ class WorkerRoom:
                    idle_timeout: float | None, keepalive: float = 5.0,
                    door_limits: DoorLimits | None = None,
                    service_listen: tuple[str, int] | None = None,
-                   tls: ssl.SSLContext | None = None) -> WorkerRoom:
+                   tls: ssl.SSLContext | None = None,
+                   proxy_protocol: str | None = None) -> WorkerRoom:
         """Start the service and `workers` workers; `ServeError` for unusable settings.
         With `service_listen` the service also takes worker machines' links on that TCP
-        address, through TLS with `tls` (`tui.net.tls_link.service_context`)."""
+        address, through TLS with `tls` (`tui.net.tls_link.service_context`).
+        `proxy_protocol`: the load balancers in front (`tui.net.proxy_protocol`)."""
         from tui.net.hostkey import load_host_key
         from tui.net.server import ServeError, load_authorized_keys
 
@@ -354,7 +361,8 @@ class WorkerRoom:
         settings = WorkerSettings(host, reserved.getsockname()[1], str(key_path),
                                   None if authorized_keys is None else str(authorized_keys),
                                   max_sessions, idle_timeout, keepalive,
-                                  (door_limits or DoorLimits()).login_grace)
+                                  (door_limits or DoorLimits()).login_grace,
+                                  proxy_protocol=proxy_protocol)
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())
