@@ -124,6 +124,9 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         # a new theme (settings, command palette) repaints the Python-painted panes too
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._draw())
+        # (subscribed by a child: the screen's own subscription is Textual's tooltip's)
+        self.screen_layout_refresh_signal.subscribe(self.query_one("#middle"),
+                                                    lambda _screen: self._keep_piles_whole())
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()

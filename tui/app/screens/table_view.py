@@ -90,6 +90,7 @@ class TableView(Screen[None]):
         self._shown: TableContents | None = None  # what the widgets show now
         self._shown_style: CardStyle | None = None
         self._hand_shown: tuple[object, ...] = ()
+        self._panes_cut = False  # the opponents' panes give up rows (`_keep_piles_whole`)
 
     @property
     def view_now(self) -> SeatView:
@@ -267,13 +268,12 @@ class TableView(Screen[None]):
         panes = {pane.seat: pane for pane in self.query(OpponentPane)}
         refit = old is None or now.my_melds != old.my_melds
         for i, part in enumerate(now.opponents):
-            if old is None or part != old.opponents[i]:
-                panes[part.seat].show(part, style)
+            if (old is None or part != old.opponents[i]) and panes[part.seat].show(part, style):
                 refit = True
-        if refit:  # melds came or went: the piles' rows are checked once laid out
+        if refit and self._panes_cut:  # melds came or went: the panes may have rows back
+            self._panes_cut = False  # (a style set, even to None, lays the screen out)
             for pane in panes.values():
                 pane.styles.max_height = None
-            self.call_after_refresh(self._keep_piles_whole)
         stock = self.query_one(StockPile)
         stock.set_class(self._hinted_pile == "stock", "-hinted")
         self.query_one(DiscardPile).set_class(self._hinted_pile == "discard", "-hinted")
@@ -322,13 +322,16 @@ class TableView(Screen[None]):
     def _keep_piles_whole(self) -> None:
         """The stock and the pile keep their rows: where the opponents' melds and the
         player's own leave the middle too short (at 70×20 the art was cut at the
-        bottom), the opponents' panes give up rows (their melds scroll out of sight)."""
+        bottom), the opponents' panes give up rows (their melds scroll out of sight).
+        Checked after each layout of the screen (`on_mount` subscribes it): an ordinary
+        move lays nothing out, so costs nothing here."""
         if not still_shown(self) or self.has_class("-too-small"):
             return
         short = PILE_ROWS - self.query_one("#middle").region.height
         panes = list(self.query(OpponentPane))
         tallest = max((pane.region.height for pane in panes), default=0)
         if short > 0 and tallest > MIN_PANE_ROWS:
+            self._panes_cut = True
             for pane in panes:
                 pane.styles.max_height = max(MIN_PANE_ROWS, tallest - short)
 

@@ -38,9 +38,10 @@ class OpponentPane(Widget):
         self._width = -1
         self._flash_timer: Timer | None = None
 
-    def show(self, content: OpponentContent, card_style: CardStyle) -> None:
+    def show(self, content: OpponentContent, card_style: CardStyle) -> bool:
         """Show what the presenter worked out for this seat, touching only what changed
-        since the last time: the border and its titles, the lines inside, or both."""
+        since the last time: the border and its titles, the lines inside, or both.
+        True when the pane has another number of lines (it is laid out again)."""
         old = self._shown if self._shown_style == card_style else None
         self._shown, self._shown_style = content, card_style
         if old is None or content.title != old.title:
@@ -56,8 +57,11 @@ class OpponentPane(Widget):
         if old is None or (content.info, content.melds, content.targets) != (
                 old.info, old.melds, old.targets):
             lines = content.info.plain.count("\n") + 1 + len(content.melds)
-            self.refresh(layout=lines != self._lines)
+            relaid = lines != self._lines
+            self.refresh(layout=relaid)
             self._lines = lines
+            return relaid
+        return False
 
     def render(self) -> Text:
         content = self._shown
