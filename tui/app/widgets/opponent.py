@@ -84,7 +84,8 @@ class OpponentPane(Widget):
     def flash(self) -> None:
         """Light the pane up briefly after this seat acted; moves in quick succession
         keep it lit (one restyle on, one off, not two a move)."""
-        self.add_class("-acted")
+        if not self.has_class("-acted"):
+            self.add_class("-acted")
         if self._flash_timer is None:
             self._flash_timer = self.set_timer(FLASH_SECONDS, self._unflash)
         else:
