@@ -34,6 +34,7 @@ from tui.service.turn_clock import TurnClock
 from .. import intents
 from ..cardart import CardStyle, card_words
 from ..colours import app_colours
+from ..dirty_compositor import DirtyCompositor
 from ..hand_model import HandModel
 from ..host import host, still_shown
 from ..messages import PlayerDid, TableChanged
@@ -59,6 +60,7 @@ class TableView(Screen[None]):
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(classes="table-screen")
+        self._compositor = DirtyCompositor()  # a move redraws only what it dirtied
         self.session = session
         self.table = session.table
         self.seat = session.seat
