@@ -36,6 +36,7 @@ from ..widgets.melds import MeldList
 from ..widgets.opponent import OpponentPane
 from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
+from ..widgets.shared_lines import SharedStatic
 from .table_autosave import SAVE_EVERY, TableAutosave
 from .table_bots import TableBots
 from .table_deal_end import TableDealEnd
@@ -90,7 +91,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Static(id="roundbar")
+        yield SharedStatic(id="roundbar")
         with Horizontal(id="opponents"):
             for seat in opponent_seats(len(self.table.seats), self.seat):
                 yield OpponentPane(seat)
@@ -99,7 +100,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
                 yield StockPile(id="stock")
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
-                    yield Static(id="prompt")
+                    yield SharedStatic(id="prompt")
                     yield Static(id="notice")
                     yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):

@@ -7,16 +7,17 @@ after a move) restyles it alone, with nothing inside it to restyle or redraw."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
 from textual.timer import Timer
-from textual.widget import Widget
 
 from ..cardart import CardStyle
 from ..messages import MeldClicked
 from .melds import meld_lines
+from .shared_lines import SharedLines, text_key
 
 FLASH_SECONDS = 1.2
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..table_presenter import OpponentContent
 
 
-class OpponentPane(Widget):
+class OpponentPane(SharedLines):
     DEFAULT_CSS = """
     OpponentPane { height: auto; }
     """
@@ -62,6 +63,13 @@ class OpponentPane(Widget):
             self._lines = lines
             return relaid
         return False
+
+    def shared_key(self) -> Hashable | None:
+        """The same seat's pane looks the same on the other players' screens."""
+        content = self._shown
+        if content is None:
+            return None
+        return (text_key(content.info), content.melds, content.targets, self._shown_style)
 
     def render(self) -> Text:
         content = self._shown
