@@ -19,11 +19,12 @@ from typing import Any
 
 from rich.text import Text
 from textual.cache import LRUCache
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget, _RenderCache
 from textual.widgets import Static
 
-MAX_KEPT = 1024
+MAX_KEPT = 2048
 """Widgets' lines kept for the process (a table's move needs a few dozen)."""
 
 _kept: LRUCache[Hashable, list[Strip]] = LRUCache(MAX_KEPT)
@@ -36,12 +37,29 @@ def text_key(text: Text) -> Hashable:
 
 
 class SharedLines(Widget):
-    """A widget whose laid-out lines are shared by every screen of the process that shows
-    the same thing (see the module's docstring)."""
+    """A widget whose lines are shared by every screen of the process that shows the same
+    thing (see the module's docstring): its laid-out text and, when its whole box is
+    drawn, its lines as styled for the screen (borders, padding, background, colour
+    filters), keyed also by everything the styling reads."""
 
     def shared_key(self) -> Hashable | None:
         """What the widget shows, by value; None: not shared (drawn as Textual does)."""
         return None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        shown = self.shared_key()
+        size = self.size
+        if shown is None or self.text_selection is not None or crop != size.region:
+            return super().render_lines(crop)
+        app = self.app
+        key = ("styled", type(self), self.id, frozenset(self.classes), self.pseudo_classes,
+               frozenset(self.screen.classes), size, self.background_colors, app.theme,
+               id(app.ansi_theme), tuple((type(f), f.enabled) for f in app._filters),
+               self._border_title, self._border_subtitle, shown)
+        lines = _kept.get(key)
+        if lines is None:
+            lines = _kept[key] = super().render_lines(crop)
+        return lines
 
     def _render_content(self) -> None:
         shown = self.shared_key()
