@@ -23,13 +23,14 @@ For N concurrent sessions (10, 25, 50 by default) seated at tables of 4 (a remai
 Players sit down through the lobby service (the child seats the connected guests), then
 play only by keys.  The players' terminals (asyncssh clients with terminal emulators) run
 in this process, on the same machine: their CPU is not the server's, but it competes for
-the same cores.  Bounded: at most 60 sessions, a few actions, a global time limit, only
-127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50] [--actions 6]
-[--table-size 4] [--workers 1,2] [--kept no,yes] [--link no,yes]` (`--link no,yes`: each
-worker count also as a worker machine linked to the service over TCP+TLS, as
-`rummy serve --workers-only` runs; `--kept no,yes`: each mode with and
-without the tables kept on disk, and the service's write system calls and bytes per move:
-the cost of durability; `tests/bench/bench_kept_tables.py` measures the keeping alone).
+the same cores.  Bounded: at most 104 sessions (26 tables of 4), a few actions, a global
+time limit, only 127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50]
+[--actions 6] [--table-size 4] [--workers 1,2] [--kept no,yes] [--link no,yes]` (the modes
+side by side at each size; `--link no,yes`: each worker count also as a worker machine
+linked to the service over TCP+TLS, as `rummy serve --workers-only` runs; `--kept no,yes`:
+each mode with and without the tables kept on disk, and the service's write system calls
+and bytes per move: the cost of durability; `tests/bench/bench_kept_tables.py` measures the
+keeping alone).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 TIME_LIMIT = 1800.0  # seconds for the whole run
-MAX_SESSIONS = 60
+MAX_SESSIONS = 104
 IDLE_SECONDS = 3.0
 RULES = "three_thirteen"
 
@@ -454,7 +455,15 @@ async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]
                                                        keep, link)
                for workers in modes for keep in (kept or [False])
                for link in (linked or [False]) if workers or not link}
-    count = max(sizes)
+    for count in sorted(set(sizes)):
+        _side_by_side(results, count)
+    if kept and len(kept) > 1:
+        print("(service writes: its system calls writing to the workers' sockets, and with "
+              "kept tables also to the tables' files; their difference is the keeping)")
+
+
+def _side_by_side(results: dict[tuple[int, bool, bool], dict[int, dict[str, float]]],
+                  count: int) -> None:
     print(f"\nside by side at {count} sessions "
           f"(load average {os.getloadavg()[0]:.2f} at the end):")
     print(f"{'':>20} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
@@ -470,9 +479,6 @@ async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]
               f"{row['cpu_ms_per_action'] - row['workers_cpu_ms_per_action']:>19.2f} "
               f"{row['service_writes_per_action']:>19.1f} "
               f"{row['service_kib_written_per_action']:>16.1f}")
-    if kept and len(kept) > 1:
-        print("(service writes: its system calls writing to the workers' sockets, and with "
-              "kept tables also to the tables' files; their difference is the keeping)")
 
 
 def _parse() -> argparse.Namespace:

@@ -36,6 +36,7 @@ from ..widgets.melds import MeldList
 from ..widgets.opponent import OpponentPane
 from ..widgets.piles import DiscardPile, StockPile
 from ..widgets.scoresheet import ScoreSheet
+from ..widgets.shared_lines import SharedStatic
 from .table_autosave import SAVE_EVERY, TableAutosave
 from .table_bots import TableBots
 from .table_deal_end import TableDealEnd
@@ -90,7 +91,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Static(id="roundbar")
+        yield SharedStatic(id="roundbar")
         with Horizontal(id="opponents"):
             for seat in opponent_seats(len(self.table.seats), self.seat):
                 yield OpponentPane(seat)
@@ -99,7 +100,7 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
                 yield StockPile(id="stock")
                 yield DiscardPile(id="discard")
                 with Vertical(id="info"):
-                    yield Static(id="prompt")
+                    yield SharedStatic(id="prompt")
                     yield Static(id="notice")
                     yield LogTail(id="recent", headers=False)
             with Vertical(id="sidebar"):
@@ -124,6 +125,9 @@ class TableScreen(TableNotices, TableMoves, TableHandKeys, TableHint, TableAutos
         self._unsubscribe_refusals = self.table.refusals(self._on_refused)
         # a new theme (settings, command palette) repaints the Python-painted panes too
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._draw())
+        # (subscribed by a child: the screen's own subscription is Textual's tooltip's)
+        self.screen_layout_refresh_signal.subscribe(self.query_one("#middle"),
+                                                    lambda _screen: self._keep_piles_whole())
         self._apply_size(self.size.width, self.size.height)
         self.refresh_table()
         self._restart_bot_timer()

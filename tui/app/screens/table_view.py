@@ -22,6 +22,7 @@ from typing import Any
 from textual import on
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.engine.actions import Action, LayOff
@@ -33,6 +34,7 @@ from tui.service.turn_clock import TurnClock
 from .. import intents
 from ..cardart import CardStyle, card_words
 from ..colours import app_colours
+from ..dirty_compositor import DirtyCompositor
 from ..hand_model import HandModel
 from ..host import host, still_shown
 from ..messages import PlayerDid, TableChanged
@@ -58,6 +60,7 @@ class TableView(Screen[None]):
 
     def __init__(self, session: TableSession) -> None:
         super().__init__(classes="table-screen")
+        self._compositor = DirtyCompositor()  # a move redraws only what it dirtied
         self.session = session
         self.table = session.table
         self.seat = session.seat
@@ -90,6 +93,8 @@ class TableView(Screen[None]):
         self._shown: TableContents | None = None  # what the widgets show now
         self._shown_style: CardStyle | None = None
         self._hand_shown: tuple[object, ...] = ()
+        self._panes_cut = False  # the opponents' panes give up rows (`_keep_piles_whole`)
+        self._panes: list[OpponentPane] | None = None
 
     @property
     def view_now(self) -> SeatView:
@@ -227,7 +232,7 @@ class TableView(Screen[None]):
         elif any(e.seat == self.seat for e in view.log[self._log_seen:]):
             self._fresh_from = len(view.log)
         for seat in acted_seats(view, self._log_seen, self.seat):
-            for pane in self.query(OpponentPane):
+            for pane in self._opponent_panes():
                 if pane.seat == seat:
                     pane.flash()
         self._log_seen = len(view.log)
@@ -264,25 +269,23 @@ class TableView(Screen[None]):
         style = ctx.style
         if old is None or now.bar != old.bar:
             self.query_one("#roundbar", Static).update(now.bar, layout=False)
-        panes = {pane.seat: pane for pane in self.query(OpponentPane)}
+        panes = {pane.seat: pane for pane in self._opponent_panes()}
         refit = old is None or now.my_melds != old.my_melds
         for i, part in enumerate(now.opponents):
-            if old is None or part != old.opponents[i]:
-                panes[part.seat].show(part, style)
+            if (old is None or part != old.opponents[i]) and panes[part.seat].show(part, style):
                 refit = True
-        if refit:  # melds came or went: the piles' rows are checked once laid out
+        if refit and self._panes_cut:  # melds came or went: the panes may have rows back
+            self._panes_cut = False  # (a style set, even to None, lays the screen out)
             for pane in panes.values():
                 pane.styles.max_height = None
-            self.call_after_refresh(self._keep_piles_whole)
         stock = self.query_one(StockPile)
-        stock.set_class(self._hinted_pile == "stock", "-hinted")
-        self.query_one(DiscardPile).set_class(self._hinted_pile == "discard", "-hinted")
+        pile = self.query_one(DiscardPile)
+        _set_class(stock, self._hinted_pile == "stock", "-hinted")
+        _set_class(pile, self._hinted_pile == "discard", "-hinted")
         if old is None or now.stock != old.stock:
             stock.show(now.stock.count, now.stock.active, style)
         if old is None or now.pile != old.pile:
-            pile = self.query_one(DiscardPile)
-            if old is None or now.pile.deep != old.pile.deep:
-                pile.set_class(now.pile.deep, "-deep")
+            _set_class(pile, now.pile.deep, "-deep")
             pile.show(now.pile.cards, now.pile.count, now.pile.deep, now.pile.active, style,
                       view.is_wild)
         if old is None or (now.my_melds, now.targets) != (old.my_melds, old.targets):
@@ -293,7 +296,7 @@ class TableView(Screen[None]):
             # of fixed height, but for a hint: that is as tall as it needs (`.-hint`)
             hinting = bool(ctx.hint)
             prompt = self.query_one("#prompt", Static)
-            prompt.set_class(hinting, "-hint")
+            _set_class(prompt, hinting, "-hint")
             prompt.update(now.prompt, layout=hinting)
         # only the log in sight is drawn: the centre's on narrow screens, else the side's
         if ctx.narrow and (old is None or now.recent != old.recent):
@@ -304,10 +307,12 @@ class TableView(Screen[None]):
                                                  now.log.fresh_from, ctx.words)
         if old is None or (now.hand_title, now.hand_subtitle, now.my_turn) != (
                 old.hand_title, old.hand_subtitle, old.my_turn):
-            me = self.query_one("#me")
-            me.set_class(now.my_turn, "-turn")
-            me.border_title = now.hand_title
-            me.border_subtitle = now.hand_subtitle
+            me = self.query_one("#me")  # (a title set, even to the same, redraws it)
+            _set_class(me, now.my_turn, "-turn")
+            if old is None or now.hand_title != old.hand_title:
+                me.border_title = now.hand_title
+            if old is None or now.hand_subtitle != old.hand_subtitle:
+                me.border_subtitle = now.hand_subtitle
         hand_key = (view.deal, style, self.hand.drawn_state())
         if old is None or hand_key != self._hand_shown:
             self._hand_shown = hand_key
@@ -322,15 +327,24 @@ class TableView(Screen[None]):
     def _keep_piles_whole(self) -> None:
         """The stock and the pile keep their rows: where the opponents' melds and the
         player's own leave the middle too short (at 70×20 the art was cut at the
-        bottom), the opponents' panes give up rows (their melds scroll out of sight)."""
+        bottom), the opponents' panes give up rows (their melds scroll out of sight).
+        Checked after each layout of the screen (`on_mount` subscribes it): an ordinary
+        move lays nothing out, so costs nothing here."""
         if not still_shown(self) or self.has_class("-too-small"):
             return
         short = PILE_ROWS - self.query_one("#middle").region.height
-        panes = list(self.query(OpponentPane))
+        panes = self._opponent_panes()
         tallest = max((pane.region.height for pane in panes), default=0)
         if short > 0 and tallest > MIN_PANE_ROWS:
+            self._panes_cut = True
             for pane in panes:
                 pane.styles.max_height = max(MIN_PANE_ROWS, tallest - short)
+
+    def _opponent_panes(self) -> list[OpponentPane]:
+        """The opponents' panes, found once (a query walks the whole screen)."""
+        if self._panes is None:
+            self._panes = list(self.query(OpponentPane))
+        return self._panes
 
     def _rank_keys(self) -> dict[int, int]:
         rules = self.view_now.rules
@@ -366,3 +380,9 @@ class TableView(Screen[None]):
         view = self.view_now
         return lambda cards: self._arrange(cards, view)
 
+
+def _set_class(widget: Widget, on: bool, name: str) -> None:
+    """`set_class` only for a change: each call checks the name and compares the classes
+    (a few of them each draw, on every screen at the table, every move)."""
+    if widget.has_class(name) != on:
+        widget.set_class(on, name)

@@ -7,16 +7,17 @@ after a move) restyles it alone, with nothing inside it to restyle or redraw."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
 from textual.timer import Timer
-from textual.widget import Widget
 
 from ..cardart import CardStyle
 from ..messages import MeldClicked
 from .melds import meld_lines
+from .shared_lines import SharedLines, text_key
 
 FLASH_SECONDS = 1.2
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..table_presenter import OpponentContent
 
 
-class OpponentPane(Widget):
+class OpponentPane(SharedLines):
     DEFAULT_CSS = """
     OpponentPane { height: auto; }
     """
@@ -38,9 +39,10 @@ class OpponentPane(Widget):
         self._width = -1
         self._flash_timer: Timer | None = None
 
-    def show(self, content: OpponentContent, card_style: CardStyle) -> None:
+    def show(self, content: OpponentContent, card_style: CardStyle) -> bool:
         """Show what the presenter worked out for this seat, touching only what changed
-        since the last time: the border and its titles, the lines inside, or both."""
+        since the last time: the border and its titles, the lines inside, or both.
+        True when the pane has another number of lines (it is laid out again)."""
         old = self._shown if self._shown_style == card_style else None
         self._shown, self._shown_style = content, card_style
         if old is None or content.title != old.title:
@@ -56,8 +58,18 @@ class OpponentPane(Widget):
         if old is None or (content.info, content.melds, content.targets) != (
                 old.info, old.melds, old.targets):
             lines = content.info.plain.count("\n") + 1 + len(content.melds)
-            self.refresh(layout=lines != self._lines)
+            relaid = lines != self._lines
+            self.refresh(layout=relaid)
             self._lines = lines
+            return relaid
+        return False
+
+    def shared_key(self) -> Hashable | None:
+        """The same seat's pane looks the same on the other players' screens."""
+        content = self._shown
+        if content is None:
+            return None
+        return (text_key(content.info), content.melds, content.targets, self._shown_style)
 
     def render(self) -> Text:
         content = self._shown
@@ -80,7 +92,8 @@ class OpponentPane(Widget):
     def flash(self) -> None:
         """Light the pane up briefly after this seat acted; moves in quick succession
         keep it lit (one restyle on, one off, not two a move)."""
-        self.add_class("-acted")
+        if not self.has_class("-acted"):
+            self.add_class("-acted")
         if self._flash_timer is None:
             self._flash_timer = self.set_timer(FLASH_SECONDS, self._unflash)
         else:

@@ -3,7 +3,7 @@ rules allow deep draws, the cards below it fanned out to the left, each clickabl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -14,9 +14,12 @@ from tui.engine.cards import Card
 from ..cardart import Canvas, CardStyle, big_card, card_back, empty_slot, paint_small
 from ..messages import DiscardClicked, StockClicked
 from .painted import Painted
+from .shared_lines import SharedLines
+
+FAN_STEP = 4  # the rank and suit of each card below the top show, `10♣` too
 
 
-class StockPile(Painted):
+class StockPile(SharedLines, Painted):
     DEFAULT_CSS = """
     StockPile { width: 9; height: 5; }
     """
@@ -30,6 +33,10 @@ class StockPile(Painted):
     def show(self, count: int, active: bool, card_style: CardStyle) -> None:
         self.count, self.active, self.card_style = count, active, card_style
         self.refresh()
+
+    def shared_key(self) -> Hashable:
+        """The stock looks the same on every screen at the table (but the mover's)."""
+        return (self.count, self.active, self.card_style)
 
     def paint(self) -> list[Text]:
         art = card_back(self.card_style) if self.count else empty_slot(self.card_style)
@@ -48,7 +55,7 @@ class StockPile(Painted):
         self.post_message(StockClicked())
 
 
-class DiscardPile(Painted):
+class DiscardPile(SharedLines, Painted):
     DEFAULT_CSS = """
     DiscardPile { width: 1fr; height: 5; min-width: 9; }
     """
@@ -61,7 +68,6 @@ class DiscardPile(Painted):
         self.active = False
         self.card_style = CardStyle()
         self.is_wild: Callable[[Card], bool] = lambda card: False
-        self._fan: tuple[int, int, int] = (0, 0, 0)  # x of fan, step, cards in fan
 
     def show(self, cards: Sequence[Card], count: int, deep: bool, active: bool,
              card_style: CardStyle, is_wild: Callable[[Card], bool]) -> None:
@@ -69,20 +75,22 @@ class DiscardPile(Painted):
         self.card_style, self.is_wild = card_style, is_wild
         self.refresh()
 
+    def shared_key(self) -> Hashable:
+        """The pile looks the same on every screen at the table (but the mover's)."""
+        cards = tuple(self.cards)
+        return (cards, tuple(self.is_wild(card) for card in cards), self.count, self.deep,
+                self.active, self.card_style)
+
     def paint(self) -> list[Text]:
         width = max(self.size.width, 9)
         canvas = Canvas(width, 5)
         top = self.cards[-1] if self.cards else None
-        below = list(self.cards[:-1]) if self.deep else []
-        step = 4  # the rank and suit of each card below the top show, `10♣` too
-        room = max(0, (width - 8 - 2) // step)
-        fan = below[-room:] if room else []
-        fan_x = 0
+        fan = self._fanned(width)
+        fan_x, step = 0, FAN_STEP
         top_x = fan_x + (len(fan) * step + 2 if fan else 1)
         for j, card in enumerate(fan):
             paint_small(canvas, fan_x + j * step, 1, card, self.card_style,
                         wild=self.is_wild(card))
-        self._fan = (fan_x, step, len(fan))
         art = (big_card(top, self.card_style, wild=self.is_wild(top)) if top
                else empty_slot(self.card_style))
         for y, line in enumerate(art):
@@ -93,8 +101,16 @@ class DiscardPile(Painted):
                                                    bold=True))
         return canvas.lines()
 
+    def _fanned(self, width: int) -> list[Card]:
+        """The cards below the top one that show, fanned out to its left."""
+        below = list(self.cards[:-1]) if self.deep else []
+        room = max(0, (width - 8 - 2) // FAN_STEP)
+        return below[-room:] if room else []
+
     def depth_at(self, x: int) -> int:
-        fan_x, step, shown = self._fan
+        """(Worked out from what the pile holds, not from the last paint: a screen may
+        show lines another screen painted, see `SharedLines`.)"""
+        fan_x, step, shown = 0, FAN_STEP, len(self._fanned(max(self.size.width, 9)))
         if shown and fan_x <= x < fan_x + shown * step:
             j = (x - fan_x) // step
             return shown - j

@@ -1,0 +1,87 @@
+"""Screens in one process showing the same opponent's pane lay its lines out once; a pane
+showing anything else (other cards held, another width, another theme) lays out its own."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+
+from tui.app.cardart import CardStyle
+from tui.app.messages import DiscardClicked
+from tui.app.table_presenter import OpponentContent
+from tui.app.widgets.opponent import OpponentPane
+from tui.app.widgets.piles import DiscardPile
+from tui.engine.cards import parse_cards
+
+
+class PaneApp(App[None]):
+    CSS = "OpponentPane { border: round $success; padding: 0 1; }"
+
+    def compose(self) -> ComposeResult:
+        yield OpponentPane(1)
+
+
+def content(cards: int) -> OpponentContent:
+    return OpponentContent(1, Text("Ada"), Text("dealer"), Text(f"{cards} cards · 0 pts"),
+                           False, (), frozenset())
+
+
+async def _lines(app: PaneApp, shown: OpponentContent, size: tuple[int, int]) -> list[object]:
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(OpponentPane)
+        pane.show(shown, CardStyle())
+        await pilot.pause()
+        await pilot.pause()
+        assert str(pane.render()).startswith(shown.info.plain)
+        styled = pane.render_lines(pane.size.region)  # with its border, as drawn
+        return [pane._render_cache.lines, styled]
+
+
+async def test_the_same_pane_on_two_screens_is_laid_out_once() -> None:
+    first = await _lines(PaneApp(), content(6), (40, 8))
+    again = await _lines(PaneApp(), content(6), (40, 8))
+    assert again[0] is first[0] and again[1] is first[1]
+    other_cards = await _lines(PaneApp(), content(5), (40, 8))
+    other_width = await _lines(PaneApp(), content(6), (30, 8))
+    themed = PaneApp()
+    themed.theme = "nord"
+    other_theme = await _lines(themed, content(6), (40, 8))
+    assert all(lines[0] is not first[0] and lines[1] is not first[1]
+               for lines in (other_cards, other_width, other_theme))
+    assert other_cards != first
+
+
+class PileApp(App[None]):
+    CSS = "DiscardPile { width: 23; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clicked: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield DiscardPile()
+
+    @on(DiscardClicked)
+    def _clicked(self, message: DiscardClicked) -> None:
+        self.clicked.append(message.depth)
+
+
+async def test_a_click_on_a_pile_drawn_from_another_screens_lines_takes_the_card_under_it(
+        ) -> None:
+    """The fanned cards a click picks are worked out from the pile, not from the last
+    paint: the second screen never paints the pile, it shows the first one's lines."""
+    pile = tuple(parse_cards("2C 5D 8H KS 9C"))
+    depths = []
+    for _ in range(2):
+        app = PileApp()
+        async with app.run_test(size=(30, 6)) as pilot:
+            app.query_one(DiscardPile).show(pile, len(pile), True, False, CardStyle(),
+                                            lambda card: False)
+            await pilot.pause()
+            # three of the four cards below the top fit: 5D 8H KS, 3 to 1 deep
+            await pilot.click(DiscardPile, offset=(1, 2))
+            await pilot.click(DiscardPile, offset=(9, 2))
+            await pilot.pause()
+            depths.append(app.clicked)
+    assert depths == [[3, 1], [3, 1]]
