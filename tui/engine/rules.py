@@ -134,6 +134,7 @@ class SetRule:
     max: int | None = None
     distinct_suits: bool = False
     allowed: bool = True  # False: no sets at all (a round of runs only)
+    one_colour: bool = False  # every natural card red (hearts, diamonds) or every one black
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class RunRule:
     highest: int | None = None  # highest run position (A high = 14); None: as the ace allows
     same_suit: bool = True  # False: runs may mix suits
     allowed: bool = True  # False: no runs at all (a round of sets only)
+    one_colour: bool = False  # with mixed suits: every natural card of one colour
 
 
 @dataclass(frozen=True)

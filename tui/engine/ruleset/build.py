@@ -102,11 +102,12 @@ def _one_contract(section: dict[str, Any]) -> Contract:
 def build_melds(melds: dict[str, Any]) -> MeldRules:
     """`melds` (the game's, or a round's merged over the game's) as `MeldRules`."""
     return MeldRules(
-        set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed")),
+        set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed",
+                           "one_colour")),
         run=RunRule(
             lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
             highest=run_bound(_section(melds, "run").get("highest"), "highest"),
-            **_pick(_section(melds, "run"), "min", "max", "same_suit", "allowed"),
+            **_pick(_section(melds, "run"), "min", "max", "same_suit", "allowed", "one_colour"),
         ),
         **_pick(
             melds,

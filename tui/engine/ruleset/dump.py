@@ -37,6 +37,7 @@ def _melds_out(m: MeldRules) -> dict[str, Any]:
             "max": m.set.max,
             "distinct_suits": m.set.distinct_suits,
             "allowed": m.set.allowed,
+            "one_colour": m.set.one_colour,
         },
         "run": {
             "min": m.run.min,
@@ -45,6 +46,7 @@ def _melds_out(m: MeldRules) -> dict[str, Any]:
             "highest": _bound_out(m.run.highest),
             "same_suit": m.run.same_suit,
             "allowed": m.run.allowed,
+            "one_colour": m.run.one_colour,
         },
         "min_natural": m.min_natural,
         "wilds_may_outnumber_naturals": m.wilds_may_outnumber_naturals,

@@ -357,7 +357,7 @@ def _build_schema() -> dict[str, Any]:
                             **set_keys(),
                         },
                         default={"min": 3, "max": None, "distinct_suits": False,
-                                 "allowed": True},
+                                 "allowed": True, "one_colour": False},
                     ),
                     "run": _obj(
                         "A run: cards of one suit in sequence.",
@@ -396,6 +396,7 @@ def _build_schema() -> dict[str, Any]:
                             "highest": None,
                             "same_suit": True,
                             "allowed": True,
+                            "one_colour": False,
                         },
                     ),
                     "min_natural": _int(

@@ -41,6 +41,17 @@ def set_keys() -> dict[str, Any]:
                 "round may not ask for sets."
             ),
         },
+        "one_colour": {
+            "type": "boolean",
+            "default": False,
+            "examples": [True],
+            "description": (
+                "A set is of one colour: all its natural cards red (hearts, diamonds) or "
+                "all black (clubs, spades), as 7H 7D 7H; wilds fill in for either colour, "
+                "and laying off keeps the set's colour. With `distinct_suits` a set then "
+                "has at most 2 cards."
+            ),
+        },
     }
 
 
@@ -53,6 +64,16 @@ def run_keys() -> dict[str, Any]:
             "description": (
                 "Runs may be melded. false: no runs at all, sets only; a contract of that "
                 "round may not ask for runs."
+            ),
+        },
+        "one_colour": {
+            "type": "boolean",
+            "default": False,
+            "examples": [True],
+            "description": (
+                "With `same_suit: false`: a run mixes suits of one colour only, all red "
+                "(5H-6D-7H) or all black; wilds fill in for either colour, and laying off "
+                "keeps the run's colour. A run of one suit is always of one colour."
             ),
         },
     }

@@ -12,7 +12,13 @@ from contextvars import ContextVar
 
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
-from .text_melds import ROUND_MELDS_SENTENCE, kinds_sentence, round_meld_notes, wild_cap_sentence
+from .text_melds import (
+    ROUND_MELDS_SENTENCE,
+    colour_sentence,
+    kinds_sentence,
+    round_meld_notes,
+    wild_cap_sentence,
+)
 from .text_scoring import going_out_sentences, scoring_sentences
 
 WIDTH = 78
@@ -214,6 +220,9 @@ def _melds(r: Ruleset) -> str:
         high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
             "A" if r.ace_high else "K")
         run_text += f"  Runs use only the ranks from {low} up to {high}."
+    colour = colour_sentence(r.melds)
+    if colour:
+        run_text += "  " + colour
     only = kinds_sentence(r.melds)
     lines = [_item("-", text) for text, shown in ((set_text, s.allowed),
                                                  (run_text, run.allowed),

@@ -24,6 +24,7 @@ from typing import Any
 from ..cards import HIGH_ACE, RANK_NAMES, SUITS, Card
 from ..contract_options import option_rulesets
 from ..meld import Meld
+from ..meld_params import COLOUR_SUITS, colour
 from ..meld_rules import (
     MeldError,
     MeldParams,
@@ -292,6 +293,8 @@ class _Search:
                 t = len(combo)
                 if t < self.nat_min or t > most:
                     continue
+                if p.set_colour and len({colour(self.faces[f][1]) for f in combo}) > 1:
+                    continue  # (`melds.set.one_colour`)
                 need = max(0, least - t)
                 cap = most - t
                 if cap > most_wilds:
@@ -313,9 +316,13 @@ class _Search:
         if least > most:
             return out
         most_wilds = p.max_wilds
-        for suit in (SUITS if p.same_suit else ("*",)):
+        # runs of mixed suits: one "suit" of every card, or one of each colour
+        for suit in (SUITS if p.same_suit else tuple(COLOUR_SUITS) if p.run_colour
+                     else ("*",)):
             fs = [f for f in self.core_faces
-                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
+                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")
+                  or (p.run_colour and self.faces[f][0] != 0
+                      and colour(self.faces[f][1]) == suit)]
             if not fs:
                 continue
             # each face once per run; aces take each place they may
@@ -626,7 +633,8 @@ class _Search:
             fixed = [(rank, c.suit) for c in naturals]
             fixed += [None if naturals else (rank, "") for _ in wilds]
             if p.distinct_suits and not naturals:  # all wild: of the rank given or free
-                fixed = [(rank, s) for s, _ in zip(SUITS, wilds, strict=False)]
+                fixed = [(rank, s) for s, _ in zip(COLOUR_SUITS["black"] if p.set_colour
+                                                   else SUITS, wilds, strict=False)]
         else:
             suit = core[7]
             places = list(core[2])
@@ -640,7 +648,7 @@ class _Search:
                          for k in range(len(wilds))]
             else:
                 fixed = [(q, c.suit) for q, c in zip(places, naturals, strict=True)]
-                if suit == "*":
+                if suit == "*" or suit in COLOUR_SUITS:
                     suit = ""  # runs of mixed suits: a wild stands for a place only
                 if span is None:
                     fixed += [None] * len(wilds)

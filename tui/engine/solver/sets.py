@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import JOKER_RANK, SUITS, Card
 from ..meld import Meld
+from ..meld_params import COLOUR_SUITS, colour
 from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
@@ -32,6 +33,8 @@ def set_core_options(ctx: Context, budget: int,
             return None
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
             return None
+        if p.set_colour and len({colour(cards[i][0]) for i in core}) > 1:
+            return None  # (`melds.set.one_colour`)
         need = max(0, p.set_min - t)
         cap = p.set_max - t
         if cap > p.max_wilds:
@@ -241,14 +244,16 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
             return Meld("set", tuple(naturals) + tuple(wilds), tuple(faces))
         used = {c.suit for c in naturals}
         # a wild of the set's own rank stands for itself (as the validator reads it)
-        own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)]
+        own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)
+               and not (p.set_colour and colour(w.suit) != colour(naturals[0].suit))]
         if p.distinct_suits:
             own = list({w.suit: w for w in own}.values())
             used |= {w.suit for w in own}
         others = [w for w in wilds if all(w is not o for o in own)]
         faces += [(rank, w.suit) for w in own]
         if p.distinct_suits:
-            missing = [s for s in SUITS if s not in used]
+            missing = [s for s in (COLOUR_SUITS[colour(naturals[0].suit)] if p.set_colour
+                                   else SUITS) if s not in used]
             faces += [(rank, missing[k]) for k in range(len(others))]
         else:
             faces += [(rank, "")] * len(others)
@@ -269,7 +274,8 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         # extend the run down to such wilds before the high end
         own_place: dict[int, Card] = {}
         for wild in wilds:
-            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural:
+            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural \
+                    and not (p.run_colour and colour(wild.suit) != colour(naturals[0].suit)):
                 for q in run_positions_of(wild.rank, p):
                     own_place.setdefault(q, wild)
         down = 0
