@@ -28,6 +28,7 @@ LayOffWhen = Literal["never", "after_contract", "after_contract_turn", "always"]
 LayOffOnto = Literal["any", "own"]
 WildUnmelded = Literal["face", "fixed"]
 MeldedScore = Literal["none", "plus"]
+Progression = Literal["schedule", "per_player"]
 
 
 @dataclass(frozen=True)
@@ -285,6 +286,8 @@ class Ruleset:
     scoring: ScoringRules
     end: EndRules
     dealer_ace: DealerAce = "ranks"  # how an ace counts when cutting for the deal
+    # "per_player": the rounds are phases, each player on their own (Phase 10)
+    progression: Progression = "schedule"
     key: str = ""  # the name it was loaded by (file stem), for records and `extends`
     # The YAML text of its own file.  A file using `extends` holds only changes: for a
     # self-contained copy (records, replays) use `ruleset_dump.standalone_yaml`.
@@ -306,6 +309,12 @@ class Ruleset:
         """The round of the schedule deal `deal` plays by (both from 1): the schedule
         repeats from its start once a point-limit game has played every row."""
         return (deal - 1) % len(self.rounds) + 1
+
+    @property
+    def per_player(self) -> bool:
+        """Each player moves through the rounds as phases of their own
+        (`progression: per_player`)."""
+        return self.progression == "per_player"
 
     def melds_for(self, number: int) -> MeldRules:
         """The meld rules of round `number`: its own `melds` if it sets any, else the

@@ -171,6 +171,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
         jokers_wild=data.get("jokers_wild", True),
         dealer=data.get("dealer", "random"),
         dealer_ace=data.get("dealer_ace", "ranks"),
+        progression=data.get("progression", "schedule"),
         rounds=tuple(build_round(entry, melds) for entry in expanded_rounds(data)),
         melds=build_melds(melds),
         contract=ContractRules(

@@ -113,6 +113,7 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
         "jokers_wild": r.jokers_wild,
         "dealer": r.dealer,
         "dealer_ace": r.dealer_ace,
+        "progression": r.progression,
         "rounds": [_round_out(rnd, r.melds) for rnd in r.rounds],
         "melds": _melds_out(r.melds),
         "contract": {

@@ -319,6 +319,23 @@ def _build_schema() -> dict[str, Any]:
                 },
                 "ranks",
             ),
+            "progression": _enum(
+                "How players move through `rounds`.",
+                {
+                    "schedule": "every deal plays the next round, the same for everyone",
+                    "per_player": (
+                        "the rounds are phases and each player is on their own (Phase 10): "
+                        "a player's contract in a deal is that of their phase, and they "
+                        "move on to the next phase only by laying it down in a deal; the "
+                        "game ends after the deal in which someone lays down the last phase, "
+                        "the winner among them by `end.winner` (then `end.tie_break`), or "
+                        "after `end.max_rounds` deals with the furthest phase winning. Every "
+                        "phase deals alike: the rounds may differ only in `contract` and "
+                        "`melds`"
+                    ),
+                },
+                "schedule",
+            ),
             "round_defaults": _obj(
                 "Keys merged into every entry of `rounds` (an entry's own keys win).",
                 copy.deepcopy(round_props),

@@ -19,6 +19,7 @@ from .text_melds import (
     round_meld_notes,
     wild_cap_sentence,
 )
+from .text_progression import end_sentence, phases_sentence
 from .text_scoring import going_out_sentences, scoring_sentences
 
 WIDTH = 78
@@ -187,6 +188,9 @@ def _rounds(r: Ruleset) -> str:
         lines.append(_para(ROUND_MELDS_SENTENCE))
     if r.end.point_limit is not None:
         lines.append(_para("The schedule starts again from round 1 until the game ends (see End)."))
+    phases = phases_sentence(r)
+    if phases:
+        lines.append(_para(phases))
     return _section("Rounds", lines)
 
 
@@ -628,7 +632,9 @@ def _scoring(r: Ruleset) -> str:
 def _end(r: Ruleset) -> str:
     e = r.end
     best = "lowest" if e.winner == "lowest" else "highest"
-    if e.point_limit is None:
+    if r.per_player:
+        text = end_sentence(r, best) or ""
+    elif e.point_limit is None:
         text = f"After round {len(r.rounds)} the {best} total wins."
     else:
         text = (
