@@ -1,0 +1,33 @@
+"""Bots under `progression: per_player` (Phase 10) race for their own phase: each judges
+its hand by the contract of the phase it is on (not the phase of anyone else at the table)
+and lays it down as soon as it holds it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui.bots import make_bot
+from tui.engine.actions import LayDown
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from test_phase_progression import stacked_phase_game  # noqa: E402
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("phases", [(1, 2), (2, 1)])
+def test_a_bot_lays_its_own_phase_down_as_soon_as_it_holds_it(level: str,
+                                                              phases: tuple[int, int]) -> None:
+    # seat 0 holds two sets of 3 and a run of 4 with a set: phase 1 and phase 2 alike
+    game = stacked_phase_game(phases)
+    bot = make_bot(level, 1)
+    game.apply(bot.choose(game.view(0)))  # the draw
+    action = bot.choose(game.view(0))
+    assert isinstance(action, LayDown), action
+    game.apply(action)
+    assert game.contract_down(0)
+    laid = [m for m in game.round.table if m.owner == 0]
+    kinds = sorted(m.kind for m in laid)
+    assert kinds == (["set", "set"] if phases[0] == 1 else ["run", "set"])
