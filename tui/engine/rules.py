@@ -57,12 +57,14 @@ class Contract:
     run_sizes: tuple[int, ...] = ()
     set_ranks: tuple[int | None, ...] = ()
     alternatives: tuple[Contract, ...] = ()
+    exact_size: bool | None = None  # this round's `contract.exact_size` (None: the game's)
 
     def options(self) -> tuple[Contract, ...]:
         """Every pattern that makes the contract: this one, then its alternatives."""
         if not self.alternatives:
             return (self,)
-        return (replace(self, alternatives=()), *self.alternatives)
+        return (replace(self, alternatives=()),
+                *(replace(a, exact_size=self.exact_size) for a in self.alternatives))
 
     @property
     def required(self) -> bool:
@@ -320,6 +322,12 @@ class Ruleset:
         """The meld rules of round `number`: its own `melds` if it sets any, else the
         ruleset's."""
         return self.round(number).melds or self.melds
+
+    def exact_size(self, number: int) -> bool:
+        """Whether round `number`'s contract melds go down at exactly their size: its own
+        `contract.exact_size` if it sets one, else the game's."""
+        own = self.round(number).contract.exact_size
+        return self.contract.exact_size if own is None else own
 
     def going_out_discard(self, number: int) -> DiscardRule:
         return self.round(number).going_out_discard or self.going_out.discard

@@ -72,14 +72,14 @@ def _contract(section: dict[str, Any]) -> Contract:
     be `{size: N, rank: R}` for a set that must be of rank R.  With `any_of`, each entry
     is one more pattern that makes the contract (the first pattern is the contract's own
     `sets` / `runs` if it gives any, else the first entry)."""
-    own = _one_contract(section)
+    own = replace(_one_contract(section), exact_size=section.get("exact_size"))
     entries = section.get("any_of")
     if not isinstance(entries, list) or not entries:
         return own
     options = [own] if own.required else []
     options += [_one_contract(entry) for entry in entries if isinstance(entry, dict)]
     options = [option for option in options if option.required] or [own]
-    return replace(options[0], alternatives=tuple(options[1:]))
+    return replace(options[0], alternatives=tuple(options[1:]), exact_size=own.exact_size)
 
 
 def _one_contract(section: dict[str, Any]) -> Contract:

@@ -87,6 +87,8 @@ def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any
         out["contract"] = _contract_out(rnd.contract)
         if rnd.contract.alternatives:
             out["contract"]["any_of"] = [_contract_out(c) for c in rnd.contract.alternatives]
+        if rnd.contract.exact_size is not None:
+            out["contract"]["exact_size"] = rnd.contract.exact_size
     if rnd.all_at_once:
         out["all_at_once"] = True
     if rnd.going_out_discard is not None:

@@ -20,7 +20,14 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
-from .schema_melds import contract_any_of, meld_keys, round_melds, run_keys, set_keys
+from .schema_melds import (
+    contract_any_of,
+    meld_keys,
+    round_exact_size,
+    round_melds,
+    run_keys,
+    set_keys,
+)
 from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -782,6 +789,7 @@ def _with_round_melds(schema: dict[str, Any]) -> dict[str, Any]:
         where["properties"]["melds"] = round_melds(props["melds"])
         contract = where["properties"]["contract"]
         contract["properties"]["any_of"] = contract_any_of(contract)
+        contract["properties"]["exact_size"] = round_exact_size()
     return schema
 
 

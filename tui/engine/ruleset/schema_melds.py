@@ -110,6 +110,20 @@ def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
+def round_exact_size() -> dict[str, Any]:
+    """`rounds[].contract.exact_size`: the game's `contract.exact_size` for one round."""
+    return {
+        "type": ["boolean", "null"],
+        "default": None,
+        "examples": [False],
+        "description": (
+            "For this round only: as the game's `contract.exact_size`, which it overrides "
+            "(false in an `all_at_once` round whose hand is longer than its contract's "
+            "smallest melds, which could otherwise never go out). null: the game's."
+        ),
+    }
+
+
 def contract_any_of(contract: dict[str, Any]) -> dict[str, Any]:
     """`rounds[].contract.any_of`: more patterns, any one of which makes the contract."""
     pattern = {

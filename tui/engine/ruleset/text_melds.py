@@ -42,11 +42,14 @@ def kinds_sentence(m: MeldRules) -> str | None:
 
 def round_meld_notes(r: Ruleset, number: int) -> list[str]:
     """Short notes on what round `number`'s own meld rules change from the game's."""
+    own_exact = r.round(number).contract.exact_size
+    sizes = [] if own_exact is None or own_exact == r.contract.exact_size else [
+        "contract melds of exactly their size" if own_exact else "contract melds may be longer"]
     mine = r.round(number).melds
     if mine is None:
-        return []
+        return sizes
     game = r.melds
-    notes = []
+    notes = sizes
     if mine.set.allowed != game.set.allowed or mine.run.allowed != game.run.allowed:
         notes.append({(True, True): "sets and runs", (False, True): "runs only",
                       (True, False): "sets only", (False, False): "no melds"}[

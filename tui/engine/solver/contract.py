@@ -46,7 +46,7 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
     p = meld_params(rules, round_no)
     contract = rules.round(round_no).contract
     default, most = (p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)
-    return [(size, size if rules.contract.exact_size else most)
+    return [(size, size if rules.exact_size(round_no) else most)
             for size in contract.sizes(kind, default)]
 
 
@@ -55,7 +55,7 @@ def set_slots(rules: Ruleset, round_no: int) -> list[tuple[int, int, int | None]
     first: like `slot_sizes`, with the rank a set must be of where the contract names one."""
     p = meld_params(rules, round_no)
     contract = rules.round(round_no).contract
-    return [(size, size if rules.contract.exact_size else p.set_max, rank)
+    return [(size, size if rules.exact_size(round_no) else p.set_max, rank)
             for size, rank in contract.set_slots(p.set_min)]
 
 
@@ -113,7 +113,7 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
         if any(not least <= length <= most
                for length, (least, most) in zip(lengths, slots, strict=True)):
             wanted = ", ".join(str(least) for least, _ in slots)
-            exact = rules.contract.exact_size
+            exact = rules.exact_size(round_no)
             return (f"the contract's {kind}s must have {'exactly' if exact else 'at least'} "
                     f"{wanted} cards; these have {', '.join(map(str, lengths))} "
                     f"({'contract.exact_size' if exact else 'the contract sizes'})")
