@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tui.app.cardart import CardStyle
 from tui.app.describe import deal_label
+from tui.app.screens.summary import hands_table
 from tui.app.table_presenter import SeatContext, hand_title, opponent
 from tui.engine.game import Game
 from tui.engine.ruleset.loader import load_ruleset
@@ -33,3 +35,12 @@ def test_a_schedule_game_shows_no_phase() -> None:
     view = game.view(0)
     assert "phase" not in deal_label(view)
     assert "phase" not in opponent(view, 1, SeatContext(seat=0)).subtitle.plain
+
+
+def test_the_deal_summary_names_the_phase_each_player_is_now_on() -> None:
+    game = Game(load_ruleset(PHASE10), ["ann", "bob"], seed=4)
+    game.round.contract_turn[0] = 1  # as if ann had laid phase 1 down on turn 1
+    game.round.end_as_it_stands("test")
+    table = hands_table(game.view(0), CardStyle())
+    names = [cell.plain for cell in table.columns[0]._cells]
+    assert names[0].endswith("phase 2") and names[1].endswith("phase 1")
