@@ -284,6 +284,7 @@ class _Search:
         for f in self.core_faces:
             by_rank.setdefault(self.faces[f][0], []).append(f)
         most_wilds = p.max_wilds
+        one_colour = p.set_colour  # (`melds.set.one_colour`)
         for rank in range(1, 14) if fixed is None else (fixed,):
             fs = by_rank.get(rank)
             if not fs:
@@ -293,8 +294,8 @@ class _Search:
                 t = len(combo)
                 if t < self.nat_min or t > most:
                     continue
-                if p.set_colour and len({colour(self.faces[f][1]) for f in combo}) > 1:
-                    continue  # (`melds.set.one_colour`)
+                if one_colour and len({colour(self.faces[f][1]) for f in combo}) > 1:
+                    continue
                 need = max(0, least - t)
                 cap = most - t
                 if cap > most_wilds:
@@ -319,10 +320,12 @@ class _Search:
         # runs of mixed suits: one "suit" of every card, or one of each colour
         for suit in (SUITS if p.same_suit else tuple(COLOUR_SUITS) if p.run_colour
                      else ("*",)):
-            fs = [f for f in self.core_faces
-                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")
-                  or (p.run_colour and self.faces[f][0] != 0
-                      and colour(self.faces[f][1]) == suit)]
+            if p.run_colour:
+                fs = [f for f in self.core_faces
+                      if self.faces[f][0] != 0 and colour(self.faces[f][1]) == suit]
+            else:
+                fs = [f for f in self.core_faces
+                      if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
             if not fs:
                 continue
             # each face once per run; aces take each place they may

@@ -26,6 +26,7 @@ def set_core_options(ctx: Context, budget: int,
     out: list[tuple[Any, ...]] = []
 
     least = ctx.set_threshold(budget)
+    one_colour = p.set_colour  # (`melds.set.one_colour`)
 
     def core_ok(core: list[int]) -> tuple[int, int] | None:
         t = len(core)
@@ -33,8 +34,8 @@ def set_core_options(ctx: Context, budget: int,
             return None
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
             return None
-        if p.set_colour and len({colour(cards[i][0]) for i in core}) > 1:
-            return None  # (`melds.set.one_colour`)
+        if one_colour and len({colour(cards[i][0]) for i in core}) > 1:
+            return None
         need = max(0, p.set_min - t)
         cap = p.set_max - t
         if cap > p.max_wilds:
