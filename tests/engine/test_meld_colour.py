@@ -18,7 +18,7 @@ from test_meld_family import agrees_with_brute_force, per_round
 
 from tui.engine.meld_rules import MeldError, extend_meld, make_meld
 from tui.engine.rules import RunRule, SetRule
-from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.ruleset.loader import load_ruleset, ruleset_warnings
 from tui.engine.ruleset.text import describe_rules
 from tui.engine.solver.api import best_arrangement, contract_melds_ok, find_contract
 
@@ -223,3 +223,11 @@ rounds:
     (error,) = errors_of(path)
     assert "round 2" in str(error)
     assert error.line == position(path, "one_colour: true", "one_colour")[0]
+
+
+def test_runs_of_one_colour_without_mixed_suits_are_warned(tmp_path: Path) -> None:
+    text = MINIMAL + "melds:\n  run: {one_colour: true%s}\n"
+    warned = ruleset_warnings(str(write(tmp_path, "one.yaml", text % "")))
+    assert any("does nothing" in str(w) for w in warned)
+    mixed = ruleset_warnings(str(write(tmp_path, "mixed.yaml", text % ", same_suit: false")))
+    assert not any("does nothing" in str(w) for w in mixed)

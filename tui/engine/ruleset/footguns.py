@@ -82,6 +82,11 @@ class _Footguns:
             self.warn(f"`melds.set.max: {most}` with `melds.set.distinct_suits`: a set "
                       f"of distinct suits holds at most {SUIT_COUNT} cards",
                       ("melds", "set", "max"))
+        if get_key(self.data, "melds", "run", "one_colour", default=False) and get_key(
+                self.data, "melds", "run", "same_suit", default=True):
+            self.warn("`melds.run.one_colour` with runs of one suit does nothing: a run of "
+                      "one suit is always of one colour (add `same_suit: false` for runs "
+                      "mixing the suits of one colour)", ("melds", "run", "one_colour"))
         self.all_at_once_discards()
         self.never_out()
         self.unmeetable_set()
