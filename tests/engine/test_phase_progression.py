@@ -14,12 +14,14 @@ import pytest
 from rulesets_helpers import errors_of, position, write
 from test_family_games import play
 
+from tui.bots import make_bot
 from tui.engine.actions import IllegalAction, LayDown, meld_specs
 from tui.engine.cards import parse_cards
 from tui.engine.game import Game
 from tui.engine.meld_rules import make_meld
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.ruleset.text import describe_rules
+from tui.engine.save import fingerprint, game_from_json, game_to_json
 from tui.engine.scoring import winners
 from tui.engine.solver.api import contract_melds_ok, find_contract
 
@@ -181,3 +183,18 @@ def test_a_schedule_game_is_unchanged_every_seat_on_the_deals_round() -> None:
     assert game.round.seat_rounds == (1, 1, 1)
     assert all(p.phase == 0 for p in game.view(0).players)
     assert replace(rules, progression="per_player").per_player
+
+
+def test_a_saved_phase_game_loads_with_every_seat_on_its_phase() -> None:
+    game = Game(phase10(), ["a", "b", "c"], seed=8)
+    bots = [make_bot("medium", s) for s in range(3)]
+    while game.round.number < 4 and game.phase != "game_over":
+        if game.phase == "round_over":
+            game.next_round()
+            continue
+        game.apply(bots[game.actor].choose(game.view(game.actor)))
+    loaded = game_from_json(game_to_json(game))
+    assert loaded.phases_made == game.phases_made and any(game.phases_made)
+    assert loaded.round.seat_rounds == game.round.seat_rounds
+    assert fingerprint(loaded) == fingerprint(game)
+    assert [p.phase for p in loaded.view(0).players] == [p.phase for p in game.view(0).players]
