@@ -17,6 +17,7 @@ from tui.engine.cards import Card
 from tui.engine.rules import Ruleset
 
 SUITS = "CDHS"
+COLOURS = {"C": "black", "S": "black", "D": "red", "H": "red"}
 
 
 def penalty_of(card: Card, rules: Ruleset, round_no: int) -> int:
@@ -75,6 +76,9 @@ def is_set(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
                 suits = [cards[i].suit for i in natural]
                 if m.distinct_suits and (len(set(suits)) < len(suits) or n > 4):
                     continue
+                if m.one_colour and (len({COLOURS[s] for s in suits}) > 1
+                                     or (m.distinct_suits and n > 2)):
+                    continue
                 if _counts_ok(len(natural), n - len(natural), rules):
                     return True
     return False
@@ -88,8 +92,8 @@ def is_run(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
     wild = [rules.is_wild(c.rank, round_no) for c in cards]
     if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return False
-    for suit in SUITS if r.same_suit else "*":
-        if suit != "*" and any(not w and c.suit != suit
+    for suit in SUITS if r.same_suit else ("red", "black") if r.one_colour else "*":
+        if suit != "*" and any(not w and suit not in (c.suit, COLOURS.get(c.suit))
                                for c, w in zip(cards, wild, strict=True)):
             continue
         # every window of n consecutive places
@@ -109,7 +113,8 @@ def _fits(cards, wild, suit, window, rules) -> bool:
     """Can the cards fill exactly these places (naturals at their own place)?"""
     n = len(cards)
     optional = [i for i in range(n) if wild[i] and not cards[i].is_joker
-                and suit in ("*", cards[i].suit) and rules.melds.wild_rank_natural]
+                and suit in ("*", cards[i].suit, COLOURS.get(cards[i].suit))
+                and rules.melds.wild_rank_natural]
     for k in range(len(optional) + 1):
         for mine in combinations(optional, k):
             natural = [i for i in range(n) if not wild[i] or i in mine]
@@ -222,6 +227,9 @@ def _is_set_of(cards, rank, rules, round_no) -> bool:
             suits = [cards[i].suit for i in natural]
             if m.distinct_suits and (len(set(suits)) < len(suits) or n > 4):
                 continue
+            if m.one_colour and (len({COLOURS[s] for s in suits}) > 1
+                                 or (m.distinct_suits and n > 2)):
+                continue
             if _counts_ok(len(natural), n - len(natural), rules):
                 return True
     return False
@@ -238,8 +246,8 @@ def run_windows(cards: Sequence[Card], rules: Ruleset, round_no: int
     if any(c.is_joker and not w for c, w in zip(cards, wild, strict=True)):
         return []
     out = []
-    for suit in SUITS if r.same_suit else "*":
-        if suit != "*" and any(not w and c.suit != suit
+    for suit in SUITS if r.same_suit else ("red", "black") if r.one_colour else "*":
+        if suit != "*" and any(not w and suit not in (c.suit, COLOURS.get(c.suit))
                                for c, w in zip(cards, wild, strict=True)):
             continue
         if rules.wrap:
@@ -327,7 +335,7 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
                     if s1 != s2:
                         continue
                     mode = rules.contract.runs_same_suit
-                    if s1 == "*":
+                    if s1 in ("*", "red", "black"):
                         continue  # runs of mixed suits: no suit rule
                     if mode == "forbidden" or (mode == "separate" and _too_close(
                             w1, w2, rules.wrap, rules.contract.same_suit_gap)):

@@ -14,7 +14,10 @@ def deal_label(view: SeatView) -> str:
     rnd = view.round
     contract = rnd.contract.required
     total = len(view.rules.rounds)
-    if view.rules.end.point_limit:
+    if view.rules.per_player:  # the rounds are phases, each player on their own
+        parts = [f"Deal {view.deal}", f"your phase {view.schedule_round} of {total}"
+                 if view.me is not None else "each player on their own phase"]
+    elif view.rules.end.point_limit:
         parts = [f"Deal {view.deal}"]
         if total > 1:
             parts.append(f"round {view.schedule_round} of {total}")

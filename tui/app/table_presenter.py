@@ -190,9 +190,12 @@ def opponent(view: SeatView, seat: int, ctx: SeatContext) -> OpponentContent:
     title = lit((("> " if ascii_only else "▶ ") if turn else "") + player.name
                 + (f" ({level})" if level else ""),
                 Style(color=ctx.style.c.highlight, bold=True) if turn else None)
-    contract = view.round.contract.required
+    # (each player's own phase under `progression: per_player`: its contract may differ)
+    contract = view.round.contract.required or player.phase > 0
     down = contract and player.contract_down
     tags = ["dealer"] if player.is_dealer else []
+    if player.phase:
+        tags.insert(0, f"phase {player.phase}")
     if down:
         tags.append("laid down" if ascii_only else "✓ contract")
     if turn:
@@ -238,6 +241,8 @@ def hand_title(view: SeatView, ctx: SeatContext) -> Text:
              f"{len(view.hand)} cards"]
     if me is not None:
         parts.append(f"{me.total} pts")
+        if me.phase:
+            parts.append(f"phase {me.phase}")
     buys = buys_left(view, ctx.seat)
     if buys:
         parts.append(buys)

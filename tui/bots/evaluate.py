@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
 from tui.engine.contract_options import option_rulesets
 from tui.engine.meld import Face, Meld, MeldKind
+from tui.engine.meld_params import COLOUR_SUITS, colour
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
 from tui.engine.solver import Arrangement, best_arrangement, context_for, find_contract, solve
@@ -394,7 +395,8 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     set_groups = _set_groups(counts, p, want_sets)
     run_groups = _run_groups(counts, p, want_runs)
     set_choices = list(combinations(set_groups, want_sets)) if want_sets else [()]
-    run_choices = list(_run_combos(run_groups, want_runs, ev.rules.contract.runs_same_suit)) \
+    suit_rule = ev.rules.contract.runs_same_suit if p.same_suit else "allowed"
+    run_choices = list(_run_combos(run_groups, want_runs, suit_rule)) \
         if want_runs else [()]
     # Without shared cards a choice of groups lacks exactly its optimistic count; try the
     # choices from the most promising and stop when no other can beat the best found.
@@ -440,21 +442,36 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
             suits = {f[1] for f in group.faces}
             if len(group.faces) >= group.size:
                 continue
-            out.update((rank, s) for s in SUITS if not (p.distinct_suits and s in suits))
+            out.update((rank, s) for s in _set_suits(group, p)
+                       if not (p.distinct_suits and s in suits))
         else:
             suit, start = group.label
             if not suit:
                 continue
+            ranks = {f[0] for f in group.faces}  # (the group's faces are all of its suits)
             places = [pos for pos in range(start, start + group.size)
-                      if (1 if pos == HIGH_ACE else pos, suit) in group.faces]
+                      if (1 if pos == HIGH_ACE else pos) in ranks]
             if not places:
                 continue
             lo, hi = min(places), max(places)
             spare = group.size - (hi - lo + 1)  # the run may grow this far either way
             for pos in range(max(p.min_pos, lo - spare), min(p.max_pos, hi + spare) + 1):
                 if pos not in places:
-                    out.add((1 if pos == HIGH_ACE else pos, suit))
+                    out.update((1 if pos == HIGH_ACE else pos, s) for s in RUN_KEYS[suit])
     return frozenset(out)
+
+
+# a run group's key: a suit, or where runs mix suits "*" (any suit) or a colour
+# (`melds.run.one_colour`); the suits each key takes
+RUN_KEYS: dict[str, tuple[str, ...]] = {**{s: (s,) for s in SUITS}, "*": SUITS,
+                                        **COLOUR_SUITS}
+
+
+def _set_suits(group: _Group, p) -> tuple[str, ...]:
+    """Suits a set group may take: any, or its cards' colour (`melds.set.one_colour`)."""
+    if p.set_colour and group.faces:
+        return COLOUR_SUITS[colour(group.faces[0][1])]
+    return SUITS
 
 
 def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
@@ -469,13 +486,15 @@ def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int,
 def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     if not want:
         return []
-    by_rank: dict[int, list[tuple[int, str]]] = {}
+    by_rank: dict[Any, list[tuple[int, str]]] = {}
     for face, n in counts.items():
         copies = 1 if p.distinct_suits else n
-        by_rank.setdefault(face[0], []).extend([face] * copies)
+        # (sets of one colour: a red and a black group of each rank)
+        key = (face[0], colour(face[1])) if p.set_colour else face[0]
+        by_rank.setdefault(key, []).extend([face] * copies)
     scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
-    groups = [_group("set", (rank, i), tuple(faces[:p.set_min]), p.set_min, p)
-              for i, (rank, faces) in enumerate(scored[:want + 2])]
+    groups = [_group("set", (faces[0][0], i), tuple(faces[:p.set_min]), p.set_min, p)
+              for i, (_key, faces) in enumerate(scored[:want + 2])]
     # a set may have to start from nothing; placeholders that use no cards
     groups += [_group("set", (-1, k), (), p.set_min, p) for k in range(want)]
     return groups
@@ -487,10 +506,13 @@ def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     length = p.run_min
     lo, hi = p.min_pos, p.max_pos
     groups: list[_Group] = []
-    for suit in SUITS:
+    # runs of one suit, or of mixed suits (of one colour, where runs are)
+    keys = SUITS if p.same_suit else tuple(COLOUR_SUITS) if p.run_colour else ("*",)
+    for suit in keys:
+        takes = RUN_KEYS[suit]
         have: dict[int, tuple[int, str]] = {}
         for (rank, s), n in counts.items():
-            if s != suit or n <= 0:
+            if s not in takes or n <= 0:
                 continue
             for pos in ((1, HIGH_ACE) if rank == ACE else (rank,)):
                 if lo <= pos <= hi:
@@ -545,8 +567,10 @@ def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
         if group.kind == "set" and not p.distinct_suits and group.label[0] > 0:
             # sets of any suits may take more copies of the rank
             rank = group.label[0]
+            suits = _set_suits(group, p)
             for face in list(left):
-                while got < group.size and face[0] == rank and left[face] > 0:
+                while got < group.size and face[0] == rank and face[1] in suits \
+                        and left[face] > 0:
                     left[face] -= 1
                     used.append(face)
                     got += 1

@@ -50,6 +50,8 @@ class Game:
         self.history: list[Action] = []
         self.winners: tuple[int, ...] = ()
         self.out_of_moves = False  # MAX_GAME_MOVES reached: the deal in progress is the last
+        # `progression: per_player`: how many phases (rounds) each seat has made so far
+        self.phases_made = [0] * players
         self._deal_number = 0
         self.dealer = self._choose_dealer()
         self.round: Deal = self._deal(1)
@@ -76,10 +78,17 @@ class Game:
         discard = [stock.pop()]
         return self._start_deal(number, hands, stock, discard, first)
 
+    def phase_of(self, seat: int) -> int:
+        """The phase `seat` is on (`progression: per_player`): the round of the schedule
+        whose contract it must lay down next, from 1."""
+        return min(self.phases_made[seat] + 1, len(self.rules.rounds))
+
     def _start_deal(self, number: int, hands: list[list[Card]], stock: list[Card],
                     discard: list[Card], first: int) -> Deal:
+        seat_rounds = tuple(self.phase_of(s) for s in range(self.players)) \
+            if self.rules.per_player else ()
         deal = Deal(self.rules, self.names, self.rng, self.log, number, hands, stock, discard,
-                    first, self._deal_over)
+                    first, self._deal_over, seat_rounds)
         self._deal_number = number
         self.round = deal
         self._say(
@@ -153,7 +162,7 @@ class Game:
         return self.round.contract_down(seat)
 
     def last_round(self) -> bool:
-        if self.rules.end.point_limit is None:
+        if self.rules.end.point_limit is None and not self.rules.per_player:
             return self.round.number >= len(self.rules.rounds)
         return self.round.number >= self.rules.end.max_rounds
 
@@ -194,18 +203,35 @@ class Game:
         summary = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(result.points))
         self._say(-1, f"Deal {st.number} scored: {summary}.", "score")
         st.phase = "round_over"
+        last_made = self._phases_made(st) if self.rules.per_player else False
         limit = self.rules.end.point_limit
-        if self.last_round() or self.out_of_moves or (limit is not None
-                                                      and max(self.totals) >= limit):
+        if self.last_round() or self.out_of_moves or last_made or (
+                limit is not None and max(self.totals) >= limit):
             self._end_game()
 
+    def _phases_made(self, st: Deal) -> bool:
+        """`progression: per_player`: every seat that laid its phase down this deal moves
+        on to the next; whether one has now made the last phase (the game's end)."""
+        last = len(self.rules.rounds)
+        for seat in range(self.players):
+            if st.contract_of(seat).required and not st.contract_down(seat):
+                continue
+            self.phases_made[seat] += 1
+            made = self.phases_made[seat]
+            self._say(seat, f"{self.names[seat]} made phase {made}"
+                      + (", the last." if made == last else f"; on to phase {made + 1}."),
+                      "phase")
+        return last in self.phases_made
+
     def _end_game(self) -> None:
-        self.winners = winners(self.totals, self.rules, self.results)
+        phases = self.phases_made if self.rules.per_player else ()
+        self.winners = winners(self.totals, self.rules, self.results, phases)
         best = self.totals[self.winners[0]]
         self.round.phase = "game_over"
         names = " and ".join(self.names[s] for s in self.winners)
-        self._say(-1, f"Game over: {names} win{'s' if len(self.winners) == 1 else ''} "
-                  f"with {best}.", "game_over")
+        made = f" having made {phases[self.winners[0]]} phases," if phases else ""
+        self._say(-1, f"Game over: {names} win{'s' if len(self.winners) == 1 else ''}"
+                  f"{made} with {best}.", "game_over")
 
     def next_round(self) -> None:
         """Deal the next round once the previous one has been scored."""
@@ -219,13 +245,13 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """What `seat` may see (-1: a spectator, who sees no hand)."""
         st = self.round
-        rn = self.rules_round
-        contract = self.round_rules.contract.required
+        rn = st.round_of(seat)  # the seat's own phase under `progression: per_player`
         names, totals, hands, dealer = self.names, self.totals, st.hands, self.dealer
+        per_player = self.rules.per_player
         players = tuple([
             PlayerInfo(s, names[s], len(hands[s]), totals[s],
-                       contract and self.contract_down(s), st.went_out == s,
-                       st.buys[s], s == dealer)
+                       st.contract_of(s).required and self.contract_down(s), st.went_out == s,
+                       st.buys[s], s == dealer, self.phase_of(s) if per_player else 0)
             for s in range(len(names))
         ])
         if self.rules.draw.discard == "deep":

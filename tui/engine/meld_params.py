@@ -7,9 +7,10 @@ cards as a meld is a `MeldError` naming the ruleset key at fault.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .cards import ACE, HIGH_ACE, SUITS, Card
+from .cards import ACE, HIGH_ACE, RED_SUITS, SUITS, Card
 from .rules import Ruleset
 
 MAX_RUN = 13  # a run never repeats a rank: 13 places (ace low or high, never both)
@@ -48,6 +49,10 @@ class MeldParams:
     sets: bool = True
     runs: bool = True
     max_wilds: int = 1 << 20  # most cards standing in as wilds in one meld (`melds.max_wilds`)
+    # melds of one colour (`melds.set.one_colour`, `melds.run.one_colour`; the run's only
+    # with runs of mixed suits: a run of one suit is of one colour anyway)
+    set_colour: bool = False
+    run_colour: bool = False
 
     # derived (worked out once: the solver reads them in its inner loops)
     min_pos: int = field(init=False)  # lowest run position
@@ -89,7 +94,7 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
     m = rules.melds_for(round_no)
     set_max = m.set.max if m.set.max is not None else UNLIMITED
     if m.set.distinct_suits:
-        set_max = min(set_max, len(SUITS))
+        set_max = min(set_max, len(SUITS) // 2 if m.set.one_colour else len(SUITS))
     run_max = MAX_RUN if m.run.max is None else min(m.run.max, MAX_RUN)
     set_min, run_min = m.set.min, m.run.min
     outnumber = m.wilds_may_outnumber_naturals
@@ -122,6 +127,8 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         sets=m.set.allowed,
         runs=m.run.allowed,
         max_wilds=UNLIMITED if m.max_wilds is None else m.max_wilds,
+        set_colour=m.set.one_colour,
+        run_colour=m.run.one_colour and not m.run.same_suit,
     )
     if params.bounded:  # a run fits between the bounds
         params = replace(params, run_max=min(run_max, params.max_pos - params.min_pos + 1))
@@ -129,6 +136,24 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         _PARAMS.clear()
     _PARAMS[key] = (rules, params)
     return params
+
+
+def colour(suit: str) -> str:
+    """A suit's colour: "red" (hearts, diamonds) or "black" (clubs, spades)."""
+    return "red" if suit in RED_SUITS else "black"
+
+
+COLOUR_SUITS: dict[str, tuple[str, ...]] = {
+    tint: tuple(s for s in SUITS if colour(s) == tint) for tint in ("black", "red")}
+
+
+def one_colour(suits: Iterable[str], what: str, rule: str) -> str | None:
+    """The one colour of `suits` (None for none); a `MeldError` for two colours."""
+    tints = {colour(s) for s in suits if s}
+    if len(tints) > 1:
+        raise MeldError(f"a {what} here is of one colour: all red (hearts, diamonds) or all "
+                        "black (clubs, spades)", rule)
+    return next(iter(tints)) if tints else None
 
 
 def card_penalty(card: Card, rules: Ruleset, round_no: int) -> int:

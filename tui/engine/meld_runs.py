@@ -8,7 +8,15 @@ from itertools import combinations
 
 from .cards import ACE, HIGH_ACE, SUITS, Card
 from .meld import Face, Meld, face_name
-from .meld_params import MAX_RUN, MeldError, MeldParams, check_counts, run_positions_of
+from .meld_params import (
+    MAX_RUN,
+    MeldError,
+    MeldParams,
+    check_counts,
+    colour,
+    one_colour,
+    run_positions_of,
+)
 
 
 def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams,
@@ -20,7 +28,12 @@ def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams
     true_nat = [i for i, c in enumerate(cards) if c.rank not in wild]
     suits = {cards[i].suit for i in true_nat}
     mixed = not params.same_suit
+    tint = None
     if mixed:
+        if params.run_colour:  # `melds.run.one_colour`: naturals and declared wilds
+            tint = one_colour([cards[i].suit for i in true_nat]
+                              + [f[1] for f in fixed if f is not None], "run",
+                              "melds.run.one_colour")
         suits = set()  # runs of mixed suits: wilds stand for a place, of no suit
     if len(suits) > 1:
         raise MeldError("a run is cards of one suit", "melds.run")
@@ -64,6 +77,7 @@ def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams
     selfish = [i for i, (c, f) in enumerate(zip(cards, fixed, strict=True))
                if params.wild_natural and i not in true_nat and not c.is_joker
                and (c.suit == suit or mixed) and run_positions_of(c.rank, params)
+               and (tint is None or colour(c.suit) == tint)
                and (f is None or (f[1] in ("", suit or c.suit)
                                   and _norm_pos(f[0], params) in run_positions_of(c.rank, params)))]
     forced = [i for i in selfish if fixed[i] is not None]
@@ -73,6 +87,9 @@ def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams
     first_error: MeldError | None = None
     for size in range(len(optional), -1, -1):
         for chosen in combinations(optional, size):
+            if params.run_colour and tint is None and len(
+                    {colour(cards[i].suit) for i in forced + list(chosen)}) > 1:
+                continue  # (with no natural: the wild-rank cards standing for themselves)
             nat_idx = true_nat + forced + list(chosen)
             nat_choices = choices + [
                 (_norm_pos(f[0], params),) if (f := fixed[i]) is not None
@@ -83,7 +100,9 @@ def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams
             except MeldError as exc:
                 if first_error is None:
                     first_error = exc
-    assert first_error is not None
+    if first_error is None:  # every choice mixed the colours
+        one_colour([cards[i].suit for i in forced], "run", "melds.run.one_colour")
+        raise MeldError("a run here is of one colour", "melds.run.one_colour")
     raise first_error
 
 

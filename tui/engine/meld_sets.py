@@ -8,7 +8,15 @@ from dataclasses import replace
 
 from .cards import KING, RANK_NAMES, SUITS, Card
 from .meld import Face, Meld, face_name
-from .meld_params import UNLIMITED, MeldError, MeldParams, check_counts
+from .meld_params import (
+    COLOUR_SUITS,
+    UNLIMITED,
+    MeldError,
+    MeldParams,
+    check_counts,
+    colour,
+    one_colour,
+)
 
 
 def validate_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> Meld:
@@ -53,6 +61,9 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         if params.distinct_suits and len(cards) > len(SUITS):
             raise MeldError("a set of distinct suits has at most 4 cards",
                             "melds.set.distinct_suits")
+        if params.distinct_suits and params.set_colour and len(cards) > params.set_max:
+            raise MeldError("a set of one colour and distinct suits has at most 2 cards",
+                            "melds.set.one_colour")
         raise MeldError(f"a set has at most {params.set_max} cards", "melds.set.max")
     faces: list[Face | None] = [None] * len(cards)
     used_suits: list[str] = []
@@ -61,6 +72,12 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         used_suits.append(cards[i].suit)
     if params.distinct_suits and len(set(used_suits)) < len(used_suits):
         raise MeldError("no two cards of a set may share a suit", "melds.set.distinct_suits")
+    # `melds.set.one_colour`: the naturals' colour, else the first declared wild's
+    tint = None
+    if params.set_colour:
+        tint = one_colour(used_suits, "set", "melds.set.one_colour") or next(
+            (colour(f[1]) for i, f in enumerate(fixed)
+             if i not in true_nat and f is not None and f[1]), None)
     naturals = len(true_nat)
     # wild-rank cards of the set's rank stand for themselves unless declared otherwise
     for i, c in enumerate(cards):
@@ -71,6 +88,11 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
             continue
         if params.distinct_suits and c.suit in used_suits:
             continue
+        if params.set_colour:
+            if tint is None:
+                tint = colour(c.suit)
+            elif colour(c.suit) != tint:
+                continue  # a card of the other colour is only a wild here
         faces[i] = (rank, c.suit)
         used_suits.append(c.suit)
         naturals += 1
@@ -81,18 +103,25 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         suit = declared_face[1]
         if suit and suit not in SUITS:
             raise MeldError(f"bad suit {suit!r} declared", "declare")
+        if suit and tint is not None and colour(suit) != tint:
+            raise MeldError(f"a wild in this set stands for a {tint} card, not "
+                            f"{face_name(declared_face)}", "melds.set.one_colour")
         if params.distinct_suits:
             if not suit or suit in used_suits:
                 raise MeldError(f"a wild must stand for a suit missing from the set, "
                                 f"not {face_name(declared_face)}", "melds.set.distinct_suits")
             used_suits.append(suit)
         faces[i] = (rank, suit)
-    missing = [s for s in SUITS if s not in used_suits]
+    missing = [s for s in (COLOUR_SUITS[tint or "black"] if params.set_colour else SUITS)
+               if s not in used_suits]
     for i in range(len(cards)):
         if faces[i] is not None:
             continue
         if params.distinct_suits:
             if not missing:
+                if params.set_colour:
+                    raise MeldError("a set of one colour and distinct suits has at most 2 "
+                                    "cards", "melds.set.one_colour")
                 raise MeldError("a set of distinct suits has at most 4 cards",
                                 "melds.set.distinct_suits")
             faces[i] = (rank, missing.pop(0))

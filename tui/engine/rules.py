@@ -28,6 +28,7 @@ LayOffWhen = Literal["never", "after_contract", "after_contract_turn", "always"]
 LayOffOnto = Literal["any", "own"]
 WildUnmelded = Literal["face", "fixed"]
 MeldedScore = Literal["none", "plus"]
+Progression = Literal["schedule", "per_player"]
 
 
 @dataclass(frozen=True)
@@ -56,12 +57,14 @@ class Contract:
     run_sizes: tuple[int, ...] = ()
     set_ranks: tuple[int | None, ...] = ()
     alternatives: tuple[Contract, ...] = ()
+    exact_size: bool | None = None  # this round's `contract.exact_size` (None: the game's)
 
     def options(self) -> tuple[Contract, ...]:
         """Every pattern that makes the contract: this one, then its alternatives."""
         if not self.alternatives:
             return (self,)
-        return (replace(self, alternatives=()), *self.alternatives)
+        return (replace(self, alternatives=()),
+                *(replace(a, exact_size=self.exact_size) for a in self.alternatives))
 
     @property
     def required(self) -> bool:
@@ -134,6 +137,7 @@ class SetRule:
     max: int | None = None
     distinct_suits: bool = False
     allowed: bool = True  # False: no sets at all (a round of runs only)
+    one_colour: bool = False  # every natural card red (hearts, diamonds) or every one black
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,7 @@ class RunRule:
     highest: int | None = None  # highest run position (A high = 14); None: as the ace allows
     same_suit: bool = True  # False: runs may mix suits
     allowed: bool = True  # False: no runs at all (a round of sets only)
+    one_colour: bool = False  # with mixed suits: every natural card of one colour
 
 
 @dataclass(frozen=True)
@@ -283,6 +288,8 @@ class Ruleset:
     scoring: ScoringRules
     end: EndRules
     dealer_ace: DealerAce = "ranks"  # how an ace counts when cutting for the deal
+    # "per_player": the rounds are phases, each player on their own (Phase 10)
+    progression: Progression = "schedule"
     key: str = ""  # the name it was loaded by (file stem), for records and `extends`
     # The YAML text of its own file.  A file using `extends` holds only changes: for a
     # self-contained copy (records, replays) use `ruleset_dump.standalone_yaml`.
@@ -305,10 +312,22 @@ class Ruleset:
         repeats from its start once a point-limit game has played every row."""
         return (deal - 1) % len(self.rounds) + 1
 
+    @property
+    def per_player(self) -> bool:
+        """Each player moves through the rounds as phases of their own
+        (`progression: per_player`)."""
+        return self.progression == "per_player"
+
     def melds_for(self, number: int) -> MeldRules:
         """The meld rules of round `number`: its own `melds` if it sets any, else the
         ruleset's."""
         return self.round(number).melds or self.melds
+
+    def exact_size(self, number: int) -> bool:
+        """Whether round `number`'s contract melds go down at exactly their size: its own
+        `contract.exact_size` if it sets one, else the game's."""
+        own = self.round(number).contract.exact_size
+        return self.contract.exact_size if own is None else own
 
     def going_out_discard(self, number: int) -> DiscardRule:
         return self.round(number).going_out_discard or self.going_out.discard

@@ -98,13 +98,18 @@ def _collected(points: list[int], out: int, kept: int) -> list[int]:
     return [collected - kept + bonuses if seat == out else 0 for seat in range(len(points))]
 
 
-def winners(totals: Sequence[int], rules: Ruleset,
-            results: Sequence[RoundResult] = ()) -> tuple[int, ...]:
+def winners(totals: Sequence[int], rules: Ruleset, results: Sequence[RoundResult] = (),
+            phases: Sequence[int] = ()) -> tuple[int, ...]:
     """The seats with the best total (lowest or highest, as the ruleset says); equal best
-    totals share the win unless `end.tie_break` settles it from the deals played."""
+    totals share the win unless `end.tie_break` settles it from the deals played.  With
+    `phases` (the phases each seat made, `progression: per_player`) only the seats that
+    made the most are in the running."""
     pick = min if rules.end.winner == "lowest" else max
-    best = pick(totals)
-    tied = [s for s, t in enumerate(totals) if t == best]
+    seats = list(range(len(totals)))
+    if phases:
+        seats = [s for s in seats if phases[s] == max(phases)]
+    best = pick(totals[s] for s in seats)
+    tied = [s for s in seats if totals[s] == best]
     rule = rules.end.tie_break
     if len(tied) > 1 and rule == "last_round":
         for result in reversed(results):

@@ -39,6 +39,7 @@ class PlayerInfo(NamedTuple):
     went_out: bool
     buys_used: int
     is_dealer: bool
+    phase: int = 0  # `progression: per_player`: the phase the seat is on (0: none)
 
 
 class Event(NamedTuple):
@@ -117,7 +118,9 @@ class SeatView:
     seat: int  # -1 for a spectator
     rules: Ruleset
     deal: int  # the deal being played, from 1 (past the schedule's end when it repeats)
-    schedule_round: int  # the row of `rules.rounds` this deal plays by, from 1
+    # the row of `rules.rounds` this deal plays by, from 1 (under `progression: per_player`
+    # the phase this seat is on: its own contract and meld rules)
+    schedule_round: int
     round: Round  # that row: cards dealt, wilds, contract
     phase: Phase
     turn: int  # seat whose turn it is (in a buy phase: the seat being asked)

@@ -59,6 +59,9 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
         name = Text(name_of(view, seat), Style(bold=seat == view.seat))
         if seat == result.went_out:
             name.append(" (out)" if style.ascii else " ★ out", Style(color=style.c.highlight))
+        phase = view.players[seat].phase  # (`progression: per_player`: the phase now on)
+        if phase:
+            name.append(f" · phase {phase}", Style(dim=True))
         melds = Text()
         for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
             if i:

@@ -33,7 +33,7 @@ class Drawing(Melding):
         if self.in_final_turns and self.rules.going_out.final_turns_from_stock:
             return IllegalAction("a final turn draws from the stock only",
                                  "going_out.final_turns_from_stock")
-        if self.rules.draw.stock_only_after_contract and self.round_rules.contract.required \
+        if self.rules.draw.stock_only_after_contract and self.contract_of(seat).required \
                 and self.contract_down(seat):
             return IllegalAction("your contract is down: draw from the stock only",
                                  "draw.stock_only_after_contract")
@@ -55,8 +55,8 @@ class Drawing(Melding):
         hand = self.hands[seat]
 
         def holds_contract(depth: int) -> bool:
-            return find_contract(hand + self.discard[-1 - depth:], self.rules, self.rules_round,
-                                 first_found=True) is not None
+            return find_contract(hand + self.discard[-1 - depth:], self.rules,
+                                 self.round_of(seat), first_found=True) is not None
 
         low, high = 1, len(self.discard) - 1
         if high < 1 or not holds_contract(high):
@@ -77,18 +77,18 @@ class Drawing(Melding):
                 self._extends(m, card) for m in self.table
                 if self.rules.lay_off.onto == "any" or m.owner == seat)) or (
                 # with no contract to meet, new melds go down at any time (Rummy 500)
-                not self.round_rules.contract.required
+                not self.contract_of(seat).required
                 and self._free_meld_for(seat, self.hands[seat] + self.discard[-1 - depth:],
                                         card) is not None)
         hand = self.hands[seat] + self.discard[-1 - depth:]
-        if not self._could_meld(card, hand):
+        if not self._could_meld(card, hand, seat=seat):
             return False
         whole = self.round_rules.all_at_once
         if whole and self._discard_rule() == "required":
             return self._lay_down_for(seat, hand, card) is not None
-        if whole and not self._could_meld_all(hand):
+        if whole and not self._could_meld_all(hand, seat):
             return False
-        lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
+        lay = find_contract(hand, self.rules, self.round_of(seat), whole_hand=whole,
                             must_include=card, first_found=True)
         if lay is not None:
             return True
@@ -99,9 +99,9 @@ class Drawing(Melding):
         """In a round with no contract, a new meld of `hand` holding `card` (taken from
         deep in the pile, so owed this turn) that leaves the turn able to end; None if
         there is none."""
-        if not self._could_meld(card, hand, table=False):
+        if not self._could_meld(card, hand, table=False, seat=seat):
             return None
-        for meld in melds_with(card, hand, self.rules, self.rules_round):
+        for meld in melds_with(card, hand, self.rules, self.round_of(seat)):
             left = len(hand) - len(meld.cards)
             if left == 0 and self._discard_rule() == "required":
                 continue
@@ -180,7 +180,7 @@ class Drawing(Melding):
         buying = self.rules.buying
         if buying.limit_per_deal is not None and self.buys[seat] >= buying.limit_per_deal:
             return False
-        return buying.after_contract or not (self.round_rules.contract.required
+        return buying.after_contract or not (self.contract_of(seat).required
                                              and self.contract_down(seat))
 
     def asked_to_buy(self, seat: int) -> bool:

@@ -38,7 +38,7 @@ class Melding(DealState):
         if not swap.enabled:
             return IllegalAction("jokers cannot be swapped in this game", "joker_swap")
         down = self.contract_turn[seat]
-        contract = self.round_rules.contract.required
+        contract = self.contract_of(seat).required
         if swap.when == "after_contract" and down is None:
             return IllegalAction("you may swap a joker only after your contract is down",
                                  "joker_swap: after contract")
@@ -57,14 +57,14 @@ class Melding(DealState):
         if not any(wild.is_joker and same_card(face, card) for wild, face in meld.wild_cards()):
             return False
         try:
-            new_meld, joker = swap_joker(meld, card, self.rules, self.rules_round)
+            new_meld, joker = swap_joker(meld, card, self.rules, self.round_of(meld.owner))
         except MeldError:
             return False
         table = [new_meld if m.id == meld.id else m for m in self.table]
         hand = [c for c in self.hands[seat] if c.uid != card.uid] + [joker]
         same_turn = self.rules.joker_swap.play_same_turn
         if not self.contract_down(seat):  # the freed joker goes into the contract's lay-down
-            return not same_turn or find_contract(hand, self.rules, self.rules_round,
+            return not same_turn or find_contract(hand, self.rules, self.round_of(seat),
                                                   must_include=joker,
                                                   first_found=True) is not None
         # the freed joker, where it must be played this turn, is owed from now on; the
@@ -143,7 +143,7 @@ class Melding(DealState):
                 continue
             for end in ("", "low") if meld.kind == "run" else ("",):
                 try:
-                    grown = extend_meld(meld, [card], self.rules, self.rules_round, end)
+                    grown = extend_meld(meld, [card], self.rules, self.round_of(meld.owner), end)
                 except MeldError:
                     continue
                 if self._all_placeable(seat, rest, [*table[:i], grown, *table[i + 1:]]):
@@ -166,13 +166,13 @@ class Melding(DealState):
         whole = self.round_rules.all_at_once
         if whole and self._discard_rule() == "required":
             return self._whole_hand_but_one(seat, hand, owed)
-        if whole and not self._could_meld_all(hand):
+        if whole and not self._could_meld_all(hand, seat):
             return None
-        lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole,
+        lay = find_contract(hand, self.rules, self.round_of(seat), whole_hand=whole,
                             must_include=owed)
         if lay is None and owed is not None and self._may_lay_off_after_lay_down() and any(
                 self._extends(m, owed) for m in self.table if self.rules.lay_off.onto == "any"):
-            lay = find_contract(hand, self.rules, self.rules_round, whole_hand=whole)
+            lay = find_contract(hand, self.rules, self.round_of(seat), whole_hand=whole)
         if lay is None or not self._contract_allowed(seat, lay.melds) or (
                 self._strands_after_lay_down(seat, lay.melds, hand,
                                              None if owed is None else [owed]) is not None):
@@ -188,9 +188,9 @@ class Melding(DealState):
             if owed is not None and keep.uid == owed.uid:
                 continue
             rest = [c for c in hand if c.uid != keep.uid]
-            if not self._could_meld_all(rest):
+            if not self._could_meld_all(rest, seat):
                 continue
-            lay = find_contract(rest, self.rules, self.rules_round, whole_hand=True,
+            lay = find_contract(rest, self.rules, self.round_of(seat), whole_hand=True,
                                 must_include=owed)
             if lay is None or not self._contract_allowed(seat, lay.melds) or (
                     self._strands_after_lay_down(seat, lay.melds, hand) is not None):
@@ -224,7 +224,7 @@ class Melding(DealState):
     def _extends_now(self, meld: Meld, card: Card) -> bool:
         """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
         if card.rank not in self._wild:
-            melds = self._melds()
+            melds = self._melds(meld.owner)
             if meld.kind == "set":
                 limit = melds.set.max
                 if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
@@ -239,26 +239,27 @@ class Melding(DealState):
                 if not self.rules.wrap and not ends & set(self.rules.run_positions(card.rank)):
                     return False
         try:
-            extend_meld(meld, [card], self.rules, self.rules_round)
+            extend_meld(meld, [card], self.rules, self.round_of(meld.owner))
         except MeldError:
             return False
         return True
 
-    def _melds(self) -> MeldRules:
-        """The meld rules of the deal being played (a round may set its own)."""
-        return self.rules.melds_for(self.rules_round)
+    def _melds(self, seat: int = -1) -> MeldRules:
+        """The meld rules `seat` melds by (a round may set its own; a meld on the table
+        is judged by its owner's)."""
+        return self.rules.melds_for(self.round_of(seat))
 
     def _contract_allowed(self, seat: int, melds: Sequence[Meld]) -> bool:
-        return contract_melds_ok(melds, self.rules, self.rules_round) is None
+        return contract_melds_ok(melds, self.rules, self.round_of(seat)) is None
 
     def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True,
-                    sets: bool = True, runs: bool = True) -> bool:
+                    sets: bool = True, runs: bool = True, seat: int = -1) -> bool:
         """A quick necessary test: is there any set or run `card` could belong to, from
         `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
         wild = self._wild
         if card.rank in wild:
             return True
-        melds = self._melds()
+        melds = self._melds(seat)
         wilds = sum(1 for c in pool if c.rank in wild and c.uid != card.uid)
         if melds.max_wilds is not None:
             wilds = min(wilds, melds.max_wilds)
@@ -283,15 +284,16 @@ class Melding(DealState):
                     return True
         return table and any(self._extends(m, card) for m in self.table)
 
-    def _could_meld_all(self, hand: Sequence[Card]) -> bool:
+    def _could_meld_all(self, hand: Sequence[Card], seat: int = -1) -> bool:
         """Quick necessary tests for all-at-once rounds: the contract's melds can hold that
         many cards, of that many suits or ranks, and every card fits a meld of its kinds
         (for a contract of several patterns, of one of them)."""
-        return any(self._could_meld_all_as(hand, contract)
-                   for contract in self.round_rules.contract.options())
+        return any(self._could_meld_all_as(hand, contract, seat)
+                   for contract in self.contract_of(seat).options())
 
-    def _could_meld_all_as(self, hand: Sequence[Card], contract: Contract) -> bool:
-        melds = self._melds()
+    def _could_meld_all_as(self, hand: Sequence[Card], contract: Contract,
+                           seat: int = -1) -> bool:
+        melds = self._melds(seat)
         run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
         if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
             return False
@@ -303,7 +305,8 @@ class Melding(DealState):
                 {c.rank for c in naturals}) > contract.sets:
             return False
         return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
-                                    runs=contract.runs > 0) for c in distinct_faces(naturals))
+                                    runs=contract.runs > 0, seat=seat)
+                   for c in distinct_faces(naturals))
 
     def _build_melds(self, seat: int, specs: Sequence[MeldSpec],
                      use: str = "meld") -> list[Meld]:
@@ -321,7 +324,7 @@ class Melding(DealState):
                     raise IllegalAction(f"{card} is used twice", "melds")
                 used.add(card.uid)
             try:
-                melds.append(make_meld(spec.cards, self.rules, self.rules_round,
+                melds.append(make_meld(spec.cards, self.rules, self.round_of(seat),
                                        dict(spec.declare) or None, kind=spec.kind or None,
                                        use=use))
             except MeldError as exc:
@@ -341,7 +344,7 @@ class Melding(DealState):
 
     def _do_lay_down(self, action: LayDown) -> None:
         seat = action.seat
-        rnd = self.round_rules
+        rnd = self.rules.round(self.round_of(seat))
         if not self.rules.going_out.melding_during_play:
             raise IllegalAction("nothing is laid on the table during play in this game; "
                                 "meld your whole hand when you go out",
@@ -356,7 +359,7 @@ class Melding(DealState):
         melds = self._build_melds(seat, action.melds,
                                   "contract" if rnd.contract.required else "meld")
         if rnd.contract.required:
-            reason = contract_melds_ok(melds, self.rules, self.rules_round)
+            reason = contract_melds_ok(melds, self.rules, self.round_of(seat))
             if reason:
                 raise IllegalAction(reason, f"contract: {rnd.contract.describe()}")
         laid = sum(len(m.cards) for m in melds)
@@ -402,7 +405,8 @@ class Melding(DealState):
             raise IllegalAction("choose cards to lay off", "lay_off")
         self._check_in_hand(seat, action.cards)
         try:
-            new = extend_meld(meld, action.cards, self.rules, self.rules_round, action.end)
+            new = extend_meld(meld, action.cards, self.rules, self.round_of(meld.owner),
+                              action.end)
         except MeldError as exc:
             raise IllegalAction(str(exc), exc.rule) from exc
         self._check_leaves_discard(len(self.hands[seat]) - len(action.cards))
@@ -432,12 +436,12 @@ class Melding(DealState):
         self._check_in_hand(seat, [action.card])
         if not self._swap_ok(seat, meld, action.card):
             try:
-                swap_joker(meld, action.card, self.rules, self.rules_round)
+                swap_joker(meld, action.card, self.rules, self.round_of(meld.owner))
             except MeldError as exc:
                 raise IllegalAction(str(exc), exc.rule) from exc
             raise IllegalAction("the freed joker could not be played this turn",
                                 "joker_swap: play the joker this turn")
-        new, joker = swap_joker(meld, action.card, self.rules, self.rules_round)
+        new, joker = swap_joker(meld, action.card, self.rules, self.round_of(meld.owner))
         self.table[self.table.index(meld)] = new
         self._remove_from_hand(seat, [action.card])
         self.hands[seat].append(joker)

@@ -83,13 +83,13 @@ class Deal(GoingOut):
     def _play_options(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         options: list[Action] = []
-        rn = self.rules_round
+        rn = self.round_of(seat)
         if self.rules.going_out.melding_during_play and not self.in_final_turns:
             if not self.contract_down(seat):
                 lay = self._lay_down_for(seat, hand, self.must_meld)
                 if lay is not None:
                     options.append(LayDown(seat, meld_specs(lay)))
-            elif self.must_meld is not None and not self.round_rules.contract.required:
+            elif self.must_meld is not None and not self.contract_of(seat).required:
                 # no contract: the card taken from deep in the pile goes down in a new meld
                 meld = self._free_meld_for(seat, hand, self.must_meld)
                 if meld is not None:
@@ -131,7 +131,7 @@ class Deal(GoingOut):
         return options
 
     def _lay_off_strands(self, seat: int, meld: Meld, card: Card) -> bool:
-        new = extend_meld(meld, [card], self.rules, self.rules_round)
+        new = extend_meld(meld, [card], self.rules, self.round_of(meld.owner))
         return self._strands_after_lay_off(seat, meld, new, [card]) is not None
 
     def apply(self, action: Action) -> None:

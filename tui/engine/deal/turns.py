@@ -14,7 +14,7 @@ from ..actions import Action, IllegalAction
 from ..cards import HIGH_ACE, Card
 from ..meld import Meld
 from ..meld_rules import meld_params
-from ..rules import Round, Ruleset
+from ..rules import Contract, Round, Ruleset
 from ..view import Event, Phase
 
 UNCAPPED_STOCKS = 10
@@ -25,7 +25,8 @@ class DealState:
 
     def __init__(self, rules: Ruleset, names: Sequence[str], rng: random.Random,
                  log: list[Event], number: int, hands: list[list[Card]], stock: list[Card],
-                 discard: list[Card], first: int, on_over: Callable[[], None]) -> None:
+                 discard: list[Card], first: int, on_over: Callable[[], None],
+                 seat_rounds: Sequence[int] = ()) -> None:
         self.rules = rules
         self.names = names
         self.players = len(names)
@@ -34,15 +35,20 @@ class DealState:
         self.number = number
         self.rules_round = rules.schedule_round(number)
         self.round_rules: Round = rules.rounds[self.rules_round - 1]
+        # the round each seat plays by: the deal's, or under `progression: per_player` the
+        # phase the seat is on (its contract and meld rules; every phase deals alike)
+        self.seat_rounds: tuple[int, ...] = tuple(seat_rounds) or (
+            (self.rules_round,) * self.players)
         self._on_over = on_over
         self.stock = stock  # top of the stock is the last card
         self.discard = discard  # top of the pile is the last card
         self.hands = hands
         self.table: list[Meld] = []
         self.contract_turn: list[int | None] = [None] * self.players  # turn it went down
-        if not self.round_rules.contract.required and rules.going_out.melding_during_play:
-            # With no contract to meet, everyone may meld and lay off from the start.
-            self.contract_turn = [0] * self.players
+        if rules.going_out.melding_during_play:
+            # With no contract to meet, a seat may meld and lay off from the start.
+            self.contract_turn = [None if self.contract_of(s).required else 0
+                                  for s in range(self.players)]
         self.buys = [0] * self.players
         self.first_meld_turn: list[int | None] = [None] * self.players  # first card played
         self.in_one_turn = False  # the player who went out melded the whole hand that turn
@@ -75,6 +81,15 @@ class DealState:
 
     def _say(self, seat: int, text: str, kind: str = "", cards: Sequence[Card] = ()) -> None:
         self.log.append(Event(seat, text, kind, self.number, tuple(cards)))
+
+    def round_of(self, seat: int) -> int:
+        """The round of the schedule `seat` plays this deal by: the deal's own, or under
+        `progression: per_player` the phase the seat is on (-1, nobody: the deal's)."""
+        return self.seat_rounds[seat] if 0 <= seat < self.players else self.rules_round
+
+    def contract_of(self, seat: int) -> Contract:
+        """The contract `seat` must lay down this deal."""
+        return self.rules.rounds[self.round_of(seat) - 1].contract
 
     def contract_down(self, seat: int) -> bool:
         return self.contract_turn[seat] is not None

@@ -72,14 +72,14 @@ def _contract(section: dict[str, Any]) -> Contract:
     be `{size: N, rank: R}` for a set that must be of rank R.  With `any_of`, each entry
     is one more pattern that makes the contract (the first pattern is the contract's own
     `sets` / `runs` if it gives any, else the first entry)."""
-    own = _one_contract(section)
+    own = replace(_one_contract(section), exact_size=section.get("exact_size"))
     entries = section.get("any_of")
     if not isinstance(entries, list) or not entries:
         return own
     options = [own] if own.required else []
     options += [_one_contract(entry) for entry in entries if isinstance(entry, dict)]
     options = [option for option in options if option.required] or [own]
-    return replace(options[0], alternatives=tuple(options[1:]))
+    return replace(options[0], alternatives=tuple(options[1:]), exact_size=own.exact_size)
 
 
 def _one_contract(section: dict[str, Any]) -> Contract:
@@ -102,11 +102,12 @@ def _one_contract(section: dict[str, Any]) -> Contract:
 def build_melds(melds: dict[str, Any]) -> MeldRules:
     """`melds` (the game's, or a round's merged over the game's) as `MeldRules`."""
     return MeldRules(
-        set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed")),
+        set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed",
+                           "one_colour")),
         run=RunRule(
             lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
             highest=run_bound(_section(melds, "run").get("highest"), "highest"),
-            **_pick(_section(melds, "run"), "min", "max", "same_suit", "allowed"),
+            **_pick(_section(melds, "run"), "min", "max", "same_suit", "allowed", "one_colour"),
         ),
         **_pick(
             melds,
@@ -170,6 +171,7 @@ def build_ruleset(data: dict[str, Any], key: str = "", source: str = "") -> Rule
         jokers_wild=data.get("jokers_wild", True),
         dealer=data.get("dealer", "random"),
         dealer_ace=data.get("dealer_ace", "ranks"),
+        progression=data.get("progression", "schedule"),
         rounds=tuple(build_round(entry, melds) for entry in expanded_rounds(data)),
         melds=build_melds(melds),
         contract=ContractRules(

@@ -13,6 +13,7 @@ from ..cards import HIGH_ACE
 from ..rules import Contract
 from .build import expanded_rounds, rank_of
 from .checks_melds import meld_errors
+from .checks_progression import progression_errors
 from .checks_scoring import scoring_errors
 from .errors import LocatedError
 from .marked_yaml import KeyPath, LocatedDoc
@@ -447,4 +448,5 @@ def semantic_errors(
     checker.going_out_limits()
     scoring_errors(data, checker.error)
     meld_errors(data, checker.error, checker.round_path, checker.hand_limit)
+    progression_errors(data, checker.error, checker.round_path)
     return checker.errors

@@ -11,6 +11,7 @@ from typing import Any
 from .build import expanded_rounds
 from .marked_yaml import KeyPath, deep_merge
 
+COLOUR_KEY = ("melds", "set", "one_colour")
 Report = Callable[..., None]  # (message, *paths): an error located at the first path
 RoundPath = Callable[..., tuple[KeyPath, ...]]  # (index, *keys): where a round's key is
 HandLimit = Callable[[int], tuple[int | None, str]]  # cards dealt -> most held, and why
@@ -60,6 +61,7 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
                     _get(melds, "set", "allowed") is False:
                 error(f"round {number} allows neither sets nor runs: no meld could be made "
                       "there", *round_path(index, "melds"))
+        _two_colour_suits(entry, number, melds, own, error, round_path(index, *COLOUR_KEY))
         for kind, key in (("set", "sets"), ("run", "runs")):
             wanted = _count(_get(entry, "contract", key, default=0))
             if wanted and _get(melds, kind, "allowed") is False:
@@ -99,3 +101,25 @@ def _patterns(entry: dict[str, Any], number: int, melds: dict[str, Any], error: 
             error(f"round {number}'s contract pattern {k + 1} needs at least {needed} cards "
                   f"but a hand holds at most {most} (the {cards} dealt plus one "
                   f"drawn{grows})", *at)
+
+
+def _two_colour_suits(entry: dict[str, Any], number: int, melds: dict[str, Any], own: Any,
+                      error: Report, in_round: tuple[KeyPath, ...]) -> None:
+    """A set of one colour with distinct suits holds at most 2 cards (a colour has two
+    suits): a larger set minimum, or a contract set of more, can never be made.  Located at
+    `one_colour` where the round writes it, else the game's."""
+    if not (_get(melds, "set", "one_colour") is True
+            and _get(melds, "set", "distinct_suits") is True):
+        return
+    where = in_round if _get(own, "set", "one_colour") is not None else (COLOUR_KEY,)
+    least = _get(melds, "set", "min", default=3)
+    sets = _get(entry, "contract", "sets", default=0)
+    sizes = [s.get("size") if isinstance(s, dict) else s for s in sets] \
+        if isinstance(sets, list) else []
+    biggest = max([least, *[s for s in sizes if isinstance(s, int)]]) \
+        if isinstance(least, int) else None
+    if biggest is not None and biggest > 2:
+        error(f"round {number}: a set of one colour with distinct suits holds at most 2 "
+              f"cards (a colour has two suits), so a set of {biggest} can never be made "
+              "(drop `melds.set.distinct_suits` or `one_colour`, or ask for sets of 2)",
+              *where)

@@ -37,6 +37,7 @@ def _melds_out(m: MeldRules) -> dict[str, Any]:
             "max": m.set.max,
             "distinct_suits": m.set.distinct_suits,
             "allowed": m.set.allowed,
+            "one_colour": m.set.one_colour,
         },
         "run": {
             "min": m.run.min,
@@ -45,6 +46,7 @@ def _melds_out(m: MeldRules) -> dict[str, Any]:
             "highest": _bound_out(m.run.highest),
             "same_suit": m.run.same_suit,
             "allowed": m.run.allowed,
+            "one_colour": m.run.one_colour,
         },
         "min_natural": m.min_natural,
         "wilds_may_outnumber_naturals": m.wilds_may_outnumber_naturals,
@@ -85,6 +87,8 @@ def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any
         out["contract"] = _contract_out(rnd.contract)
         if rnd.contract.alternatives:
             out["contract"]["any_of"] = [_contract_out(c) for c in rnd.contract.alternatives]
+        if rnd.contract.exact_size is not None:
+            out["contract"]["exact_size"] = rnd.contract.exact_size
     if rnd.all_at_once:
         out["all_at_once"] = True
     if rnd.going_out_discard is not None:
@@ -111,6 +115,7 @@ def ruleset_data(ruleset: Ruleset) -> dict[str, Any]:
         "jokers_wild": r.jokers_wild,
         "dealer": r.dealer,
         "dealer_ace": r.dealer_ace,
+        "progression": r.progression,
         "rounds": [_round_out(rnd, r.melds) for rnd in r.rounds],
         "melds": _melds_out(r.melds),
         "contract": {

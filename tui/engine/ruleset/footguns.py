@@ -82,6 +82,11 @@ class _Footguns:
             self.warn(f"`melds.set.max: {most}` with `melds.set.distinct_suits`: a set "
                       f"of distinct suits holds at most {SUIT_COUNT} cards",
                       ("melds", "set", "max"))
+        if get_key(self.data, "melds", "run", "one_colour", default=False) and get_key(
+                self.data, "melds", "run", "same_suit", default=True):
+            self.warn("`melds.run.one_colour` with runs of one suit does nothing: a run of "
+                      "one suit is always of one colour (add `same_suit: false` for runs "
+                      "mixing the suits of one colour)", ("melds", "run", "one_colour"))
         self.all_at_once_discards()
         self.never_out()
         self.unmeetable_set()
@@ -129,8 +134,7 @@ class _Footguns:
     def exact_all_at_once(self) -> None:
         """With `contract.exact_size`, an `all_at_once` round whose hand is longer than its
         contract's melds can never be gone out on (the whole hand must go down in them)."""
-        if not get_key(self.data, "contract", "exact_size", default=False):
-            return
+        game_exact = get_key(self.data, "contract", "exact_size", default=False)
         overall = get_key(self.data, "going_out", "discard", default="optional")
         set_min = get_key(self.data, "melds", "set", "min", default=3)
         run_min = get_key(self.data, "melds", "run", "min", default=3)
@@ -140,6 +144,9 @@ class _Footguns:
             if (not self.round_key(entry, "all_at_once") or not isinstance(contract, dict)
                     or not isinstance(cards, int)):
                 continue
+            own = contract.get("exact_size")  # (`rounds[].contract.exact_size`)
+            if not (game_exact if own is None else own):
+                continue
             room = sum(meld_sizes(contract.get("sets"), set_min)) + sum(
                 meld_sizes(contract.get("runs"), run_min))
             rule = self.round_key(entry, "going_out_discard") or overall
@@ -147,8 +154,10 @@ class _Footguns:
             if room and need > room:
                 self.warn(f"round {index + 1} can never be gone out on: it is `all_at_once`, "
                           f"so its {need} cards must all go down in the contract, and with "
-                          f"`contract.exact_size` its melds hold exactly {room}",
-                          ("contract", "exact_size"))
+                          f"`contract.exact_size` its melds hold exactly {room} (write "
+                          "`exact_size: false` in that round's contract)",
+                          ("rounds", index, "contract", "exact_size") if own is not None
+                          else ("contract", "exact_size"))
 
     def shadowed_defaults(self) -> None:
         """A `round_defaults` key that every round writes for itself never applies (and so

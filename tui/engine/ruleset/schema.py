@@ -20,7 +20,14 @@ from jsonschema.exceptions import ValidationError
 from .errors import LocatedError
 from .limits import MAX_HAND
 from .marked_yaml import KeyPath, LocatedDoc
-from .schema_melds import contract_any_of, meld_keys, round_melds, run_keys, set_keys
+from .schema_melds import (
+    contract_any_of,
+    meld_keys,
+    round_exact_size,
+    round_melds,
+    run_keys,
+    set_keys,
+)
 from .schema_scoring import going_out_keys, lay_off_keys, scoring_keys
 
 SCHEMA_ID = "https://rummy-tui.invalid/ruleset.schema.json"
@@ -319,6 +326,23 @@ def _build_schema() -> dict[str, Any]:
                 },
                 "ranks",
             ),
+            "progression": _enum(
+                "How players move through `rounds`.",
+                {
+                    "schedule": "every deal plays the next round, the same for everyone",
+                    "per_player": (
+                        "the rounds are phases and each player is on their own (Phase 10): "
+                        "a player's contract in a deal is that of their phase, and they "
+                        "move on to the next phase only by laying it down in a deal; the "
+                        "game ends after the deal in which someone lays down the last phase, "
+                        "the winner among them by `end.winner` (then `end.tie_break`), or "
+                        "after `end.max_rounds` deals with the furthest phase winning. Every "
+                        "phase deals alike: the rounds may differ only in `contract` and "
+                        "`melds`"
+                    ),
+                },
+                "schedule",
+            ),
             "round_defaults": _obj(
                 "Keys merged into every entry of `rounds` (an entry's own keys win).",
                 copy.deepcopy(round_props),
@@ -357,7 +381,7 @@ def _build_schema() -> dict[str, Any]:
                             **set_keys(),
                         },
                         default={"min": 3, "max": None, "distinct_suits": False,
-                                 "allowed": True},
+                                 "allowed": True, "one_colour": False},
                     ),
                     "run": _obj(
                         "A run: cards of one suit in sequence.",
@@ -396,6 +420,7 @@ def _build_schema() -> dict[str, Any]:
                             "highest": None,
                             "same_suit": True,
                             "allowed": True,
+                            "one_colour": False,
                         },
                     ),
                     "min_natural": _int(
@@ -764,6 +789,7 @@ def _with_round_melds(schema: dict[str, Any]) -> dict[str, Any]:
         where["properties"]["melds"] = round_melds(props["melds"])
         contract = where["properties"]["contract"]
         contract["properties"]["any_of"] = contract_any_of(contract)
+        contract["properties"]["exact_size"] = round_exact_size()
     return schema
 
 

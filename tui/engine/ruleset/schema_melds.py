@@ -41,6 +41,17 @@ def set_keys() -> dict[str, Any]:
                 "round may not ask for sets."
             ),
         },
+        "one_colour": {
+            "type": "boolean",
+            "default": False,
+            "examples": [True],
+            "description": (
+                "A set is of one colour: all its natural cards red (hearts, diamonds) or "
+                "all black (clubs, spades), as 7H 7D 7H; wilds fill in for either colour, "
+                "and laying off keeps the set's colour. With `distinct_suits` a set then "
+                "has at most 2 cards."
+            ),
+        },
     }
 
 
@@ -53,6 +64,16 @@ def run_keys() -> dict[str, Any]:
             "description": (
                 "Runs may be melded. false: no runs at all, sets only; a contract of that "
                 "round may not ask for runs."
+            ),
+        },
+        "one_colour": {
+            "type": "boolean",
+            "default": False,
+            "examples": [True],
+            "description": (
+                "With `same_suit: false`: a run mixes suits of one colour only, all red "
+                "(5H-6D-7H) or all black; wilds fill in for either colour, and laying off "
+                "keeps the run's colour. A run of one suit is always of one colour."
             ),
         },
     }
@@ -87,6 +108,20 @@ def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     node["examples"] = [{"run": {"same_suit": False}}, {"max_wilds": 0},
                         {"set": {"allowed": False}}]
     return node
+
+
+def round_exact_size() -> dict[str, Any]:
+    """`rounds[].contract.exact_size`: the game's `contract.exact_size` for one round."""
+    return {
+        "type": ["boolean", "null"],
+        "default": None,
+        "examples": [False],
+        "description": (
+            "For this round only: as the game's `contract.exact_size`, which it overrides "
+            "(false in an `all_at_once` round whose hand is longer than its contract's "
+            "smallest melds, which could otherwise never go out). null: the game's."
+        ),
+    }
 
 
 def contract_any_of(contract: dict[str, Any]) -> dict[str, Any]:

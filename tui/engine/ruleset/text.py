@@ -12,7 +12,14 @@ from contextvars import ContextVar
 
 from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
-from .text_melds import ROUND_MELDS_SENTENCE, kinds_sentence, round_meld_notes, wild_cap_sentence
+from .text_melds import (
+    ROUND_MELDS_SENTENCE,
+    colour_sentence,
+    kinds_sentence,
+    round_meld_notes,
+    wild_cap_sentence,
+)
+from .text_progression import end_sentence, phases_sentence
 from .text_scoring import going_out_sentences, scoring_sentences
 
 WIDTH = 78
@@ -181,6 +188,9 @@ def _rounds(r: Ruleset) -> str:
         lines.append(_para(ROUND_MELDS_SENTENCE))
     if r.end.point_limit is not None:
         lines.append(_para("The schedule starts again from round 1 until the game ends (see End)."))
+    phases = phases_sentence(r)
+    if phases:
+        lines.append(_para(phases))
     return _section("Rounds", lines)
 
 
@@ -214,6 +224,9 @@ def _melds(r: Ruleset) -> str:
         high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
             "A" if r.ace_high else "K")
         run_text += f"  Runs use only the ranks from {low} up to {high}."
+    colour = colour_sentence(r.melds)
+    if colour:
+        run_text += "  " + colour
     only = kinds_sentence(r.melds)
     lines = [_item("-", text) for text, shown in ((set_text, s.allowed),
                                                  (run_text, run.allowed),
@@ -619,7 +632,9 @@ def _scoring(r: Ruleset) -> str:
 def _end(r: Ruleset) -> str:
     e = r.end
     best = "lowest" if e.winner == "lowest" else "highest"
-    if e.point_limit is None:
+    if r.per_player:
+        text = end_sentence(r, best) or ""
+    elif e.point_limit is None:
         text = f"After round {len(r.rounds)} the {best} total wins."
     else:
         text = (

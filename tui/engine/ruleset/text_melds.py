@@ -18,6 +18,17 @@ def wild_cap_sentence(m: MeldRules) -> str | None:
             "included.")
 
 
+def colour_sentence(m: MeldRules) -> str | None:
+    """The sentence for melds of one colour (`melds.set.one_colour`, `melds.run.one_colour`),
+    or None."""
+    kinds = [kind for kind, on in (("set", m.set.one_colour),
+                                   ("run", m.run.one_colour and not m.run.same_suit)) if on]
+    if not kinds:
+        return None
+    return (f"Every {' and every '.join(kinds)} is of one colour: all red (hearts, diamonds) "
+            "or all black (clubs, spades); a wild fills in for either colour.")
+
+
 def kinds_sentence(m: MeldRules) -> str | None:
     """The sentence for a kind of meld the game does not allow, or None."""
     if not m.set.allowed and not m.run.allowed:
@@ -31,11 +42,14 @@ def kinds_sentence(m: MeldRules) -> str | None:
 
 def round_meld_notes(r: Ruleset, number: int) -> list[str]:
     """Short notes on what round `number`'s own meld rules change from the game's."""
+    own_exact = r.round(number).contract.exact_size
+    sizes = [] if own_exact is None or own_exact == r.contract.exact_size else [
+        "contract melds of exactly their size" if own_exact else "contract melds may be longer"]
     mine = r.round(number).melds
     if mine is None:
-        return []
+        return sizes
     game = r.melds
-    notes = []
+    notes = sizes
     if mine.set.allowed != game.set.allowed or mine.run.allowed != game.run.allowed:
         notes.append({(True, True): "sets and runs", (False, True): "runs only",
                       (True, False): "sets only", (False, False): "no melds"}[
@@ -51,6 +65,12 @@ def round_meld_notes(r: Ruleset, number: int) -> list[str]:
         if (ours.min, ours.max) != (theirs.min, theirs.max):
             most = "" if ours.max is None else f"-{ours.max}"
             notes.append(f"{kind}s of {ours.min}{most}{'+' if ours.max is None else ''}")
+    for kind, ours_on, theirs_on in (
+            ("sets", mine.set.one_colour, game.set.one_colour),
+            ("runs", mine.run.one_colour and not mine.run.same_suit,
+             game.run.one_colour and not game.run.same_suit)):
+        if ours_on != theirs_on:
+            notes.append(f"{kind} of one colour" if ours_on else f"{kind} of any colours")
     if mine.set.distinct_suits != game.set.distinct_suits:
         notes.append("sets of distinct suits" if mine.set.distinct_suits
                      else "sets of any suits")

@@ -99,10 +99,11 @@ class Context:
         self.plain = (p.min_natural <= 1 and p.outnumber and not p.wrap and p.same_suit
                       and not p.distinct_suits and p.set_max >= UNLIMITED
                       and p.run_max >= MAX_RUN and p.set_min >= 2 and p.run_min >= 2
-                      and p.sets and p.runs and p.max_wilds >= 1)
+                      and p.sets and p.runs and p.max_wilds >= 1 and not p.set_colour)
         # (two cores of one rank hold more wilds than one when wilds per meld are capped)
+        # (and where sets are of one colour: a red set and a black one of the same rank)
         self.set_single_core = (p.set_max >= UNLIMITED and not p.distinct_suits
-                                and p.max_wilds >= UNLIMITED)
+                                and p.max_wilds >= UNLIMITED and not p.set_colour)
         self.suit_memo: dict[int, dict[tuple[int, ...], Outcomes]] = {}
         # The tables below hold tuples of tuples shaped for speed; each module that fills
         # one documents its shape.

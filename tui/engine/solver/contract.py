@@ -24,6 +24,7 @@ from typing import Any
 from ..cards import HIGH_ACE, RANK_NAMES, SUITS, Card
 from ..contract_options import option_rulesets
 from ..meld import Meld
+from ..meld_params import COLOUR_SUITS, colour
 from ..meld_rules import (
     MeldError,
     MeldParams,
@@ -45,7 +46,7 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
     p = meld_params(rules, round_no)
     contract = rules.round(round_no).contract
     default, most = (p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)
-    return [(size, size if rules.contract.exact_size else most)
+    return [(size, size if rules.exact_size(round_no) else most)
             for size in contract.sizes(kind, default)]
 
 
@@ -54,7 +55,7 @@ def set_slots(rules: Ruleset, round_no: int) -> list[tuple[int, int, int | None]
     first: like `slot_sizes`, with the rank a set must be of where the contract names one."""
     p = meld_params(rules, round_no)
     contract = rules.round(round_no).contract
-    return [(size, size if rules.contract.exact_size else p.set_max, rank)
+    return [(size, size if rules.exact_size(round_no) else p.set_max, rank)
             for size, rank in contract.set_slots(p.set_min)]
 
 
@@ -112,7 +113,7 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
         if any(not least <= length <= most
                for length, (least, most) in zip(lengths, slots, strict=True)):
             wanted = ", ".join(str(least) for least, _ in slots)
-            exact = rules.contract.exact_size
+            exact = rules.exact_size(round_no)
             return (f"the contract's {kind}s must have {'exactly' if exact else 'at least'} "
                     f"{wanted} cards; these have {', '.join(map(str, lengths))} "
                     f"({'contract.exact_size' if exact else 'the contract sizes'})")
@@ -283,6 +284,7 @@ class _Search:
         for f in self.core_faces:
             by_rank.setdefault(self.faces[f][0], []).append(f)
         most_wilds = p.max_wilds
+        one_colour = p.set_colour  # (`melds.set.one_colour`)
         for rank in range(1, 14) if fixed is None else (fixed,):
             fs = by_rank.get(rank)
             if not fs:
@@ -291,6 +293,8 @@ class _Search:
             for combo in _multisets(fs, limits):
                 t = len(combo)
                 if t < self.nat_min or t > most:
+                    continue
+                if one_colour and len({colour(self.faces[f][1]) for f in combo}) > 1:
                     continue
                 need = max(0, least - t)
                 cap = most - t
@@ -313,9 +317,15 @@ class _Search:
         if least > most:
             return out
         most_wilds = p.max_wilds
-        for suit in (SUITS if p.same_suit else ("*",)):
-            fs = [f for f in self.core_faces
-                  if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
+        # runs of mixed suits: one "suit" of every card, or one of each colour
+        for suit in (SUITS if p.same_suit else tuple(COLOUR_SUITS) if p.run_colour
+                     else ("*",)):
+            if p.run_colour:
+                fs = [f for f in self.core_faces
+                      if self.faces[f][0] != 0 and colour(self.faces[f][1]) == suit]
+            else:
+                fs = [f for f in self.core_faces
+                      if self.faces[f][0] != 0 and suit in (self.faces[f][1], "*")]
             if not fs:
                 continue
             # each face once per run; aces take each place they may
@@ -626,7 +636,8 @@ class _Search:
             fixed = [(rank, c.suit) for c in naturals]
             fixed += [None if naturals else (rank, "") for _ in wilds]
             if p.distinct_suits and not naturals:  # all wild: of the rank given or free
-                fixed = [(rank, s) for s, _ in zip(SUITS, wilds, strict=False)]
+                fixed = [(rank, s) for s, _ in zip(COLOUR_SUITS["black"] if p.set_colour
+                                                   else SUITS, wilds, strict=False)]
         else:
             suit = core[7]
             places = list(core[2])
@@ -640,7 +651,7 @@ class _Search:
                          for k in range(len(wilds))]
             else:
                 fixed = [(q, c.suit) for q, c in zip(places, naturals, strict=True)]
-                if suit == "*":
+                if suit == "*" or suit in COLOUR_SUITS:
                     suit = ""  # runs of mixed suits: a wild stands for a place only
                 if span is None:
                     fixed += [None] * len(wilds)

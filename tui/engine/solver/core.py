@@ -29,6 +29,7 @@ from itertools import product
 from typing import Any
 
 from ..cards import ACE, HIGH_ACE, JOKER_RANK, Card
+from ..meld_params import COLOUR_SUITS
 from ..meld_rules import UNLIMITED
 from .context import (  # noqa: F401 - re-exported: bots and tests use them from here
     BIG,
@@ -48,6 +49,8 @@ from .fast import solve_few_wilds
 from .sets import build_meld, finish, leftover_table, rank_options
 from .suits import suit_clusters, suit_plan, suit_table
 
+COLOUR = {s: tint for tint, suits in COLOUR_SUITS.items() for s in suits}
+MIXED = dict.fromkeys(COLOUR, "*")
 FAST_MOST = 20  # hands up to this size with at most one wild go to `solver_fast`
 
 # --------------------------------------------------------------------------------------------
@@ -144,15 +147,19 @@ def _solve_split(ctx: Context, naturals: list[Card], as_nat: list[Card], pool: l
     # one pass: cards by suit (in place order) and by rank
     by_suit: dict[str, list[tuple[int, int, Card]]] = {}
     by_rank: dict[int, list[tuple[str, int, Card]]] = {}
-    mixed = not ctx.p.same_suit  # runs of mixed suits: one "suit" for every card
+    # runs of mixed suits: one "suit" for every card, or one for each colour where runs
+    # are of one colour (`melds.run.one_colour`)
+    mixed = not ctx.p.same_suit
+    tint = COLOUR if ctx.p.run_colour else MIXED
     for card in naturals:
         rank = card.rank
-        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2, rank, card))
+        by_suit.setdefault(tint[card.suit] if mixed else card.suit, []).append(
+            (rank * 2, rank, card))
         by_rank.setdefault(rank, []).append((card.suit, rank, card))
     for card in as_nat:
         rank = card.rank
-        by_suit.setdefault("*" if mixed else card.suit, []).append((rank * 2 + 1, rank + X,
-                                                                    card))
+        by_suit.setdefault(tint[card.suit] if mixed else card.suit, []).append(
+            (rank * 2 + 1, rank + X, card))
         by_rank.setdefault(rank, []).append((card.suit, rank + X, card))
     # clusters: cards of one suit close enough to share a run; far apart ones never can
     clusters: list[tuple[tuple[int, ...], list[Card]]] = []

@@ -30,7 +30,8 @@ def scan_applies(ctx: Context) -> bool:
     p = ctx.p
     return (not p.wrap and p.min_natural <= 1 and p.outnumber and ctx.runs_possible
             and p.run_min <= p.run_max and p.same_suit and not p.bounded
-            and p.max_wilds >= 1 << 20)  # (no cap on wilds per meld: `melds.max_wilds`)
+            and p.max_wilds >= 1 << 20  # (no cap on wilds per meld: `melds.max_wilds`)
+            and not p.set_colour)
 
 
 def solve_scan(ctx: Context, naturals: list[Card], pool: list[Card], allow_allwild: bool,

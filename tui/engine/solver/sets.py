@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import JOKER_RANK, SUITS, Card
 from ..meld import Meld
+from ..meld_params import COLOUR_SUITS, colour
 from ..meld_rules import run_positions_of, validate_meld
 from .context import Context, Plan
 
@@ -25,12 +26,15 @@ def set_core_options(ctx: Context, budget: int,
     out: list[tuple[Any, ...]] = []
 
     least = ctx.set_threshold(budget)
+    one_colour = p.set_colour  # (`melds.set.one_colour`)
 
     def core_ok(core: list[int]) -> tuple[int, int] | None:
         t = len(core)
         if t < least or t > p.set_max:
             return None
         if p.distinct_suits and len({cards[i][0] for i in core}) < t:
+            return None
+        if one_colour and len({colour(cards[i][0]) for i in core}) > 1:
             return None
         need = max(0, p.set_min - t)
         cap = p.set_max - t
@@ -241,14 +245,16 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
             return Meld("set", tuple(naturals) + tuple(wilds), tuple(faces))
         used = {c.suit for c in naturals}
         # a wild of the set's own rank stands for itself (as the validator reads it)
-        own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)]
+        own = [w for w in wilds if w.rank == rank and not (p.distinct_suits and w.suit in used)
+               and not (p.set_colour and colour(w.suit) != colour(naturals[0].suit))]
         if p.distinct_suits:
             own = list({w.suit: w for w in own}.values())
             used |= {w.suit for w in own}
         others = [w for w in wilds if all(w is not o for o in own)]
         faces += [(rank, w.suit) for w in own]
         if p.distinct_suits:
-            missing = [s for s in SUITS if s not in used]
+            missing = [s for s in (COLOUR_SUITS[colour(naturals[0].suit)] if p.set_colour
+                                   else SUITS) if s not in used]
             faces += [(rank, missing[k]) for k in range(len(others))]
         else:
             faces += [(rank, "")] * len(others)
@@ -269,7 +275,8 @@ def build_meld(ctx: Context, kind: str, naturals: list[Card], places: list[int],
         # extend the run down to such wilds before the high end
         own_place: dict[int, Card] = {}
         for wild in wilds:
-            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural:
+            if (wild.suit == suit or mixed) and wild.rank != JOKER_RANK and p.wild_natural \
+                    and not (p.run_colour and colour(wild.suit) != colour(naturals[0].suit)):
                 for q in run_positions_of(wild.rank, p):
                     own_place.setdefault(q, wild)
         down = 0

@@ -1,0 +1,55 @@
+"""Bots under `progression: per_player` (Phase 10) race for their own phase: each judges
+its hand by the contract of the phase it is on (not the phase of anyone else at the table)
+and lays it down as soon as it holds it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui.bots import make_bot
+from tui.bots.evaluate import Evaluator
+from tui.engine.actions import LayDown
+from tui.engine.cards import parse_cards
+from tui.engine.ruleset.loader import load_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from test_phase_progression import stacked_phase_game  # noqa: E402
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("phases", [(1, 2), (2, 1)])
+def test_a_bot_lays_its_own_phase_down_as_soon_as_it_holds_it(level: str,
+                                                              phases: tuple[int, int]) -> None:
+    # seat 0 holds two sets of 3 and a run of 4 with a set: phase 1 and phase 2 alike
+    game = stacked_phase_game(phases)
+    bot = make_bot(level, 1)
+    game.apply(bot.choose(game.view(0)))  # the draw
+    action = bot.choose(game.view(0))
+    assert isinstance(action, LayDown), action
+    game.apply(action)
+    assert game.contract_down(0)
+    laid = [m for m in game.round.table if m.owner == 0]
+    kinds = sorted(m.kind for m in laid)
+    assert kinds == (["set", "set"] if phases[0] == 1 else ["run", "set"])
+
+
+PHASE10 = Path(__file__).resolve().parents[2] / "rulesets" / "cookbook" / "phase10.yaml"
+
+
+def test_a_bot_counts_runs_of_mixed_suits_toward_its_phase() -> None:
+    """Phase 4 is a run of 7 of any suits: 3H 4C 5D 6S 7H and 9C lack only an 8."""
+    ev = Evaluator(load_ruleset(PHASE10), 4)
+    need = ev.contract_need(parse_cards("3H 4C 5D 6S 7H KD KS 9C QH"))
+    assert need.missing == 1
+    assert need.wanted == {(8, s) for s in "CDHS"}  # an 8 of any suit makes it
+
+
+def test_a_bot_counts_runs_of_one_colour_only_toward_phase_8() -> None:
+    """Phase 8 (here): a run of 7 of one colour; the black cards do not join the red."""
+    ev = Evaluator(load_ruleset(PHASE10), 8)
+    need = ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH"))
+    assert need.missing == 4  # 3H 4D 5H: four more red cards
+    assert (6, "D") in need.wanted and (6, "S") not in need.wanted
