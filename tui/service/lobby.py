@@ -10,7 +10,6 @@ The tables themselves (seats, bots, grace periods, chat) are
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Callable, Iterator
 
@@ -71,7 +70,7 @@ class Lobby:
         self.names = names if names is not None else NameBook()
         """Which SSH key owns which name (kept in the server's database by `rummy serve`)."""
         self._tables: dict[int, SharedTable] = {}
-        self._ids = itertools.count(1)
+        self._next_id = 1
         self._guests: list[Guest] = []
         self._listeners: Listeners[[]] = Listeners("a lobby listener")
 
@@ -165,12 +164,20 @@ class Lobby:
         self._changed()
 
     # ------------------------------------------------------------------ tables
+    def reserve_ids_above(self, last: int) -> None:
+        """Number new tables after `last` (and after every table open): the numbers up to
+        it belong to tables kept on disk, loadable or not."""
+        self._next_id = max(self._next_id, last + 1, *(i + 1 for i in self._tables))
+
     def create(self, host: str, rules_key: str, seats: int, fill_level: str,
-               rules: Ruleset | None = None) -> SharedTable:
+               rules: Ruleset | None = None, table_id: int | None = None) -> SharedTable:
         """A new waiting table (nobody seated yet); raises `LobbyError` with the reason.
 
         `rules` plays a ruleset the host brought (their own house rules, already loaded
-        from their folder) instead of loading `rules_key` from the server's."""
+        from their folder) instead of loading `rules_key` from the server's.  `table_id`
+        gives a table brought back from disk its old number (not one in use)."""
+        if table_id is not None and table_id in self._tables:
+            raise LobbyError(f"Table {table_id} is already open.")
         if len(self._tables) >= self.config.max_tables:
             raise LobbyError(f"The server already has {len(self._tables)} tables, its "
                              "limit: join or watch one, or wait for one to close.")
@@ -182,7 +189,10 @@ class Lobby:
         if fill_level not in levels:
             raise LobbyError(f"There is no {fill_level!r} bot: choose from "
                              f"{', '.join(levels)}.")
-        shared = SharedTable(next(self._ids), rules_key, rules, seats, fill_level, host,
+        if table_id is None:
+            table_id = self._next_id
+        self.reserve_ids_above(table_id)
+        shared = SharedTable(table_id, rules_key, rules, seats, fill_level, host,
                              self.config, on_change=lambda t: self._changed(),
                              on_close=self._closed)
         self._tables[shared.id] = shared
