@@ -14,7 +14,7 @@ from tui.bots import make_bot
 from tui.engine.actions import DrawStock, IllegalAction
 from tui.engine.ruleset.loader import load_ruleset_text
 from tui.service.lobby import Lobby, LobbyConfig, LobbyError, _load_rules
-from tui.service.shared_table import SeatTable
+from tui.service.seat_handle import SeatTable
 
 FAST = LobbyConfig(bot_delay=0, grace=0.05, summary_pause=0, summary_timeout=5, seed=11)
 SHORT_GAME = "extends: three_thirteen\nname: Short\nrounds:\n  - {cards: 3, wild: [3]}\n" \

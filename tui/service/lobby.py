@@ -23,14 +23,11 @@ from tui.service.interface import (
     TableSummary,
     no_subscription,
 )
+from tui.service.lobby_config import LobbyConfig, LobbyError
 from tui.service.names import clean_name, look_alike
-from tui.service.shared_table import (
-    LobbyConfig,
-    LobbyError,
-    SeatHandle,
-    SharedTable,
-    same_name,
-)
+from tui.service.seat_handle import SeatHandle
+from tui.service.seats import same_name
+from tui.service.shared_table import SharedTable
 
 __all__ = ["Guest", "Lobby", "LobbyConfig", "LobbyError", "TableSummary"]
 
@@ -241,7 +238,7 @@ class Guest:
         self.identity = identity
         self.name = identity.name
         self._on_replaced = on_replaced
-        self.handle: SeatHandle | None = None
+        self.handle: SeatHandle[SharedTable] | None = None
         self.closed = False
         self._unsubscribers: list[Callable[[], None]] = []
 
@@ -303,7 +300,7 @@ class Guest:
             raise LobbyError("This session has ended.")
 
     def create(self, rules_key: str, seats: int, fill_level: str,
-               rules: Ruleset | None = None) -> SeatHandle:
+               rules: Ruleset | None = None) -> SeatHandle[SharedTable]:
         """Open a table and sit at it as its host (with `rules`: see `Lobby.create`)."""
         self._check_open()
         self.leave()
@@ -315,7 +312,7 @@ class Guest:
             raise
         return self.handle
 
-    def join(self, table_id: int, code: str = "") -> SeatHandle:
+    def join(self, table_id: int, code: str = "") -> SeatHandle[SharedTable]:
         """Sit at a waiting table, or take one's own chair back at a game in progress
         (a keyless player from a new session: with the chair's rejoin `code`)."""
         self._check_open()
@@ -352,7 +349,7 @@ class Guest:
         if any(same_name(seat.name, self.name) for seat in shared.seats):
             raise LobbyError(f"Someone called {self.name} already sits at table {shared.id}.")
 
-    def watch(self, table_id: int) -> SeatHandle:
+    def watch(self, table_id: int) -> SeatHandle[SharedTable]:
         """Watch a game (no hand is ever shown to a spectator)."""
         self._check_open()
         shared = self.lobby.table(table_id)

@@ -39,7 +39,8 @@ from tui.service.kept_tables import (
     TableStore,
 )
 from tui.service.lobby import Lobby, LobbyError
-from tui.service.shared_table import Seat, SharedTable
+from tui.service.seats import Seat
+from tui.service.shared_table import SharedTable
 from tui.service.table import Table, write_record
 
 log = logging.getLogger(__name__)
