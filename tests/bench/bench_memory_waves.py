@@ -59,6 +59,7 @@ async def main(players: int, waves: int, workers: int) -> None:
         try:
             before, _, _, _ = await _wait_empty(server)
             print(f"before anyone came: {before / 1024:7.1f} MiB ({shares(server)})")
+            cpu = server.workers_cpu
             after = []
             for number in range(1, waves + 1):
                 await wave(server, players, number)
@@ -67,7 +68,9 @@ async def main(players: int, waves: int, workers: int) -> None:
                 rss, _, _, _ = await _stats(server, collect=True)
                 after.append(rss)
                 print(f"after wave {number} left:  {rss / 1024:7.1f} MiB "
-                      f"({(rss - before) / 1024:+.1f} MiB on the start; {shares(server)})")
+                      f"({(rss - before) / 1024:+.1f} MiB on the start; {shares(server)}; "
+                      f"workers' CPU {server.workers_cpu - cpu:.1f} s)")
+                cpu = server.workers_cpu
             if len(after) > 1:
                 growth = (after[-1] - after[0]) / 1024
                 print(f"growth from wave 1 to wave {waves}: {growth:+.1f} MiB "

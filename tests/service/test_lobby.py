@@ -14,7 +14,7 @@ from tui.bots import make_bot
 from tui.engine.actions import DrawStock, IllegalAction
 from tui.engine.ruleset.loader import load_ruleset_text
 from tui.service.lobby import Lobby, LobbyConfig, LobbyError, _load_rules
-from tui.service.shared_table import SeatTable
+from tui.service.seat_handle import SeatTable
 
 FAST = LobbyConfig(bot_delay=0, grace=0.05, summary_pause=0, summary_timeout=5, seed=11)
 SHORT_GAME = "extends: three_thirteen\nname: Short\nrounds:\n  - {cards: 3, wild: [3]}\n" \
@@ -348,3 +348,22 @@ async def test_the_table_keeps_nothing_of_the_context_it_was_started_from():
     assert ref() is None
     assert lob.table(table_id)._grace and lob.table(table_id)._driver is not None
     lob.close()
+
+
+# ---------------------------------------------------------------------- table numbers
+
+
+async def test_tables_kept_on_disk_keep_their_numbers_and_new_ones_come_after():
+    lob = lobby()
+    try:
+        lob.reserve_ids_above(7)  # tables 1-7 kept on disk (some may not load)
+        back = lob.create("alice", "short", 2, "easy", table_id=3)
+        assert back.id == 3
+        with pytest.raises(LobbyError, match="already open"):
+            lob.create("bob", "short", 2, "easy", table_id=3)
+        assert lob.create("bob", "short", 2, "easy").id == 8
+        lob.reserve_ids_above(2)  # never numbers a table twice
+        assert lob.create("carol", "short", 2, "easy").id == 9
+        assert sorted(t.id for t in lob.tables) == [3, 8, 9]
+    finally:
+        lob.close()

@@ -10,7 +10,7 @@ from table_rig import rig
 from tui.engine.actions import Buy, DrawStock, IllegalAction
 from tui.engine.ruleset.loader import load_ruleset_text
 from tui.service.lobby import Lobby, LobbyConfig
-from tui.service.shared_table import SeatTable
+from tui.service.seat_handle import SeatTable
 
 HANDS = [
     "7C 7D 7H 9C 9D 9S 2H 4S 6D QC",

@@ -29,7 +29,8 @@ from tui.engine.actions import IllegalAction
 from tui.service.chat import ChatError, ChatMessage
 from tui.service.door_keeper import DoorKeeper
 from tui.service.lobby import Guest, Lobby, LobbyError
-from tui.service.shared_table import SeatHandle
+from tui.service.seat_handle import SeatHandle
+from tui.service.shared_table import SharedTable
 from tui.service.wire import (
     WireError,
     chat_to_wire,
@@ -60,7 +61,7 @@ class ServiceSession:
         self.link = link
         self.sid = sid
         self.guest = guest
-        self._handle: SeatHandle | None = None
+        self._handle: SeatHandle[SharedTable] | None = None
         self._unsubscribers: list[Callable[[], None]] = []
         self._log_sent = 0
         self._place_sent: Any = None
@@ -128,7 +129,7 @@ class ServiceSession:
             self.link.send({"t": "chat", "s": self.sid, "ticket": handle.id,
                             "messages": [chat_to_wire(message)]})
 
-    def _send_view(self, handle: SeatHandle) -> None:
+    def _send_view(self, handle: SeatHandle[SharedTable]) -> None:
         shared = handle.shared
         table = shared.table
         assert table is not None
@@ -371,7 +372,7 @@ class WorkerLink:
         session.changed()
 
     @staticmethod
-    def _seated(guest: Guest) -> SeatHandle:
+    def _seated(guest: Guest) -> SeatHandle[SharedTable]:
         handle = guest.handle
         if handle is None or not handle.active or handle.shared.table is None:
             raise IllegalAction("you are not playing at a table", "seats")

@@ -4,7 +4,7 @@ A table screen never holds a game.  It asks the service for its seat's view, sen
 for its seat, and is told when anything changed.  Three services play this part:
 
 - `tui.service.table.Table`: a whole game in this process (`rummy play`, tests);
-- `tui.service.shared_table.SeatTable`: one seat of a lobby table in the same process;
+- `tui.service.seat_handle.SeatTable`: one seat of a lobby table in the same process;
 - `tui.net.remote_guest.RemoteTable`: one seat of a table owned by the game service in
   another process (`rummy serve`), which only ever receives that seat's views.
 

@@ -43,7 +43,7 @@ SEAT_FIELDS = ("person", "owner", "rejoin_code", "bot", "name")
 _FILE = re.compile(r"table-(\d{1,9})\.sqlite")
 
 SeatRecord = Mapping[str, str | None]
-"""A seat as kept: `SEAT_FIELDS`, each text or None (`tui.service.shared_table.Seat`)."""
+"""A seat as kept: `SEAT_FIELDS`, each text or None (`tui.service.seats.Seat`)."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ The tables themselves (seats, bots, grace periods, chat) are
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Callable, Iterator
 
@@ -24,14 +23,11 @@ from tui.service.interface import (
     TableSummary,
     no_subscription,
 )
+from tui.service.lobby_config import LobbyConfig, LobbyError
 from tui.service.names import clean_name, look_alike
-from tui.service.shared_table import (
-    LobbyConfig,
-    LobbyError,
-    SeatHandle,
-    SharedTable,
-    same_name,
-)
+from tui.service.seat_handle import SeatHandle
+from tui.service.seats import same_name
+from tui.service.shared_table import SharedTable
 
 __all__ = ["Guest", "Lobby", "LobbyConfig", "LobbyError", "TableSummary"]
 
@@ -71,7 +67,7 @@ class Lobby:
         self.names = names if names is not None else NameBook()
         """Which SSH key owns which name (kept in the server's database by `rummy serve`)."""
         self._tables: dict[int, SharedTable] = {}
-        self._ids = itertools.count(1)
+        self._next_id = 1
         self._guests: list[Guest] = []
         self._listeners: Listeners[[]] = Listeners("a lobby listener")
 
@@ -165,12 +161,20 @@ class Lobby:
         self._changed()
 
     # ------------------------------------------------------------------ tables
+    def reserve_ids_above(self, last: int) -> None:
+        """Number new tables after `last` (and after every table open): the numbers up to
+        it belong to tables kept on disk, loadable or not."""
+        self._next_id = max(self._next_id, last + 1, *(i + 1 for i in self._tables))
+
     def create(self, host: str, rules_key: str, seats: int, fill_level: str,
-               rules: Ruleset | None = None) -> SharedTable:
+               rules: Ruleset | None = None, table_id: int | None = None) -> SharedTable:
         """A new waiting table (nobody seated yet); raises `LobbyError` with the reason.
 
         `rules` plays a ruleset the host brought (their own house rules, already loaded
-        from their folder) instead of loading `rules_key` from the server's."""
+        from their folder) instead of loading `rules_key` from the server's.  `table_id`
+        gives a table brought back from disk its old number (not one in use)."""
+        if table_id is not None and table_id in self._tables:
+            raise LobbyError(f"Table {table_id} is already open.")
         if len(self._tables) >= self.config.max_tables:
             raise LobbyError(f"The server already has {len(self._tables)} tables, its "
                              "limit: join or watch one, or wait for one to close.")
@@ -182,7 +186,10 @@ class Lobby:
         if fill_level not in levels:
             raise LobbyError(f"There is no {fill_level!r} bot: choose from "
                              f"{', '.join(levels)}.")
-        shared = SharedTable(next(self._ids), rules_key, rules, seats, fill_level, host,
+        if table_id is None:
+            table_id = self._next_id
+        self.reserve_ids_above(table_id)
+        shared = SharedTable(table_id, rules_key, rules, seats, fill_level, host,
                              self.config, on_change=lambda t: self._changed(),
                              on_close=self._closed)
         self._tables[shared.id] = shared
@@ -231,7 +238,7 @@ class Guest:
         self.identity = identity
         self.name = identity.name
         self._on_replaced = on_replaced
-        self.handle: SeatHandle | None = None
+        self.handle: SeatHandle[SharedTable] | None = None
         self.closed = False
         self._unsubscribers: list[Callable[[], None]] = []
 
@@ -297,7 +304,7 @@ class Guest:
             raise LobbyError("This session has ended.")
 
     def create(self, rules_key: str, seats: int, fill_level: str,
-               rules: Ruleset | None = None) -> SeatHandle:
+               rules: Ruleset | None = None) -> SeatHandle[SharedTable]:
         """Open a table and sit at it as its host (with `rules`: see `Lobby.create`)."""
         self._check_open()
         self.leave()
@@ -309,7 +316,7 @@ class Guest:
             raise
         return self.handle
 
-    def join(self, table_id: int, code: str = "") -> SeatHandle:
+    def join(self, table_id: int, code: str = "") -> SeatHandle[SharedTable]:
         """Sit at a waiting table, or take one's own chair back at a game in progress
         (a keyless player from a new session: with the chair's rejoin `code`)."""
         self._check_open()
@@ -346,7 +353,7 @@ class Guest:
         if any(same_name(seat.name, self.name) for seat in shared.seats):
             raise LobbyError(f"Someone called {self.name} already sits at table {shared.id}.")
 
-    def watch(self, table_id: int) -> SeatHandle:
+    def watch(self, table_id: int) -> SeatHandle[SharedTable]:
         """Watch a game (no hand is ever shown to a spectator)."""
         self._check_open()
         shared = self.lobby.table(table_id)

@@ -16,297 +16,30 @@ takes it over, and the old session is told to close.  A table without anyone lef
 closed.
 """
 
+
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import itertools
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
-from tui.engine.actions import Action, IllegalAction
+from tui.engine.actions import IllegalAction
 from tui.engine.rules import Ruleset
-from tui.engine.view import SeatView
 from tui.listeners import Listeners
-from tui.records import RecordOutcome
 from tui.service.chat import ChatMessage, ChatRoom
 from tui.service.identity import Identity, new_rejoin_code, same_code
-from tui.service.interface import SeatSpec, Status, no_subscription
+from tui.service.interface import SeatSpec, Status
 from tui.service.kept_tables import SEAT_FIELDS, TableLog
+from tui.service.lobby_config import LobbyConfig, LobbyError
+from tui.service.seat_handle import HeldTable, SeatHandle
+from tui.service.seats import Seat, same_name
 from tui.service.table import Table
 
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
-
-
-class LobbyError(Exception):
-    """Something a player asked the lobby that cannot be done; the text says why."""
-
-
-@dataclass(frozen=True)
-class LobbyConfig:
-    """Limits and pace of a lobby; tests use a fast pace."""
-
-    max_tables: int = 16
-    max_spectators: int = 16
-    bot_delay: float = 0.8
-    """Seconds between two bot moves, so people can follow them."""
-    grace: float = 60.0
-    """Seconds a player who left keeps their seat before a bot plays it for them."""
-    standin_level: str = "medium"
-    """The bot that plays for a player who is away."""
-    summary_pause: float = 1.0
-    """Seconds between everyone having seen the summary and the next deal."""
-    summary_timeout: float = 60.0
-    """Seconds after which the next deal starts even if someone has not seen the summary."""
-    chat_history: int = 100
-    turn_timeout: float | None = 90.0
-    """Seconds a person has for their turn; then the stand-in bot plays that turn for
-    them (None: no limit)."""
-    seed: int | None = None
-    """Deal seed for every table (tests); None: random."""
-
-
-@dataclass
-class Seat:
-    """One chair: open, a bot's, or a person's (present or away)."""
-
-    person: str | None = None
-    """The name of the person who owns the chair (kept while they are away)."""
-    owner: str = ""
-    """What proves who that person is (`Identity.proof`): their key, or their session."""
-    rejoin_code: str | None = None
-    """A keyless owner's one-time code to take the chair back from a new session."""
-    bot: str | None = None
-    """Level of the bot in a bot's chair."""
-    name: str = ""
-    """The name shown at the table."""
-    present: bool = False
-    """The person is at the table now."""
-    standin: bool = False
-    """A bot plays for the person while they are away."""
-
-    @property
-    def is_open(self) -> bool:
-        return self.person is None and self.bot is None
-
-    def describe(self, standin_level: str) -> str:
-        """A few words for the table and the lobby: `person`, `medium`, `away`..."""
-        if self.person is None:
-            return self.bot or "open"
-        if self.present:
-            return "person"
-        return f"away, {standin_level} bot plays" if self.standin else "away"
-
-
-def same_name(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and a.casefold() == b.casefold()
-
-
-class SeatHandle:
-    """What one session holds at one table: a seat, or a place among the spectators.
-
-    Everything the session subscribed to through it is dropped on `release()`, so a
-    session that ended (for whatever reason) leaves nothing behind at the table.
-    """
-
-    _ids = itertools.count(1)
-
-    def __init__(self, shared: SharedTable, seat: int, name: str,
-                 on_replaced: Callable[[], None] | None = None) -> None:
-        self.id = next(self._ids)
-        self.shared = shared
-        self.seat = seat
-        self.name = name
-        self.active = True
-        self.on_replaced = on_replaced
-        """Called when the same player sat down in this seat from another session."""
-        self._unsubscribers: list[Callable[[], None]] = []
-
-    @property
-    def rejoin_code(self) -> str | None:
-        """The code that takes this seat back from a new session (keyless players only)."""
-        if self.seat < 0 or not self.active:
-            return None
-        return self.shared.seats[self.seat].rejoin_code
-
-    @property
-    def spectator(self) -> bool:
-        return self.seat < 0
-
-    def table(self) -> SeatTable:
-        """The table as this seat sees it (what a `TableScreen` plays with)."""
-        return SeatTable(self)
-
-    @property
-    def chat(self) -> ChatLink:
-        return ChatLink(self)
-
-    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Be told of every change at the table while this handle is held."""
-        if not self.active:
-            return lambda: None
-        unsubscribe = self.shared.subscribe(callback)
-        self._unsubscribers.append(unsubscribe)
-        return unsubscribe
-
-    def _track(self, unsubscribe: Callable[[], None]) -> Callable[[], None]:
-        self._unsubscribers.append(unsubscribe)
-        return unsubscribe
-
-    def release(self) -> None:
-        """Leave the table (idempotent): a person keeps their seat for the grace period."""
-        if not self.active:
-            return
-        self._let_go()
-        self.shared._released(self)
-
-    def _let_go(self) -> None:
-        self.active = False
-        for unsubscribe in self._unsubscribers:
-            unsubscribe()
-        self._unsubscribers.clear()
-
-    def _replaced(self) -> None:
-        """The same player took this seat from another session: this one holds nothing."""
-        if not self.active:
-            return
-        self._let_go()
-        if self.on_replaced is not None:
-            try:
-                self.on_replaced()
-            except Exception:
-                log.exception("table %s: closing a replaced session failed", self.shared.id)
-
-
-class ChatLink:
-    """The table's chat as one seat uses it: read, listen, and say things as oneself."""
-
-    def __init__(self, handle: SeatHandle) -> None:
-        self._handle = handle
-
-    @property
-    def messages(self) -> tuple[ChatMessage, ...]:
-        return self._handle.shared.chat.messages
-
-    @property
-    def name(self) -> str:
-        return self._handle.name
-
-    def say(self, text: str) -> ChatMessage:
-        """Send a line; raises `ChatError` (nothing sent) with the reason."""
-        from tui.service.chat import ChatError
-
-        handle = self._handle
-        if not handle.active:
-            raise ChatError("You are no longer at this table.")
-        sender = f"{handle.name} (watching)" if handle.spectator else handle.name
-        return handle.shared.chat.say(sender, text)
-
-    def subscribe(self, callback: Callable[[ChatMessage], None]) -> Callable[[], None]:
-        if not self._handle.active:
-            return lambda: None
-        return self._handle._track(self._handle.shared.chat.subscribe(callback))
-
-
-class SeatTable:
-    """The shared table as seen from one seat: the `Table` interface a `TableScreen` uses,
-    limited to that seat.  It reads only its own seat's view, acts only for its own seat,
-    never steps bots and cannot undo; `next_round` means "I have seen the summary"."""
-
-    def __init__(self, handle: SeatHandle) -> None:
-        self.handle = handle
-        self.seat = handle.seat
-        self.shared = handle.shared
-
-    @property
-    def _table(self) -> Table:
-        table = self.shared.table
-        if table is None:
-            raise LobbyError("The game has not started yet.")
-        return table
-
-    @property
-    def rules(self) -> Ruleset:
-        return self.shared.rules
-
-    @property
-    def seats(self) -> list[SeatSpec]:
-        """Who sits where, with a word on each seat (`person`, a bot level, `away`...)."""
-        return self.shared.seat_specs()
-
-    @property
-    def chat(self) -> ChatLink:
-        return self.handle.chat
-
-    def view(self, seat: int | None = None) -> SeatView:
-        """This seat's view, whatever seat is asked for: no other seat's hand is reachable."""
-        return self._table.view(self.seat)
-
-    def act(self, seat: int, action: Action) -> None:
-        if self.seat < 0:
-            raise IllegalAction("you are watching this table, not playing at it", "seats")
-        if seat != self.seat or action.seat != self.seat:
-            raise IllegalAction("you can only play for your own seat", "seats")
-        if not self.handle.active:
-            raise IllegalAction("you are no longer seated at this table", "seats")
-        self._table.act(self.seat, action)
-
-    def humans(self) -> list[int]:
-        return self.shared.person_seats()
-
-    def is_bot(self, seat: int) -> bool:
-        return self._table.is_bot(seat)
-
-    def bot_to_move(self) -> int | None:
-        return None  # the table's own driver moves the bots
-
-    def bot_choice(self) -> tuple[int, Action] | None:
-        return None
-
-    def step_bot(self) -> None:
-        return None
-
-    def turn_seconds_left(self) -> float | None:
-        """The countdown of the person to move (`tui.service.turn_clock.TurnClock`)."""
-        return self.shared.turn_seconds_left()
-
-    def next_round(self) -> None:
-        """This seat has seen the summary; the table deals when everyone has."""
-        self.shared.ready(self.seat)
-
-    def hint(self, seat: int | None = None) -> str:
-        if self.seat < 0:
-            return "You are watching: there is nothing for you to play."
-        return self._table.hint(self.seat)
-
-    def can_undo(self, seat: int | None = None) -> bool:
-        return False
-
-    def undo(self, seat: int | None = None) -> None:
-        raise IllegalAction("moves cannot be taken back at a shared table", "undo")
-
-    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return self.handle.subscribe(callback)
-
-    def refusals(self, callback: Callable[[IllegalAction], None]) -> Callable[[], None]:
-        """Nothing to listen to: this table refuses at once, by raising from `act`."""
-        return no_subscription
-
-    @property
-    def record_outcome(self) -> RecordOutcome | None:
-        table = self.shared.table
-        return table.record_outcome if table is not None else None
-
-    def save(self, path: Path) -> None:
-        """Shared tables are not saved to a player's file."""
-
-    def save_text(self) -> str | None:
-        return None
 
 
 class SharedTable:
@@ -333,7 +66,7 @@ class SharedTable:
         self._driver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._grace: dict[int, asyncio.TimerHandle] = {}
-        self._holders: dict[int, SeatHandle] = {}  # seat -> the handle of who sits there
+        self._holders: dict[int, SeatHandle[SharedTable]] = {}  # seat -> who sits there
         self.turn_deadline: float | None = None
         """When the person to move runs out of time (event-loop clock), or None."""
         self._turn_key: tuple[int, int] | None = None  # (deal, seat) the deadline is for
@@ -400,7 +133,7 @@ class SharedTable:
                          + ("that code is not it." if code else "press j to enter it."))
 
     def sit(self, who: Identity, code: str = "",
-            on_replaced: Callable[[], None] | None = None) -> SeatHandle:
+            on_replaced: Callable[[], None] | None = None) -> SeatHandle[SharedTable]:
         """Sit `who` down: an open chair while waiting, or their own chair back - proved by
         their key, their session, or (keyless) the chair's rejoin `code`.  Coming back while
         an old session still holds the chair replaces that session (`on_replaced` of its
@@ -426,12 +159,12 @@ class SharedTable:
             self.start(name)
         return handle
 
-    def _hold(self, index: int, handle: SeatHandle) -> SeatHandle:
+    def _hold(self, index: int, handle: SeatHandle[SharedTable]) -> SeatHandle[SharedTable]:
         self._holders[index] = handle
         return handle
 
     def _come_back(self, index: int, who: Identity,
-                   on_replaced: Callable[[], None] | None) -> SeatHandle:
+                   on_replaced: Callable[[], None] | None) -> SeatHandle[SharedTable]:
         seat = self.seats[index]
         lingering = self._holders.pop(index, None)
         if seat.owner != who.proof or lingering is not None:
@@ -459,7 +192,7 @@ class SharedTable:
         self._changed()
         return handle
 
-    def watch(self, name: str) -> SeatHandle:
+    def watch(self, name: str) -> SeatHandle[SharedTable]:
         if self.status == "closed":
             raise LobbyError("This table has closed.")
         if self.table is None:
@@ -471,7 +204,7 @@ class SharedTable:
         self._changed()
         return handle
 
-    def _released(self, handle: SeatHandle) -> None:
+    def released(self, handle: SeatHandle[HeldTable]) -> None:
         if handle.seat < 0:
             self.spectators.pop(handle.id, None)
             self._changed()

@@ -16,7 +16,6 @@ data folder plays without keeping its tables (and says so).
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +39,8 @@ from tui.service.kept_tables import (
     TableStore,
 )
 from tui.service.lobby import Lobby, LobbyError
-from tui.service.shared_table import Seat, SharedTable
+from tui.service.seats import Seat
+from tui.service.shared_table import SharedTable
 from tui.service.table import Table, write_record
 
 log = logging.getLogger(__name__)
@@ -92,10 +92,7 @@ class TableKeeper:
                 log.error("kept table %s not brought back: %s (left on disk)", entry.id, exc)
                 continue
             back.append(entry.id)
-        # New tables are numbered after every kept one, loadable or not (a private of the
-        # lobby: it numbers its tables itself, and has no other way to be told).
-        after = max([self.store.next_id(), *(shared.id + 1 for shared in self.lobby.tables)])
-        self.lobby._ids = itertools.count(after)
+        self.lobby.reserve_ids_above(self.store.next_id() - 1)  # loadable or not
         return back
 
     def _bring_back(self, entry: KeptTable) -> SharedTable:
@@ -103,9 +100,8 @@ class TableKeeper:
         seats = [Seat(person=seat["person"], owner=seat["owner"] or "",
                       rejoin_code=seat["rejoin_code"], bot=seat["bot"],
                       name=seat["name"] or "") for seat in entry.seats]
-        self.lobby._ids = itertools.count(entry.id)  # (see `restore`)
         shared = self.lobby.create(header.host, header.rules_key, game.players,
-                                   header.fill_level, rules=game.rules)
+                                   header.fill_level, rules=game.rules, table_id=entry.id)
         try:
             specs = [SeatSpec(seat.name, None if seat.person else seat.bot) for seat in seats]
             table = Table(game.rules, specs, game.seed, game=game,
