@@ -120,7 +120,7 @@ class RecordsScreen(Screen[None]):
         Binding("e", "export", "Export"),
         Binding("i", "import_record", "Import"),
         Binding("g", "tab('records-games')", "Games"),
-        Binding("s", "tab('records-stats')", "Statistics"),
+        Binding("s", "tab('records-stats')", "Stats"),
         Binding("a", "tab('records-abandoned')", "Abandoned"),
         Binding("escape,q", "close", "Back"),
     ]
