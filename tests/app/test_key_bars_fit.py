@@ -74,7 +74,7 @@ async def test_the_records_key_bar_keeps_its_way_back(store: RecordStore, width:
         keys, line = await key_bar(app, pilot, lambda: isinstance(app.screen, RecordsScreen))
         assert_whole(keys, line)
         assert "esc Back" in keys and "⏎ Replay" in keys
-        if width == 80:  # at 80 columns every key has room (7 and ^p palette), the compact way
+        if width == 80:  # at 80 columns every key has room (7 and ^p palette)
             assert len(keys) == 8 and app.screen.query_one(Footer).compact
 
 

@@ -3,10 +3,11 @@ for the screen's lifetime.
 
 Fitting: Textual's footer lays its keys out in one row and cuts whatever passes the right
 edge (at 80 columns the records screen lost its way back, the lobby its "How to play").
-This footer, when its keys do not fit, first draws them in Textual's compact style (one
-space less each); if they still do not fit, it leaves out keys from the right, never the
-way out of the screen (a key bound to Esc or `q`).  What is left out still works, and the
-command palette (Ctrl+P, which stays shown) lists it.
+This footer always draws its keys in Textual's compact style (one space less each; turning
+it on only when short of room changed a reactive's value at run time, and that kept the
+screen just left alive: test_table_off_loop); when they still do not fit, it leaves out
+keys from the right, never the way out of the screen (a key bound to Esc or `q`).  What
+is left out still works, and the command palette (Ctrl+P, which stays shown) lists it.
 
 Keys kept alive: Textual's `Footer` rebuilds its keys whenever the screen's bindings
 change (every time a screen above it closes, every focus move).  Each `FooterKey` binds
@@ -30,12 +31,11 @@ from textual.widgets._footer import FooterKey
 WAYS_OUT = frozenset({"escape", "q"})
 
 
-def key_width(key: FooterKey, compact: bool) -> int:
-    """The cells a key takes in the row (Textual's footer CSS: ` k ` and `label ` apart,
-    `k label` and a margin of one compact)."""
-    text = cell_len(key.key_display) + (cell_len(key.description) + 1 if key.description
-                                         else 0)
-    return text + (1 if compact else 2)
+def key_width(key: FooterKey) -> int:
+    """The cells a key takes in the row (Textual's compact footer CSS: `k label` and a
+    margin of one)."""
+    return cell_len(key.key_display) + (cell_len(key.description) + 1 if key.description
+                                        else 0) + 1
 
 
 def palette_width(key: FooterKey) -> int:
@@ -48,6 +48,9 @@ def is_way_out(key: FooterKey) -> bool:
 
 
 class Footer(TextualFooter):
+    def __init__(self) -> None:
+        super().__init__(compact=True)
+
     async def recompose(self) -> None:
         await super().recompose()
         self._fit()
@@ -57,24 +60,22 @@ class Footer(TextualFooter):
         self._fit()
 
     def _fit(self) -> None:
-        """Compact, then leave out keys from the right (never a way out), until the row
-        fits the footer's width."""
+        """Leave out keys from the right (never a way out) until the row fits the
+        footer's width."""
         width = self.size.width or self.app.size.width
         keys = [k for k in self.query_children(FooterKey)
                 if not k.has_class("-command-palette")]
         palettes = [k for k in self.query_children(FooterKey)
                     if k.has_class("-command-palette")]
         room = width - sum(palette_width(k) for k in palettes)
-        compact = sum(key_width(k, False) for k in keys) > room
-        self.compact = compact
         shown = list(keys)
-        used = sum(key_width(k, compact) for k in shown)
+        used = sum(key_width(k) for k in shown)
         for key in reversed(keys):
             if used <= room:
                 break
             if not is_way_out(key):
                 shown.remove(key)
-                used -= key_width(key, compact)
+                used -= key_width(key)
         for key in keys:
             key.display = key in shown
         for key in palettes:
