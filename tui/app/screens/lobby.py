@@ -115,7 +115,9 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Start and Leave seat are offered (shown and answered) only to a player with a
         place at a table: the key bar then has room for the rest at 80 columns."""
-        return self._seated if action in self.SEATED_ONLY else True
+        # (the place itself, not the key bar's copy: a key pressed before the bar is
+        # redrawn still answers)
+        return self.guest.place() is not None if action in self.SEATED_ONLY else True
 
     def compose(self) -> ComposeResult:
         # Kept, not looked up on every change: each lookup after the screen's children
