@@ -51,7 +51,7 @@ async def test_a_hostile_rules_name_is_shown_as_text(tmp_path: Path) -> None:
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
         app.screen.query_one("#rules-choice").value = "evil"
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: "Evil" in shown(app))  # (read in a worker)
         assert controls_on_screen(app) == []
         assert "Evil" in shown(app)
         assert "Evil\\x1b]0;pwned" in shown(app)

@@ -208,6 +208,9 @@ async def test_the_abandoned_tab_lists_games_given_up(store: RecordStore) -> Non
         assert row[0] == "2" and row[2] == rules.name and row[-1] == "1"
         assert "2 games given up unfinished" in text_of(screen, "#abandoned-note")
         assert screen.query_one("#games-table", DataTable).row_count == 3  # not counted
+        # and the statistics say they exist, though they never count
+        overall = text_of(screen, "#stats-overall")
+        assert "3 games recorded · 2 abandoned (a lists them)" in overall
 
 
 async def test_the_abandoned_tab_says_when_there_are_none(store: RecordStore) -> None:

@@ -87,7 +87,7 @@ async def test_a_remote_player_sees_no_server_path_in_a_broken_rules_file(home: 
             await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen)
                              and app.screen.ready)
             app.screen.query_one("#rules-choice").value = "broken"
-            await pilot.pause(0.1)
+            await wait_until(pilot, lambda: "broken.yaml" in shown(app))  # (in a worker)
             text = shown(app)
             assert "has mistakes" in text and "broken.yaml" in text
             assert str(home) not in text and str(folder) not in text

@@ -70,9 +70,12 @@ async def saved_or_refused(pilot, app: RummyApp, key: str) -> str:  # noqa: ANN0
 
 
 async def settle(pilot, editor: RulesEditorScreen) -> None:  # noqa: ANN001
-    """Wait for the check that runs once typing pauses."""
+    """Wait for the check that runs once typing pauses to be shown: for the text as it
+    is now, its timer and its thread both done (waiting for the timer alone failed under
+    load: the check's thread was still running and the last answer was read)."""
     await pilot.pause()  # the edit's Changed message starts the timer
-    await wait_until(pilot, lambda: editor._timer is None)
+    await wait_until(pilot, lambda: not editor.checking
+                     and editor._checked_text == editor.text)
     await pilot.pause()
 
 

@@ -170,16 +170,30 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"draw from the stock")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: palette_highlights(app, "draw from the stock"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(screen.table.view(HUMAN).hand)
                          == len(before.hand) + 1)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"rules")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: palette_highlights(app, "rules"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+
+
+def palette_highlights(app: RummyApp, words: str) -> bool:
+    """The command palette is open and has found a command for what was typed (it
+    searches as an async task: Enter before it has found one chooses nothing)."""
+    from textual.command import CommandList, CommandPalette
+
+    palette = app.screen
+    if not isinstance(palette, CommandPalette):
+        return False
+    hits = palette.query_one(CommandList)
+    at = hits.highlighted
+    return at is not None and hits.option_count > 0 and \
+        words in str(hits.get_option_at_index(at).prompt).lower()
 
 
 def _downgraded(colour, system):  # noqa: ANN001, ANN202

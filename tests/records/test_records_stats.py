@@ -98,6 +98,13 @@ def test_the_text_report_has_the_tables() -> None:
     assert any(line.lstrip().startswith("2 ") and "Cy (hard) 60" in line for line in lines)
 
 
+def test_the_recent_results_count_their_games_in_good_english() -> None:
+    """`rummy stats` after one game said "oldest first, 1 games" (issue 33)."""
+    one = format_stats(summarize(GAMES[:1]))
+    assert "Recent results (the last game):" in one and "1 games" not in one
+    assert "Recent results (the last 5 games, oldest first):" in format_stats(summarize(GAMES))
+
+
 def test_table_aligns_columns() -> None:
     out = table(("name", "n"), [["a", 1], ["long name", 100]], right=(1,))
     assert out == ["name         n", "---------  ---", "a            1", "long name  100"]

@@ -77,7 +77,9 @@ def format_stats(stats: Stats, games: Sequence[GameSummary] = (), ascii_only: bo
                 f"Worst game: {describe_result(stats.worst)}"]
         if stats.recent:
             marks = "".join(r.mark for r in stats.recent)
-            out += ["", f"Recent results (oldest first, {len(stats.recent)} games):",
+            count = len(stats.recent)
+            out += ["", "Recent results (the last game):" if count == 1 else
+                    f"Recent results (the last {count} games, oldest first):",
                     f"  {marks}", f"  {result_bars(stats.recent, ascii_only)}  (margin)"]
     if games:
         out += ["", "Latest games (open one with `rummy replay ID`)"]

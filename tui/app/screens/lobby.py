@@ -101,11 +101,12 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("s", "start", "Start"),
         Binding("l", "leave", "Leave seat"),
+        Binding("h", "learn", "How to play"),
         Binding("r", "rules", "Rules"),
         Binding("o", "settings", "Settings"),
-        Binding("h", "learn", "How to play"),
         Binding("q", "quit", "Quit"),
     ]
+    SEATED_ONLY = frozenset({"start", "leave"})
 
     def __init__(self, guest: LobbyClient) -> None:
         super().__init__(id="lobby")
@@ -118,6 +119,14 @@ class LobbyScreen(Screen[None]):
         self._shown: tuple[list[TableSummary], int | None, str] | None = None
         self._change_posted = False
         self._rejoin_until = 0.0
+        self._seated = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Start and Leave seat are offered (shown and answered) only to a player with a
+        place at a table: the key bar then has room for the rest at 80 columns."""
+        # (the place itself, not the key bar's copy: a key pressed before the bar is
+        # redrawn still answers)
+        return self.guest.place() is not None if action in self.SEATED_ONLY else True
 
     def compose(self) -> ComposeResult:
         # Kept, not looked up on every change: each lookup after the screen's children
@@ -230,6 +239,9 @@ class LobbyScreen(Screen[None]):
         head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
                     f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
         place = self.guest.place()
+        if self._seated != (place is not None):
+            self._seated = place is not None
+            self.refresh_bindings()
         shown = (summaries, place.ticket if place is not None and place.status != "closed"
                  else None, head.plain)
         if shown == self._shown:

@@ -50,6 +50,11 @@ class MenuScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__(id="menu")
+        self._can_continue = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Continue is offered (in the list and the key bar) only with a game to go on with."""
+        return self._can_continue if parameters == ("continue",) else True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -73,6 +78,9 @@ class MenuScreen(Screen[None]):
         self.query_one("#menu-art", Static).update(title_art(style))
         env = host(self).env
         can_continue = host(self).has_game_in_progress()
+        if can_continue != self._can_continue:
+            self._can_continue = can_continue
+            self.refresh_bindings()
         options = self.query_one("#menu-options", OptionList)
         highlighted = options.highlighted
         options.clear_options()

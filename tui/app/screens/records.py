@@ -120,7 +120,7 @@ class RecordsScreen(Screen[None]):
         Binding("e", "export", "Export"),
         Binding("i", "import_record", "Import"),
         Binding("g", "tab('records-games')", "Games"),
-        Binding("s", "tab('records-stats')", "Statistics"),
+        Binding("s", "tab('records-stats')", "Stats"),
         Binding("a", "tab('records-abandoned')", "Abandoned"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -225,6 +225,10 @@ class RecordsScreen(Screen[None]):
         text = Text()
         text.append(f"{stats.games} game{'s' if stats.games != 1 else ''} recorded",
                     Style(bold=True))
+        given_up = len(self.abandoned)
+        if given_up:  # (never counted below: they are listed under Abandoned)
+            text.append(f" · {given_up} abandoned (a lists {'it' if given_up == 1 else 'them'})",
+                        Style(dim=True))
         text.append(f" · statistics for {who}\n", Style(dim=True))
         if overall.played:
             text.append(f"Played {overall.played}, won {overall.won} "
