@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widget import Widget, _RenderCache
+from textual.widget import Widget
 from textual.widgets import Static
 
 MAX_KEPT = 512
@@ -75,7 +75,7 @@ class SharedLines(Widget):
             super()._render_content()
             _kept[key] = self._render_cache.lines
         else:
-            self._render_cache = _RenderCache(self.size, lines)
+            self._render_cache = self._render_cache._replace(size=self.size, lines=lines)
             self._dirty_regions.clear()
 
 
