@@ -25,9 +25,12 @@ play only by keys.  The players' terminals (asyncssh clients with terminal emula
 in this process, on the same machine: their CPU is not the server's, but it competes for
 the same cores.  Bounded: at most 104 sessions (26 tables of 4), a few actions, a global
 time limit, only 127.0.0.1.  Run: `python tests/bench/bench_ssh_tables.py [--sizes 10,25,50]
-[--actions 6] [--table-size 4] [--workers 1,2] [--kept no,yes] [--link no,yes]` (the modes
-side by side at each size; `--link no,yes`: each worker count also as a worker machine
-linked to the service over TCP+TLS, as `rummy serve --workers-only` runs; `--kept no,yes`:
+[--actions 6] [--table-size 4] [--workers 1,2] [--kept no,yes] [--link no,yes,haproxy]`
+(the modes side by side at each size; `--link yes`: each worker count also as a worker
+machine linked to the service over TCP+TLS, as `rummy serve --workers-only` runs;
+`--link haproxy`: the workers as two such machines (127.0.0.2 and 127.0.0.3, half the
+workers each) behind HAProxy with the shipped docs/haproxy.cfg and the PROXY protocol,
+HAProxy's CPU counted as the server's; `--kept no,yes`:
 each mode with and without the tables kept on disk, and the service's write system calls
 and bytes per move: the cost of durability; `tests/bench/bench_kept_tables.py` measures the
 keeping alone).
@@ -107,7 +110,40 @@ async def _linked_room(lobby, workers: int):  # noqa: ANN001, ANN202 - Lobby, ro
     return room, machine
 
 
-async def _serve_child(workers: int, keep: bool = False, link: bool = False) -> None:
+async def _balanced_room(lobby, workers: int):  # noqa: ANN001, ANN202 - Lobby, rooms
+    """As `_linked_room`, but two worker machines (127.0.0.2 and 127.0.0.3, half the
+    workers each) behind HAProxy on 127.0.0.1, which sends each player's address in a
+    PROXY header: the whole of "more than one machine" in docs/server.md."""
+    from pathlib import Path
+
+    from tests.support.haproxy_kit import HAPROXY, HAProxy
+    from tui.net.certs import make_certs
+    from tui.net.tls_link import service_context
+    from tui.net.worker_machine import WorkerMachine
+    from tui.net.workers import WorkerRoom, WorkerSettings
+
+    if HAPROXY is None:
+        raise SystemExit("--link haproxy needs haproxy (Debian package haproxy)")
+    certs = Path(os.environ["RUMMY_HOME"]) / "certs"
+    make_certs(certs, "127.0.0.4", ["w1", "w2"])
+    room = await WorkerRoom.open(lobby, 0, "127.0.0.1", 0, host_key=None,
+                                 authorized_keys=None, password=None,
+                                 max_sessions=MAX_SESSIONS + 4, idle_timeout=900,
+                                 service_listen=("127.0.0.4", 0),
+                                 tls=service_context(certs / "service"))
+    each = max(1, workers // 2)
+    machines = [await WorkerMachine.open(WorkerSettings(
+        host, 0, "", max_sessions=MAX_SESSIONS + 4, idle_timeout=900,
+        service=f"127.0.0.4:{room.link_port}", tls=str(certs / name),
+        proxy_protocol="127.0.0.1"), each, None)
+        for name, host in (("w1", "127.0.0.2"), ("w2", "127.0.0.3"))]
+    await room.service.wait_workers(2 * each, 60)
+    haproxy = await HAProxy([f"127.0.0.2:{machines[0].port}",
+                             f"127.0.0.3:{machines[1].port}"]).start()
+    return room, machines, haproxy
+
+
+async def _serve_child(workers: int, keep: bool = False, link: str = "") -> None:
     """Start the card room on 127.0.0.1:0 (with `workers` session workers, or all in this
     process for 0; with `keep`, every game written down as `rummy serve` keeps it), then
     answer one-line commands on stdin."""
@@ -129,7 +165,22 @@ async def _serve_child(workers: int, keep: bool = False, link: bool = False) -> 
 
         keeper = TableKeeper.open(tables_folder(), lobby)
     machine = None
-    if workers and link:
+    balanced: list = []
+    haproxy = None
+    if workers and link == "haproxy":
+        room, balanced, haproxy = await _balanced_room(lobby, workers)
+        server = room
+
+        def guests() -> list:
+            return [s.guest for link in room.service.links for s in link.sessions.values()]
+
+        def sessions() -> int:
+            return room.service.session_count
+
+        def pids() -> list[int]:
+            assert haproxy is not None and haproxy.process is not None
+            return [pid for m in balanced for pid in m.pool.pids()] + [haproxy.process.pid]
+    elif workers and link:
         room, machine = await _linked_room(lobby, workers)
         server = machine
 
@@ -168,7 +219,7 @@ async def _serve_child(workers: int, keep: bool = False, link: bool = False) -> 
 
         def pids() -> list[int]:
             return []
-    print(f"port {server.port}", flush=True)
+    print(f"port {haproxy.port if haproxy is not None else server.port}", flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -191,6 +242,10 @@ async def _serve_child(workers: int, keep: bool = False, link: bool = False) -> 
             break
     if keeper is not None:
         keeper.stop()
+    if haproxy is not None:
+        await haproxy.stop()
+    for each in balanced:
+        await each.close()
     await server.close()
     if machine is not None:
         await room.close()
@@ -210,9 +265,9 @@ def _io_counters() -> dict[str, int]:
 
 
 class ServerProcess(server_child.ServerProcess):
-    def __init__(self, home: str, workers: int, keep: bool = False, link: bool = False) -> None:
+    def __init__(self, home: str, workers: int, keep: bool = False, link: str = "") -> None:
         super().__init__(__file__, home, ("--workers", str(workers), *(("--keep",) * keep),
-                                          *(("--linked",) * link)))
+                                          *(("--linked", link) * bool(link))))
         self.workers = workers
         self.workers_cpu = 0.0
         self.writes = (0, 0)
@@ -395,14 +450,19 @@ async def _warm_up(server: ServerProcess) -> None:
     await bench_size(server, 4, 4, 2)
 
 
-def _mode(workers: int, keep: bool = False, link: bool = False) -> str:
+LINKS = {"no": "", "yes": "tls", "haproxy": "haproxy"}
+"""`--link` words: how the workers reach the game service (and the players the workers)."""
+
+
+def _mode(workers: int, keep: bool = False, link: str = "") -> str:
     mode = "one process" if workers == 0 else f"{workers} worker" + "s" * (workers > 1)
-    return mode + ", kept" * keep + ", TLS link" * link
+    return (mode + ", kept" * keep + {"": "", "tls": ", TLS link",
+                                      "haproxy": ", 2 machines+HAProxy"}[link])
 
 
 async def bench_mode(workers: int, sizes: list[int], actions: int,
                      table_size: int, keep: bool = False,
-                     link: bool = False) -> dict[int, dict[str, float]]:
+                     link: str = "") -> dict[int, dict[str, float]]:
     rows = {}
     with tempfile.TemporaryDirectory() as home:
         server = ServerProcess(home, workers, keep, link)
@@ -447,14 +507,14 @@ async def bench_mode(workers: int, sizes: list[int], actions: int,
 
 
 async def main(sizes: list[int], actions: int, table_size: int, modes: list[int],
-               kept: list[bool] | None = None, linked: list[bool] | None = None) -> None:
+               kept: list[bool] | None = None, linked: list[str] | None = None) -> None:
     cores = len(os.sched_getaffinity(0))
     print(f"{cores} cores here; load average {os.getloadavg()[0]:.2f} at the start (other "
           "work on the machine slows every figure)")
     results = {(workers, keep, link): await bench_mode(workers, sizes, actions, table_size,
                                                        keep, link)
                for workers in modes for keep in (kept or [False])
-               for link in (linked or [False]) if workers or not link}
+               for link in (linked or [""]) if workers or not link}
     for count in sorted(set(sizes)):
         _side_by_side(results, count)
     if kept and len(kept) > 1:
@@ -462,17 +522,17 @@ async def main(sizes: list[int], actions: int, table_size: int, modes: list[int]
               "kept tables also to the tables' files; their difference is the keeping)")
 
 
-def _side_by_side(results: dict[tuple[int, bool, bool], dict[int, dict[str, float]]],
+def _side_by_side(results: dict[tuple[int, bool, str], dict[int, dict[str, float]]],
                   count: int) -> None:
     print(f"\nside by side at {count} sessions "
           f"(load average {os.getloadavg()[0]:.2f} at the end):")
-    print(f"{'':>20} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
+    print(f"{'':>30} {'all-screens p50':>15} {'p95':>7} {'alone p50':>9} {'CPU ms/move':>11} "
           f"{'moves/s':>8} {'KiB/session':>11} {'service CPU ms/move':>19} "
           f"{'service writes/move':>19} "
           f"{'KiB written/move':>16}")
     for (workers, keep, link), rows in results.items():
         row = rows[count]
-        print(f"{_mode(workers, keep, link):>20} {row['every_p50_ms']:>13.0f}ms "
+        print(f"{_mode(workers, keep, link):>30} {row['every_p50_ms']:>13.0f}ms "
               f"{row['every_p95_ms']:>5.0f}ms "
               f"{row['solo_p50_ms']:>7.0f}ms {row['cpu_ms_per_action']:>11.1f} "
               f"{row['moves_per_s']:>8.2f} {row['kib_per_session']:>11.0f} "
@@ -491,11 +551,12 @@ def _parse() -> argparse.Namespace:
                         "(0: everything in one process)")
     parser.add_argument("--kept", default="no", help="keep the tables on disk as `rummy "
                         "serve` does: no, yes, or no,yes to compare (the cost of durability)")
-    parser.add_argument("--link", default="no", help="no, yes, or no,yes: the workers as a "
-                        "worker machine (`rummy serve --workers-only`) linked to the service "
-                        "over TCP and TLS (127.0.0.4): what the link adds to a move")
+    parser.add_argument("--link", default="no", help="no, yes, haproxy (several, comma "
+                        "separated): yes, the workers as a worker machine (`rummy serve "
+                        "--workers-only`) linked to the service over TCP and TLS (127.0.0.4); "
+                        "haproxy, as two worker machines behind HAProxy")
     parser.add_argument("--keep", action="store_true", help=argparse.SUPPRESS)  # (child)
-    parser.add_argument("--linked", action="store_true", help=argparse.SUPPRESS)  # (child)
+    parser.add_argument("--linked", default="", help=argparse.SUPPRESS)  # (child)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -510,7 +571,10 @@ if __name__ == "__main__":
         actions = max(2, min(options.actions, 20))
         modes = [max(0, min(int(w), 8)) for w in options.workers.split(",") if w.strip()]
         kept = [word.strip() == "yes" for word in options.kept.split(",") if word.strip()]
-        linked = [word.strip() == "yes" for word in options.link.split(",") if word.strip()]
+        words = [word.strip() for word in options.link.split(",") if word.strip()]
+        if any(word not in LINKS for word in words):
+            raise SystemExit(f"--link takes {', '.join(LINKS)}, not {options.link!r}")
+        linked = [LINKS[word] for word in words]
         asyncio.run(asyncio.wait_for(
             main(sizes, actions, max(2, min(options.table_size, 8)), modes, kept, linked),
             TIME_LIMIT))
