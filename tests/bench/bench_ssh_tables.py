@@ -167,58 +167,39 @@ async def _serve_child(workers: int, keep: bool = False, link: str = "") -> None
     machine = None
     balanced: list = []
     haproxy = None
+    room = None
     if workers and link == "haproxy":
         room, balanced, haproxy = await _balanced_room(lobby, workers)
         server = room
+        assert haproxy.process is not None
+        haproxy_pid = haproxy.process.pid
 
-        def guests() -> list:
-            return [s.guest for link in room.service.links for s in link.sessions.values()]
-
-        def sessions() -> int:
-            return room.service.session_count
-
-        def pids() -> list[int]:
-            assert haproxy is not None and haproxy.process is not None
-            return [pid for m in balanced for pid in m.pool.pids()] + [haproxy.process.pid]
+        def worker_pids() -> list[int]:
+            return [pid for m in balanced for pid in m.pool.pids()] + [haproxy_pid]
     elif workers and link:
         room, machine = await _linked_room(lobby, workers)
         server = machine
-
-        def guests() -> list:
-            return [s.guest for link in room.service.links for s in link.sessions.values()]
-
-        def sessions() -> int:
-            return room.service.session_count
-
-        def pids() -> list[int]:
-            return machine.pool.pids()
+        worker_pids = machine.pool.pids
     elif workers:
         room = await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
                                      authorized_keys=None, password=None,
                                      max_sessions=MAX_SESSIONS + 4, idle_timeout=900)
         server = room
-
-        def guests() -> list:
-            return [s.guest for link in room.service.links for s in link.sessions.values()]
-
-        def sessions() -> int:
-            return room.service.session_count
-
-        def pids() -> list[int]:
-            return room.pool.pids()
+        worker_pids = room.pool.pids
     else:
         apps = LobbyApps(lobby)
         server = await start_server(apps, "127.0.0.1", 0, max_sessions=MAX_SESSIONS + 4,
                                     idle_timeout=900, on_session_end=apps.session_ended)
+        worker_pids = list
 
-        def guests() -> list:
+    def guests() -> list:
+        if room is None:
             return list(apps._guests.values())
+        return [s.guest for link in room.service.links for s in link.sessions.values()]
 
-        def sessions() -> int:
-            return len(server.sessions)
+    def sessions() -> int:
+        return len(server.sessions) if room is None else room.service.session_count
 
-        def pids() -> list[int]:
-            return []
     print(f"port {haproxy.port if haproxy is not None else server.port}", flush=True)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -228,8 +209,8 @@ async def _serve_child(workers: int, keep: bool = False, link: str = "") -> None
         if word in ("stats", "mem"):
             if word == "mem":
                 gc.collect()
-            workers_cpu = sum(cpu_seconds(pid) for pid in pids())
-            rss = rss_kib() + sum(rss_kib(pid) for pid in pids())
+            workers_cpu = sum(cpu_seconds(pid) for pid in worker_pids())
+            rss = rss_kib() + sum(rss_kib(pid) for pid in worker_pids())
             io = _io_counters()
             print(f"stats {rss} {cpu_seconds() + workers_cpu:.4f} {sessions()} "
                   f"{len(lobby.tables)} {workers_cpu:.4f} {io['syscw']} {io['wchar']}",
