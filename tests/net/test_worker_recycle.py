@@ -1,0 +1,166 @@
+"""Workers replaced without losing a connection: the pool keeps each worker's listening
+socket, so a connection that arrives while its worker retires, or dies, waits in that
+socket's queue for the next worker instead of being reset; an empty worker that grew
+retires and its place gets a fresh process that sees the lobby as it is; a worker with
+players never retires.
+
+Real worker processes on loopback.  The tests make retiring easy (a short wait, no
+growth needed) so that it happens often, and wait for it, never for a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+from ssh_room import FAST, arrive, until
+from worker_room import ready_workers, worker_of
+
+from tui.net.certs import make_certs
+from tui.net.testing import TerminalClient
+from tui.net.tls_link import service_context
+from tui.net.worker_machine import WorkerMachine
+from tui.net.workers import WorkerRoom, WorkerSettings
+from tui.service.lobby import Lobby
+
+pytestmark = pytest.mark.slow  # starts (and replaces) worker processes: several seconds
+
+EAGER = {"retire_idle": 0.3, "retire_growth": 0.0}
+"""Retire after 0.3 s without a connection, however little the worker grew."""
+
+
+async def open_room(lobby: Lobby, workers: int, **retire: float | None) -> WorkerRoom:
+    return await WorkerRoom.open(lobby, workers, "127.0.0.1", 0, host_key=None,
+                                 authorized_keys=None, password=None, max_sessions=40,
+                                 idle_timeout=None, **retire)
+
+
+async def test_players_arriving_while_workers_retire_all_get_in() -> None:
+    lobby = Lobby(FAST)
+    room = await open_room(lobby, 2, **EAGER)
+    got_in: list[str] = []
+    try:
+        async def keep_arriving(prefix: str) -> None:
+            number = 0
+            # Until several workers retired (and at least a few players came), players
+            # keep arriving and leaving: each must get in, whatever worker is retiring.
+            while room.pool.retirements < 4 or number < 6:
+                assert number < 80, "the workers never retired"
+                name = f"{prefix}{number}"
+                client = await arrive(room.port, name)
+                got_in.append(name)
+                await client.close()
+                number += 1
+
+        await asyncio.wait_for(asyncio.gather(keep_arriving("a"), keep_arriving("b")), 240)
+        assert room.pool.retirements >= 4
+        assert room.pool.restarts == 0, "a retired worker was taken for a crashed one"
+    finally:
+        await room.close()
+        lobby.close()
+    assert len(got_in) >= 12
+
+
+async def test_a_connection_waiting_for_a_killed_worker_is_served_by_the_next() -> None:
+    lobby = Lobby(FAST)
+    room = await open_room(lobby, 1, retire_idle=None)
+    waiting = socket.socket()
+    client: TerminalClient | None = None
+    try:
+        first = room.pool.processes[0].pid
+        os.kill(first, signal.SIGSTOP)  # it accepts nothing now: the connection queues
+        waiting.connect(("127.0.0.1", room.port))
+        os.kill(first, signal.SIGKILL)
+        await room.pool.processes[0].wait()
+        client = await TerminalClient.connect(room.port, username="queued", sock=waiting)
+        await client.wait_for("you are queued", 60)
+        assert room.pool.restarts == 1 and room.pool.processes[0].pid != first
+    finally:
+        if client is not None:
+            client.abort()
+        waiting.close()
+        await room.close()
+        lobby.close()
+
+
+async def test_a_retired_workers_place_gets_a_fresh_process_that_sees_the_lobby() -> None:
+    lobby = Lobby(FAST)
+    room = await open_room(lobby, 1, retire_idle=0.5, retire_growth=0.0)
+    outsider = lobby.enter("outsider")
+    clients: list[TerminalClient] = []
+    try:
+        outsider.create("three_thirteen", 2, "medium")
+        first = room.pool.processes[0].pid
+        visitor = await arrive(room.port, "visitor")
+        await visitor.wait_for("1 table", 10)
+        await visitor.close()
+        # Left empty, the worker retires; the pool puts a fresh one in its place.
+        await until(lambda: room.pool.retirements >= 1 and 0 in ready_workers(room)
+                    and room.pool.processes[0].pid != first, 60, "a fresh worker")
+        clients.append(await arrive(room.port, "late"))
+        late = clients[0]
+        await late.wait_for("1 table", 10)
+        # ...and every change after reaches it.
+        lobby.enter("another").create("three_thirteen", 2, "medium")
+        await late.wait_for("2 tables", 10)
+        assert room.pool.restarts == 0
+    finally:
+        for client in clients:
+            client.abort()
+        await room.close()
+        lobby.close()
+
+
+async def test_a_worker_with_a_player_never_retires() -> None:
+    lobby = Lobby(FAST)
+    room = await open_room(lobby, 2, **EAGER)
+    clients: list[TerminalClient] = []
+    try:
+        clients.append(await arrive(room.port, "stayer"))
+        stayer = clients[0]
+        busy = worker_of(room, "stayer")
+        assert busy is not None
+        pid = room.pool.processes[busy].pid
+        # The other worker, empty, retires again and again meanwhile.
+        await until(lambda: room.pool.retirements >= 3, 120, "the empty worker to retire")
+        assert room.pool.processes[busy].pid == pid
+        assert worker_of(room, "stayer") == busy
+        stayer.send("c")  # the player's app still answers
+        await stayer.wait_for("New table", 20)
+    finally:
+        for client in clients:
+            client.abort()
+        await room.close()
+        lobby.close()
+
+
+async def test_a_worker_machines_worker_retires_and_its_place_takes_players(
+        tmp_path: Path) -> None:
+    """`rummy serve --workers-only`: the same pool, linked to a service elsewhere."""
+    make_certs(tmp_path, "127.0.0.4", ["m1"])
+    lobby = Lobby(FAST)
+    room = await WorkerRoom.open(lobby, 0, "127.0.0.1", 0, host_key=None,
+                                 authorized_keys=None, password=None, max_sessions=40,
+                                 idle_timeout=None, service_listen=("127.0.0.4", 0),
+                                 tls=service_context(tmp_path / "service"))
+    machine = await WorkerMachine.open(WorkerSettings(
+        "127.0.0.1", 0, "", max_sessions=40, service=f"127.0.0.4:{room.link_port}",
+        tls=str(tmp_path / "m1"), retire_idle=0.5, retire_growth=0.0), 1, None)
+    clients: list[TerminalClient] = []
+    try:
+        await room.service.wait_workers(1, 60)
+        first = machine.pool.processes[0].pid
+        await until(lambda: machine.pool.retirements >= 1
+                    and machine.pool.processes[0].pid != first, 60, "a retirement")
+        clients.append(await arrive(machine.port, "roamer"))
+        assert machine.pool.restarts == 0
+    finally:
+        for client in clients:
+            client.abort()
+        await machine.close()
+        await room.close()
+        lobby.close()
