@@ -11,6 +11,7 @@ growth needed) so that it happens often, and wait for it, never for a time.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import socket
@@ -139,8 +140,10 @@ async def test_a_worker_with_a_player_never_retires() -> None:
 
 
 async def test_a_worker_machines_worker_retires_and_its_place_takes_players(
-        tmp_path: Path) -> None:
-    """`rummy serve --workers-only`: the same pool, linked to a service elsewhere."""
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`rummy serve --workers-only`: the same pool, linked to a service elsewhere.  The
+    worker says it retires: the service logs no loss."""
+    caplog.set_level(logging.INFO, logger="tui.service.authority")
     make_certs(tmp_path, "127.0.0.4", ["m1"])
     lobby = Lobby(FAST)
     room = await WorkerRoom.open(lobby, 0, "127.0.0.1", 0, host_key=None,
@@ -158,6 +161,9 @@ async def test_a_worker_machines_worker_retires_and_its_place_takes_players(
                     and machine.pool.processes[0].pid != first, 60, "a retirement")
         clients.append(await arrive(machine.port, "roamer"))
         assert machine.pool.restarts == 0
+        said = [(r.levelno, r.getMessage()) for r in caplog.records]
+        assert (logging.INFO, "worker m1/0 retired") in said
+        assert not [m for level, m in said if level >= logging.WARNING and "gone" in m]
     finally:
         for client in clients:
             client.abort()

@@ -299,6 +299,7 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
         log.info("retiring after %.0f s without players: %.0f MiB given back (%.0f over "
                  "its start); a fresh worker takes this one's place",
                  retirement.quiet_for, resident / MIB, (resident - retirement.start) / MIB)
+        link.bye()
     await server.close()
     await link.close()
     return RETIRED if retired else 0
