@@ -22,16 +22,50 @@ from ssh_room import FAST, arrive, until
 from worker_room import ready_workers, worker_of
 
 from tui.net.certs import make_certs
-from tui.net.testing import TerminalClient
+from tui.net.proxy_protocol import Balancers
+from tui.net.server import start_server
+from tui.net.testing import TerminalClient, counter_factory
 from tui.net.tls_link import service_context
 from tui.net.worker_machine import WorkerMachine
-from tui.net.workers import WorkerRoom, WorkerSettings
+from tui.net.workers import WorkerRoom, WorkerSettings, listening_socket
 from tui.service.lobby import Lobby
 
 pytestmark = pytest.mark.slow  # starts (and replaces) worker processes: several seconds
 
 EAGER = {"retire_idle": 0.3, "retire_growth": 0.0}
 """Retire after 0.3 s without a connection, however little the worker grew."""
+
+
+@pytest.mark.parametrize("proxy", [False, True], ids=["plain", "behind a balancer"])
+async def test_a_server_on_a_kept_socket_counts_every_connection_and_leaves_the_queue(
+        proxy: bool) -> None:
+    """What a retiring worker relies on: a connection accepted but not logged in (nor,
+    from a balancer, past its header) makes the server not quiet; after
+    `stop_listening` connections wait in the socket's queue, served once it listens
+    again; and the socket given stays listening when the server closes."""
+    sock = listening_socket("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = await start_server(counter_factory, sock=sock, idle_timeout=None,
+                                proxy_protocol=Balancers.parse("127.0.0.1") if proxy
+                                else None)
+    raws: list[socket.socket] = []
+    try:
+        assert server.quiet
+        raws.append(socket.create_connection(("127.0.0.1", port)))
+        await until(lambda: not server.quiet, 10, "the connection to count")
+        assert server.connection_count == (0 if proxy else 1)
+        server.stop_listening()
+        raws.append(socket.create_connection(("127.0.0.1", port)))  # queued, not refused
+        await server.listen_again()
+        if not proxy:
+            await until(lambda: server.connection_count == 2, 10, "the queued one served")
+        raws[0].close()
+    finally:
+        await server.close()
+    raws.append(socket.create_connection(("127.0.0.1", port)))  # still listening
+    for raw in raws:
+        raw.close()
+    sock.close()
 
 
 async def open_room(lobby: Lobby, workers: int, **retire: float | None) -> WorkerRoom:
