@@ -4,9 +4,12 @@ The card room runs as `rummy serve` does (the child of `bench_ssh_tables.py`: th
 service and its session workers).  Three waves of N players (50 by default) come in a
 few at a time, sit at dealt tables of 4, then all leave; after each wave, once the
 server is empty, the RSS of the service and every worker is read (after a garbage
-collection in the service).  Printed: RSS before the first wave and after each, and the
-growth from the first wave's end to the last's - what the server keeps per wave and
-never gives back (the goal: none after the first wave, which loads modules and caches).
+collection in the service), and read again once every worker, left empty, has retired
+and a fresh process has taken its place (`tui.net.workers.Retirement`: after 20 s
+without a connection, as shipped).  Printed: RSS before the first wave and after each,
+the growth from the first wave's end to the last's - what the server keeps per wave and
+never gives back (the goal: none after the first wave, which loads modules and caches) -
+and what it is back to once the workers were replaced.
 Run: `python tests/bench/bench_memory_waves.py [--players 50] [--waves 3] [--workers 2]`.
 """
 
@@ -16,6 +19,7 @@ import argparse
 import asyncio
 import os
 import tempfile
+import time
 
 from bench_ssh_tables import ServerProcess, _settle, _stats, _wait_empty
 from server_child import rss_kib
@@ -23,15 +27,34 @@ from server_child import rss_kib
 TIME_LIMIT = 1800.0
 
 
-def shares(server: ServerProcess) -> str:
-    """The RSS of the service and of each worker (its children), MiB."""
+def workers_of(server: ServerProcess) -> set[str]:
+    """The server's worker processes now (its children)."""
     pid = server.proc.pid
-    children: list[str] = []
+    children: set[str] = set()
     for task in os.listdir(f"/proc/{pid}/task"):
         with open(f"/proc/{pid}/task/{task}/children") as listed:
-            children += listed.read().split()
-    workers = " ".join(f"{rss_kib(child) / 1024:.0f}" for child in sorted(children))
-    return f"service {rss_kib(pid) / 1024:.0f}, workers {workers}"
+            children.update(listed.read().split())
+    return children
+
+
+def shares(server: ServerProcess) -> str:
+    """The RSS of the service and of each worker (its children), MiB."""
+    workers = " ".join(f"{rss_kib(child) / 1024:.0f}" for child in sorted(workers_of(server)))
+    return f"service {rss_kib(server.proc.pid) / 1024:.0f}, workers {workers}"
+
+
+async def replaced(server: ServerProcess, old: set[str], count: int) -> float:
+    """Wait until none of the workers `old` is left, `count` fresh ones run and the
+    server is quiet again; the seconds it took."""
+    started = time.perf_counter()
+    while True:
+        now = workers_of(server)
+        if len(now) == count and not now & old:
+            break
+        await asyncio.sleep(0.5)
+    took = time.perf_counter() - started
+    await _settle(server)
+    return took
 
 
 async def wave(server: ServerProcess, players: int, number: int) -> None:
@@ -70,6 +93,11 @@ async def main(players: int, waves: int, workers: int) -> None:
                 print(f"after wave {number} left:  {rss / 1024:7.1f} MiB "
                       f"({(rss - before) / 1024:+.1f} MiB on the start; {shares(server)}; "
                       f"workers' CPU {server.workers_cpu - cpu:.1f} s)")
+                took = await replaced(server, workers_of(server), workers)
+                rss, _, _, _ = await _stats(server, collect=True)
+                print(f"  workers replaced:  {rss / 1024:7.1f} MiB "
+                      f"({(rss - before) / 1024:+.1f} MiB on the start; {shares(server)}; "
+                      f"{took:.0f} s after the server was empty)")
                 cpu = server.workers_cpu
             if len(after) > 1:
                 growth = (after[-1] - after[0]) / 1024

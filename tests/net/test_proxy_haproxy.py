@@ -39,11 +39,11 @@ async def guess(port: int, source: str, patience: float) -> str:
         return "abandoned"
     except asyncssh.PermissionDenied:
         return "wrong"
+    except (asyncssh.ConnectionLost, OSError):  # refused while still greeting
+        return "refused"  # (before DisconnectError: ConnectionLost is one)
     except asyncssh.DisconnectError as error:
         assert "failed logins" in error.reason or "one login at a time" in error.reason, \
             error.reason
-        return "refused"
-    except (asyncssh.ConnectionLost, OSError):  # refused while still greeting
         return "refused"
     conn.close()
     raise AssertionError("a wrong password got in")

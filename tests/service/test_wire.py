@@ -69,6 +69,7 @@ def test_every_action_round_trips_with_its_card_uids(action) -> None:
 def _requests() -> list[dict]:
     return [
         {"t": "hello", "worker": 1},
+        {"t": "bye"},
         {"t": "enter", "s": 3, "q": 1, "name": "ann", "key": "SHA256:abc"},
         {"t": "exit", "s": 3},
         {"t": "create", "s": 3, "q": 2, "rules_key": "three_thirteen", "seats": 4,

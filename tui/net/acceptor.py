@@ -9,13 +9,19 @@ anyone else is SSH at once, as without a balancer; if it begins with a PROXY hea
 anyway (a client trying to choose the address the door sees) it is closed.
 
 Once the header is read (or the first bytes show plain SSH) the transport delivers
-straight to asyncssh's protocol, so nothing is added per packet.
+straight to asyncssh's protocol, so nothing is added per packet.  Until SSH has the
+connection, `Arrivals` counts it: a worker that stops listening to retire looks there for
+a connection accepted at the last moment (`tui.net.workers`).
+
+A worker of `rummy serve` listens on a socket its pool made and keeps (`sock`), so the
+connections waiting on it outlive the worker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -98,14 +104,26 @@ class ProxiedTransport(asyncio.Transport):
         self._transport.set_write_buffer_limits(high, low)
 
 
+class Arrivals:
+    """Connections accepted that SSH does not have yet (from the moment they are
+    accepted until asyncssh's connection is made, or they are refused or lost)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
 class FrontDoorProtocol(asyncio.Protocol):
     """The first bytes of one connection: a balancer's header, or plain SSH."""
 
     def __init__(self, make_ssh: Callable[[], asyncio.Protocol],
-                 balancers: Balancers | None, header_timeout: float) -> None:
+                 balancers: Balancers | None, header_timeout: float,
+                 arrivals: Arrivals | None = None) -> None:
         self._make_ssh = make_ssh
         self._balancers = balancers
         self._header_timeout = header_timeout
+        self._arrivals = arrivals
+        if arrivals is not None:  # (made as the connection is accepted)
+            arrivals.count += 1
         self._transport: asyncio.Transport | None = None
         self._ssh: asyncio.Protocol | None = None
         self._buffer = b""
@@ -123,6 +141,13 @@ class FrontDoorProtocol(asyncio.Protocol):
         else:  # SSH at once: the server speaks first
             self._ssh = self._make_ssh()
             self._ssh.connection_made(transport)
+            self._arrived()
+
+    def _arrived(self) -> None:
+        """SSH has the connection now (or nobody will): no longer counted here."""
+        if self._arrivals is not None:
+            self._arrivals.count -= 1
+            self._arrivals = None
 
     def data_received(self, data: bytes) -> None:
         transport = self._transport
@@ -159,6 +184,7 @@ class FrontDoorProtocol(asyncio.Protocol):
         self._buffer = self._buffer[used:]
         ssh = self._ssh = self._make_ssh()
         ssh.connection_made(ProxiedTransport(transport, address))
+        self._arrived()
         self._pass_on(transport, ssh)
 
     def _pass_on(self, transport: asyncio.Transport, ssh: asyncio.Protocol) -> None:
@@ -170,6 +196,7 @@ class FrontDoorProtocol(asyncio.Protocol):
 
     def _refuse(self, transport: asyncio.Transport, why: str) -> None:
         self._cancel_timer()
+        self._arrived()
         if why:
             log.warning("refused a connection from load balancer %s: %s", self._peer, why)
         self._transport = None
@@ -193,6 +220,7 @@ class FrontDoorProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timer()
+        self._arrived()
         self._transport = None
         if self._ssh is not None:
             self._ssh.connection_lost(exc)
@@ -206,20 +234,34 @@ class FrontDoorProtocol(asyncio.Protocol):
             self._ssh.resume_writing()
 
 
+BACKLOG = 100
+"""Connections the kernel holds for a listener until they are accepted."""
+
+
 async def listen(make_ssh: Callable[[], asyncio.Protocol], host: str, port: int, *,
                  balancers: Balancers | None = None,
                  header_timeout: float = HEADER_TIMEOUT,
-                 reuse_port: bool = False) -> asyncio.Server:
-    """Listen on `host:port`; each connection goes to a new `make_ssh()` protocol,
-    after the balancer's header where `balancers` names the peer."""
-    return await asyncio.get_running_loop().create_server(
-        lambda: FrontDoorProtocol(make_ssh, balancers, header_timeout), host, port,
-        backlog=100, reuse_port=reuse_port or None)
+                 reuse_port: bool = False, sock: socket.socket | None = None,
+                 arrivals: Arrivals | None = None) -> asyncio.Server:
+    """Listen on `host:port`, or on the listening socket `sock` (a copy of it: `sock`
+    stays open when this listener closes); each connection goes to a new `make_ssh()`
+    protocol, after the balancer's header where `balancers` names the peer, and is
+    counted in `arrivals` until then."""
+    loop = asyncio.get_running_loop()
+
+    def front() -> FrontDoorProtocol:
+        return FrontDoorProtocol(make_ssh, balancers, header_timeout, arrivals)
+
+    if sock is not None:
+        return await loop.create_server(front, sock=sock.dup(), backlog=BACKLOG)
+    return await loop.create_server(front, host, port, backlog=BACKLOG,
+                                    reuse_port=reuse_port or None)
 
 
 async def listen_ssh(server_factory: Callable[[], asyncssh.SSHServer], host: str, port: int,
                      *, balancers: Balancers | None = None,
                      header_timeout: float = HEADER_TIMEOUT, reuse_port: bool = False,
+                     sock: socket.socket | None = None, arrivals: Arrivals | None = None,
                      **options: Any) -> asyncio.Server:
     """`asyncssh.create_server(server_factory, host, port, **options)`, accepting through
     `listen`: each connection is the one asyncssh's own listener would make."""
@@ -229,4 +271,4 @@ async def listen_ssh(server_factory: Callable[[], asyncssh.SSHServer], host: str
     loop = asyncio.get_running_loop()
     return await listen(lambda: asyncssh.SSHServerConnection(loop, ssh_options), host, port,
                         balancers=balancers, header_timeout=header_timeout,
-                        reuse_port=reuse_port)
+                        reuse_port=reuse_port, sock=sock, arrivals=arrivals)

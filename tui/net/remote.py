@@ -121,6 +121,11 @@ class ServiceLink:
         """Tell the service this worker is ready for players (it is listening)."""
         self.send({"t": "hello", "worker": self.worker})
 
+    def bye(self) -> None:
+        """Tell the service this worker retires (it has no sessions left): a fresh one
+        takes its place, nothing is lost."""
+        self.send({"t": "bye"})
+
     def send(self, message: dict[str, Any]) -> None:
         if not self.closed.is_set() and self.writer is not None:
             self.writer.write(encode(message))

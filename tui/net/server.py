@@ -24,6 +24,7 @@ import hmac
 import ipaddress
 import itertools
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,8 @@ class Server:
         self.host = ""
         self.port = 0
         self._listener: asyncio.Server | None = None
+        self._listen: Callable[[], Awaitable[asyncio.Server]] | None = None
+        self._arrivals = acceptor.Arrivals()
         self._sessions: dict[int, Session] = {}
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._door_conns: dict[int, _PlayerConnection] = {}
@@ -171,6 +174,23 @@ class Server:
     @property
     def connection_count(self) -> int:
         return len(self._connections)
+
+    @property
+    def quiet(self) -> bool:
+        """No connection at all: no session, no login in progress, none just accepted."""
+        return not self._connections and not self._sessions and not self._arrivals.count
+
+    def stop_listening(self) -> None:
+        """Accept no more connections (those already accepted carry on); the socket
+        itself stays open if it was given (`sock`), its queue for whoever serves next."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
+    async def listen_again(self) -> None:
+        """Accept connections again after `stop_listening`."""
+        if self._listener is None and self._listen is not None and not self._closing:
+            self._listener = await self._listen()
 
     # -- called by the per-connection objects -----------------------------------------
 
@@ -538,6 +558,7 @@ async def start_server(
     reuse_port: bool = False,
     proxy_protocol: Balancers | None = None,
     proxy_header_timeout: float = acceptor.HEADER_TIMEOUT,
+    sock: socket.socket | None = None,
 ) -> Server:
     """Listen for players; each session runs `app_factory(info)` until it exits.
 
@@ -555,6 +576,8 @@ async def start_server(
     `reuse_port` listens with `SO_REUSEPORT`, so several worker processes can share the
     port (the kernel spreads connections over them). `proxy_protocol` names the load
     balancers whose PROXY header gives the player's address (`tui.net.acceptor`).
+    `sock`: a listening socket to serve on instead of `host:port` (a worker's, kept
+    by its pool: it stays open when this server closes).
     Raises `ServeError` for unusable settings.
     """
     door = Door(door_limits)
@@ -581,14 +604,18 @@ async def start_server(
         door=door,
         sleep=sleep,
     )
-    try:
-        listener = await acceptor.listen_ssh(
+    arrivals = server._arrivals
+
+    async def listen() -> asyncio.Server:
+        return await acceptor.listen_ssh(
             lambda: _PlayerConnection(server),
             host,
             port,
             balancers=proxy_protocol,
             header_timeout=proxy_header_timeout,
             reuse_port=reuse_port,
+            sock=sock,
+            arrivals=arrivals,
             server_host_keys=[key],
             encoding=None,
             line_editor=False,
@@ -601,9 +628,13 @@ async def start_server(
             login_timeout=login_timeout,
             server_version="rummy-tui",
         )
+
+    try:
+        listener = await listen()
     except OSError as error:
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     server._listener = listener
+    server._listen = listen
     server.host = host
     sockets = listener.sockets
     server.port = sockets[0].getsockname()[1] if sockets else port

@@ -1,11 +1,20 @@
 """SSH session workers: the processes that host the players' Textual apps.
 
 `rummy serve` runs the game service (`tui.service.authority`) in its own process and
-starts `WorkerPool.count` workers (by default one per core).  Every worker listens on the
-same address with `SO_REUSEPORT`, so the kernel spreads new connections over them and
-rendering uses every core; each talks to the service over a local Unix socket
-(`tui.net.remote`).  A worker that dies takes only its own sessions: the pool starts a
-new one, and the players who were on it find their seats kept when they reconnect.
+starts `WorkerPool.count` workers (by default one per core).  The pool makes one
+listening socket per worker, all on the same address with `SO_REUSEPORT`, so the kernel
+spreads new connections over them and rendering uses every core; each worker serves on
+the one it is handed and talks to the service over a local Unix socket
+(`tui.net.remote`).  The pool keeps the sockets: a connection that arrives while a worker
+is being replaced waits in its socket's queue for the next one instead of being reset.
+A worker that dies takes only its own sessions: the pool starts a new one, and the
+players who were on it find their seats kept when they reconnect.
+
+A worker left empty for a while (`RETIRE_IDLE`) after its players made it grow
+(`RETIRE_GROWTH`) retires: a Python process does not give back most of the memory its
+busiest moment took (see docs/performance.md), a fresh one starts small.  It stops
+accepting, leaves the service and exits with `RETIRED`, and the pool starts a fresh
+worker on the same socket at once.
 
 The same pool runs the workers of a worker machine (`rummy serve --workers-only`,
 `tui.net.worker_machine`): there each worker links to the game service on another
@@ -13,7 +22,9 @@ machine over TCP and TLS (`WorkerSettings.service`, `.tls`) and keeps that link 
 outages instead of ending with it.
 
 Run one by hand (the pool does this): `python -m tui.net.workers [--socket PATH] --worker
-N --settings JSON` (the table password, if any, comes in `RUMMY_TABLE_PASSWORD`).
+N --settings JSON [--listen-fd FD]` (the table password, if any, comes in
+`RUMMY_TABLE_PASSWORD`; without `--listen-fd` the worker listens by itself and never
+retires).
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ import ssl
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
@@ -45,11 +56,20 @@ from tui.service.lobby import Lobby
 if TYPE_CHECKING:
     from textual.app import App
 
+    from tui.net.server import Server
+
 log = logging.getLogger(__name__)
 
 PASSWORD_ENV = "RUMMY_TABLE_PASSWORD"
 RESTART_DELAY = 1.0
 START_TIMEOUT = 60.0
+RETIRE_IDLE = 20.0
+"""Seconds without any connection after which a grown worker retires."""
+RETIRE_GROWTH = 40.0
+"""MiB a worker's resident memory must have grown since it started for it to retire."""
+RETIRED = 75
+"""The exit status of a worker that retired (not a failure: replaced at once)."""
+MIB = 1 << 20
 
 
 def default_workers() -> int:
@@ -78,6 +98,10 @@ class WorkerSettings:
     """The folder of this worker machine's certificate, key and CA (`tui.net.certs`)."""
     proxy_protocol: str | None = None
     """The load balancers whose PROXY header names the player (`--proxy-protocol`)."""
+    retire_idle: float | None = RETIRE_IDLE
+    """Seconds without any connection before a grown worker retires (None: never)."""
+    retire_growth: float = RETIRE_GROWTH
+    """MiB over its resident memory once started that a worker must have to retire."""
 
     def door_limits(self) -> DoorLimits:
         """The worker's own door (see `tui.net.door`): it answers only when the game
@@ -166,12 +190,68 @@ def turn_away(info: SessionInfo, why: str) -> None:
         app.exit(return_code=1)
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory now (None where /proc does not say)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Retirement:
+    """Watches for the moment an empty worker should make way for a fresh process: no
+    connection at all for `idle` seconds (no session, no login in progress) while its
+    resident memory is `growth` MiB over what it was once started."""
+
+    def __init__(self, server: Server, link: ServiceLink, idle: float, growth: float
+                 ) -> None:
+        self.server = server
+        self.link = link
+        self.idle = idle
+        self.growth = growth * MIB
+        self.start = resident_bytes()
+        self.quiet_for = 0.0
+        """Seconds the worker had been without connections when it retired."""
+
+    async def wait(self) -> int:
+        """Once it is time, stop listening and return the resident bytes then.  The
+        socket stays open (the pool keeps it): connections arriving from then on wait in
+        its queue for the next worker.  One accepted just before is served here, and
+        the worker listens again and retires later."""
+        loop = asyncio.get_running_loop()
+        check = max(0.02, min(self.idle / 4, 1.0))
+        quiet_since = loop.time()
+        while True:
+            await asyncio.sleep(check)
+            now = loop.time()
+            if not self.server.quiet or self.link.closed.is_set():
+                quiet_since = now
+                continue
+            resident = resident_bytes()
+            if now - quiet_since < self.idle or resident is None or self.start is None \
+                    or resident - self.start < self.growth:
+                continue
+            self.server.stop_listening()
+            # A connection the loop accepted before the listener closed is counted by the
+            # time its task has run once: give it that turn.
+            for _ in range(3):
+                await asyncio.sleep(0)
+            if self.server.quiet:
+                self.quiet_for = now - quiet_since
+                return resident
+            log.info("a player arrived as this worker was retiring: it stays for now")
+            await self.server.listen_again()
+            quiet_since = loop.time()
+
+
 async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSettings,
-                     password: str | None = None) -> int:
+                     password: str | None = None, listen_fd: int | None = None) -> int:
     """Serve SSH sessions for the game service at `socket_path` until it goes away or
     this process is told to stop; or, with `settings.service`, for the game service on
     another machine, kept linked through its outages, until this process is told to
-    stop."""
+    stop.  On `listen_fd`, a listening socket the pool keeps, if given (else on
+    `settings.host:port`, by itself); only then does the worker retire (`RETIRED`)."""
     from tui.net.server import start_server
 
     if settings.service is None:
@@ -180,11 +260,12 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
     else:
         link = ServiceLink(worker)
     apps = WorkerApps(link)
+    sock = None if listen_fd is None else socket.socket(fileno=listen_fd)
     server = await start_server(
         apps, settings.host, settings.port, host_key_path=settings.host_key,
         authorized_keys=settings.authorized_keys, password=password,
         max_sessions=settings.max_sessions, idle_timeout=settings.idle_timeout,
-        on_session_end=apps.session_ended, reuse_port=True,
+        on_session_end=apps.session_ended, reuse_port=sock is None, sock=sock,
         keepalive_interval=settings.keepalive,
         door_limits=settings.door_limits(),
         proxy_protocol=Balancers.parse(settings.proxy_protocol)
@@ -202,12 +283,26 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
     gone = loop.create_task(link.closed.wait() if settings.service is None
                             else asyncio.Event().wait())  # (a kept link is never gone)
     stopped = loop.create_task(stop.wait())
-    await asyncio.wait([gone, stopped], return_when=asyncio.FIRST_COMPLETED)
-    gone.cancel()
-    stopped.cancel()
+    waits: list[asyncio.Task[Any]] = [gone, stopped]
+    retirement = None
+    if sock is not None and settings.retire_idle is not None:
+        retirement = Retirement(server, link, settings.retire_idle, settings.retire_growth)
+        waits.append(loop.create_task(retirement.wait()))
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    retired = retirement is not None and waits[-1].done() and not stopped.done() \
+        and not gone.done()
+    for task in waits:
+        task.cancel()
+    if retired:
+        assert retirement is not None and retirement.start is not None
+        resident = cast(int, waits[-1].result())
+        log.info("retiring after %.0f s without players: %.0f MiB given back (%.0f over "
+                 "its start); a fresh worker takes this one's place",
+                 retirement.quiet_for, resident / MIB, (resident - retirement.start) / MIB)
+        link.bye()
     await server.close()
     await link.close()
-    return 0
+    return RETIRED if retired else 0
 
 
 def _dialler(settings: WorkerSettings) -> Connector:
@@ -218,6 +313,20 @@ def _dialler(settings: WorkerSettings) -> Connector:
     host, port = parse_address(settings.service, "--service")
     context = worker_context(Path(settings.tls))
     return lambda: dial(host, port, context)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A `SO_REUSEPORT` socket listening on `host:port`, one of a pool's: it outlives
+    the workers that serve on it (`OSError` if the address cannot be had)."""
+    from tui.net.acceptor import BACKLOG
+
+    sock = reserve_port(host, port)
+    try:
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def reserve_port(host: str, port: int) -> socket.socket:
@@ -235,8 +344,10 @@ def reserve_port(host: str, port: int) -> socket.socket:
 
 
 class WorkerPool:
-    """A machine's workers: started, watched, restarted when one dies (linked to the
-    service at `socket_path`, or with `settings.service`, to one on another machine)."""
+    """A machine's workers: started, watched, restarted when one dies, replaced at
+    once when one retires (linked to the service at `socket_path`, or with
+    `settings.service`, to one on another machine).  Each worker's place has its
+    listening socket, made here and kept for as long as the pool runs."""
 
     def __init__(self, socket_path: Path | None, settings: WorkerSettings, count: int,
                  password: str | None = None) -> None:
@@ -245,7 +356,11 @@ class WorkerPool:
         self.count = count
         self.password = password
         self.processes: dict[int, asyncio.subprocess.Process] = {}
+        self.listeners: dict[int, socket.socket] = {}
         self.restarts = 0
+        """Workers started again after one ended without retiring (a crash, a kill)."""
+        self.retirements = 0
+        """Workers replaced after they retired (`RETIRED`)."""
         self._watchers: list[asyncio.Task[None]] = []
         self._stopping = False
 
@@ -265,15 +380,25 @@ class WorkerPool:
         if self.password is not None:
             env[PASSWORD_ENV] = self.password
         where = [] if self.socket_path is None else ["--socket", str(self.socket_path)]
+        listener = self.listeners.get(worker)
+        if listener is None:
+            listener = self.listeners[worker] = listening_socket(self.settings.host,
+                                                                 self.settings.port)
+        fd = listener.fileno()
         self.processes[worker] = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.net.workers", *where,
-            "--worker", str(worker), "--settings", self.settings.to_json(), env=env)
+            "--worker", str(worker), "--settings", self.settings.to_json(),
+            "--listen-fd", str(fd), env=env, pass_fds=(fd,))
 
     async def _watch(self, worker: int) -> None:
         while not self._stopping:
             code = await self.processes[worker].wait()
             if self._stopping:
                 return
+            if code == RETIRED:  # (it said so in its own log)
+                self.retirements += 1
+                await self._spawn(worker)
+                continue
             log.error("worker %s (pid %s) ended with status %s; starting another", worker,
                       self.processes[worker].pid, code)
             self.restarts += 1
@@ -298,6 +423,9 @@ class WorkerPool:
             except TimeoutError:
                 process.kill()
                 await process.wait()
+        for listener in self.listeners.values():
+            listener.close()
+        self.listeners.clear()
 
 
 class WorkerRoom:
@@ -325,11 +453,14 @@ class WorkerRoom:
                    door_limits: DoorLimits | None = None,
                    service_listen: tuple[str, int] | None = None,
                    tls: ssl.SSLContext | None = None,
-                   proxy_protocol: str | None = None) -> WorkerRoom:
+                   proxy_protocol: str | None = None,
+                   retire_idle: float | None = RETIRE_IDLE,
+                   retire_growth: float = RETIRE_GROWTH) -> WorkerRoom:
         """Start the service and `workers` workers; `ServeError` for unusable settings.
         With `service_listen` the service also takes worker machines' links on that TCP
         address, through TLS with `tls` (`tui.net.tls_link.service_context`).
-        `proxy_protocol`: the load balancers in front (`tui.net.proxy_protocol`)."""
+        `proxy_protocol`: the load balancers in front (`tui.net.proxy_protocol`).
+        `retire_idle`, `retire_growth`: when an empty worker retires (`Retirement`)."""
         from tui.net.hostkey import load_host_key
         from tui.net.server import ServeError, load_authorized_keys
 
@@ -362,7 +493,8 @@ class WorkerRoom:
                                   None if authorized_keys is None else str(authorized_keys),
                                   max_sessions, idle_timeout, keepalive,
                                   (door_limits or DoorLimits()).login_grace,
-                                  proxy_protocol=proxy_protocol)
+                                  proxy_protocol=proxy_protocol, retire_idle=retire_idle,
+                                  retire_growth=retire_growth)
         pool = WorkerPool(path, settings, workers, password)
         room = cls(service, pool, reserved, socket_dir, host, key_path,
                    key.get_fingerprint())
@@ -389,6 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket", type=Path)
     parser.add_argument("--worker", type=int, required=True)
     parser.add_argument("--settings", required=True)
+    parser.add_argument("--listen-fd", type=int)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, datefmt="%H:%M:%S",
                         format=f"%(asctime)s [worker {args.worker}] %(message)s")
@@ -396,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = WorkerSettings.from_json(args.settings)
     tune_collector()  # this process only hosts apps (see tui.app.collector)
     return asyncio.run(run_worker(args.socket, args.worker, settings,
-                                  os.environ.get(PASSWORD_ENV)))
+                                  os.environ.get(PASSWORD_ENV), args.listen_fd))
 
 
 if __name__ == "__main__":

@@ -176,6 +176,8 @@ class WorkerLink:
         self._lobby_dirty = False
         self._lobby_sent: Any = None
         self._closed = False
+        self.retired = False
+        """The worker said it retires (`bye`): its link ending is no loss."""
 
     @property
     def name(self) -> str:
@@ -282,6 +284,9 @@ class WorkerLink:
             return
         if self.worker is None:
             raise LobbyError("say hello first")
+        if kind == "bye":
+            self.retired = True
+            return
         if kind in ("door", "settled", "failed"):  # one door for every worker
             self._door(request)
             return
@@ -385,7 +390,9 @@ class WorkerLink:
         self._closed = True
         sessions = list(self.sessions.values())
         self.sessions.clear()
-        if sessions or self.machine:
+        if self.retired and not sessions:
+            log.info("worker %s retired", self.name)
+        elif sessions or self.machine:
             log.warning("worker %s gone: %s session(s) dropped (seats kept for the grace "
                         "period)", self.name, len(sessions))
         for session in sessions:

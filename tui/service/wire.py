@@ -6,11 +6,12 @@ Every object has a type `t`.
 
 Workers → service (requests, each checked as untrusted input by `check_request`):
 `hello`, `enter`, `exit`, `create`, `join`, `watch`, `start`, `leave`, `act`, `ready`,
-`hint`, `say`, and the door's: `door` (a connection opened: may it try to log in?),
-`settled` (it logged in or ended) and `failed` (a login failed: the reply says how long
-to wait before answering it), counted over every worker.  Every request but `hello` and
-the door's names a session `s` the worker opened with `enter`; those that are answered
-carry a request number `q`.
+`hint`, `say`, `bye` (the worker retires, with no session left), and the door's:
+`door` (a connection opened: may it try to log in?), `settled` (it logged in or ended)
+and `failed` (a login failed: the reply says how long to wait before answering it),
+counted over every worker.  Every request but `hello`, `bye` and the door's names a
+session `s` the worker opened with `enter`; those that are answered carry a request
+number `q`.
 
 Service → workers: `reply` (to a numbered request), `lobby` (the list of tables),
 `place` (where one session sits, its rejoin code, the seat waiting for it), `rules` (a
@@ -58,8 +59,8 @@ MAX_CARDS = 216
 MAX_MELDS = 32
 
 REQUESTS = ("hello", "enter", "exit", "create", "join", "watch", "start", "leave", "act",
-            "ready", "hint", "say", "door", "settled", "failed")
-SESSIONLESS = ("hello", "door", "settled", "failed")
+            "ready", "hint", "say", "door", "settled", "failed", "bye")
+SESSIONLESS = ("hello", "door", "settled", "failed", "bye")
 """Requests about the worker itself, not one of its sessions (no `s`)."""
 UPDATES = ("reply", "lobby", "place", "rules", "view", "chat", "replaced", "evict")
 KEEPALIVE_IDLE = 5
@@ -189,6 +190,7 @@ def _outcome(value: Any) -> str:
 
 _REQUEST_FIELDS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "hello": {"worker": lambda v: _int(v, "worker", 0, 4096)},
+    "bye": {},
     "enter": {"q": lambda v: _int(v, "q", 0), "name": lambda v: _str(v, "name", 64),
               "key": lambda v: _str(v, "key", 200)},
     "exit": {},
