@@ -13,7 +13,7 @@ from tui.bots import make_bot
 from tui.bots.evaluate import Evaluator
 from tui.engine.actions import LayDown
 from tui.engine.cards import parse_cards
-from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.ruleset.loader import load_ruleset, load_ruleset_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_phase_progression import stacked_phase_game  # noqa: E402
@@ -47,9 +47,26 @@ def test_a_bot_counts_runs_of_mixed_suits_toward_its_phase() -> None:
     assert need.wanted == {(8, s) for s in "CDHS"}  # an 8 of any suit makes it
 
 
-def test_a_bot_counts_runs_of_one_colour_only_toward_phase_8() -> None:
-    """Phase 8 (here): a run of 7 of one colour; the black cards do not join the red."""
-    ev = Evaluator(load_ruleset(PHASE10), 8)
+def test_a_bot_counts_runs_of_one_colour_only_toward_a_run_of_one_colour() -> None:
+    """Phase 8 played as a run of 7 of one colour: the black cards do not join the red."""
+    text = PHASE10.read_text().replace("{contract: {colours: [7]}}",
+                                       "{contract: {runs: [7]}, melds: {run: {one_colour: true}}}")
+    ev = Evaluator(load_ruleset_text(text, file="phase10-runs.yaml"), 8)
     need = ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH"))
     assert need.missing == 4  # 3H 4D 5H: four more red cards
     assert (6, "D") in need.wanted and (6, "S") not in need.wanted
+
+
+def test_a_bot_counts_cards_of_one_colour_toward_phase_8() -> None:
+    """Phase 8: 7 cards of one colour in any ranks.  Red: 3H 4D 5H KD QH, two short; a red
+    card of any rank helps, a black one does not; a wild fills a gap."""
+    ev = Evaluator(load_ruleset(PHASE10), 8)
+    need = ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH"))
+    assert need.missing == 2
+    assert (9, "D") in need.wanted and (1, "H") in need.wanted
+    assert not any(suit in "CS" for _, suit in need.wanted)
+    assert ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH 2C")).missing == 1
+    assert ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH 2C AD")).missing == 0
+    # black: 6S 7C KS 9C and four more black cards make 8: black is the nearer colour now
+    black = ev.contract_need(parse_cards("3H 6S 7C KS 9C 4S 5S 8C"))
+    assert black.missing == 0 and all(suit in "CS" for _, suit in black.used)

@@ -196,7 +196,8 @@ def deep_draw(view: SeatView, ev: Evaluator) -> Decision | None:
         return Decision(deep[0], "the cards lay the whole hand down")
     hand = list(view.hand)
     p = ev.contract_params
-    usual = len(hand) - ev.contract.sets * p.set_min - ev.contract.runs * p.run_min
+    usual = len(hand) - ev.contract.sets * p.set_min - ev.contract.runs * p.run_min \
+        - ev.contract.colours * p.colour_min
     best: tuple[tuple[int, int], TakeDiscard] | None = None
     for take in deep:
         left = cards_left_after_laying_down(view, ev, take.depth)

@@ -340,8 +340,8 @@ def _meld_to_wire(meld: Meld) -> list[Any]:
 
 def _meld_from_wire(value: Any) -> Meld:
     kind, cards, faces, owner, meld_id = value
-    if kind not in ("set", "run"):
-        raise WireError("a meld is a set or a run")
+    if kind not in ("set", "run", "colour"):
+        raise WireError("a meld is a set, a run or a group of one colour")
     return Meld(kind, cards_from_wire(cards), tuple(_face(f) for f in faces),
                 _int(owner, "meld owner", -1, 16), _int(meld_id, "meld id", -1, 10_000))
 
