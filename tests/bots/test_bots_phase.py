@@ -70,3 +70,35 @@ def test_a_bot_counts_cards_of_one_colour_toward_phase_8() -> None:
     # black: 6S 7C KS 9C and four more black cards make 8: black is the nearer colour now
     black = ev.contract_need(parse_cards("3H 6S 7C KS 9C 4S 5S 8C"))
     assert black.missing == 0 and all(suit in "CS" for _, suit in black.used)
+
+
+def test_a_bot_judges_a_meld_on_the_table_by_its_owners_phase() -> None:
+    """A seat on phase 3 may lay a red card off onto another seat's phase 8 (a group of
+    7 red cards): the group is judged by its owner's phase, not the bot's."""
+    from dataclasses import replace as with_fields
+
+    from tui.engine.meld_rules import make_meld
+
+    rules = load_ruleset(PHASE10)
+    group = with_fields(make_meld(parse_cards("3H 9D QH 5D AH KD 4H"), rules, 8,
+                                  use="contract"), owner=1)
+    ev = Evaluator(rules, 3)
+    red, black = parse_cards("8D 8S")
+    assert ev.stuck([red, black], [group], (3, 8)) == [black]
+    assert ev.stuck([red], [group]) == [red]  # judged by phase 3, which has no such group
+
+
+def test_the_next_player_is_judged_as_collecting_for_their_own_phase() -> None:
+    from tui.bots.contract_play import _collecting_for_phase
+    from tui.engine.game import Game
+
+    game = Game(load_ruleset(PHASE10), ["ann", "bob"], 3)
+    view = game.view(0)
+    ev = Evaluator(view.rules, 1)
+    taken = parse_cards("5H")
+    colours = _collecting_for_phase(view, 8, taken, ev)  # phase 8: one colour
+    assert colours(parse_cards("KD")[0]) and not colours(parse_cards("5S")[0])
+    sets = _collecting_for_phase(view, 1, taken, ev)  # phase 1: sets
+    assert sets(parse_cards("5S")[0]) and not sets(parse_cards("KD")[0])
+    runs = _collecting_for_phase(view, 4, taken, ev)  # phase 4: a run of 7, any suits
+    assert runs(parse_cards("7C")[0]) and not runs(parse_cards("KC")[0])

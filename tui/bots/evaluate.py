@@ -317,9 +317,12 @@ class Evaluator:
 
     # ---------------------------------------------------------------- laying off
 
-    def stuck(self, cards: Sequence[Card], table: Sequence[Meld]) -> list[Card]:
+    def stuck(self, cards: Sequence[Card], table: Sequence[Meld],
+              rounds: Sequence[int] = ()) -> list[Card]:
         """Cards that cannot be laid off on the table, even after laying off the others
-        (one card can open the way for the next: 8H then 9H onto 5H-7H)."""
+        (one card can open the way for the next: 8H then 9H onto 5H-7H).  `rounds`, per
+        seat, the round its melds are judged by (`progression: per_player`: the phase
+        its owner is on; `seat_rounds`); by default this evaluator's."""
         melds = list(table)
         left = list(cards)
         progress = True
@@ -329,8 +332,10 @@ class Evaluator:
                 for i, meld in enumerate(melds):
                     if not _may_fit(card, meld, self.params):
                         continue
+                    owner = meld.owner
+                    rn = rounds[owner] if 0 <= owner < len(rounds) else self.round_no
                     try:
-                        melds[i] = extend_meld(meld, [card], self.rules, self.round_no)
+                        melds[i] = extend_meld(meld, [card], self.rules, rn)
                     except MeldError:
                         continue
                     left.remove(card)
@@ -343,6 +348,8 @@ def _may_fit(card: Card, meld: Meld, params: MeldParams) -> bool:
     """A quick test before asking `extend_meld`: could the card join the meld at all?"""
     if card.rank in params.wild_ranks:
         return True
+    if meld.kind == "colour":
+        return colour(card.suit) == meld.colour
     if meld.kind == "set":
         return card.rank == meld.rank
     if card.suit != meld.suit and params.same_suit:
