@@ -229,7 +229,8 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
         with work_budget():
             if contract.colours:  # groups of one colour first, then the sets and runs
                 return search_with_colours(hand, rules, round_no, whole_hand, must_include,
-                                           first_found)
+                                           first_found, slot_sizes(rules, round_no, "colour"),
+                                           search_contract)
             return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
     except SearchTooBig:
         return None  # past the work budget: no lay-down can be offered (conservative)

@@ -13,7 +13,7 @@ naturals is tried (distinct faces only), within the solver's work budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations
 
@@ -28,12 +28,19 @@ TINTS = ("red", "black")
 _REST: dict[tuple[int, int], tuple[Ruleset, Ruleset | None]] = {}
 
 
+Found = tuple[list[Meld], list[Card]]
+# the contract search of `contract` (hand, rules, round, whole hand, card owed, any will do)
+RestSearch = Callable[[list[Card], Ruleset, int, bool, "Card | None", bool], "Found | None"]
+
+
 def search_with_colours(hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
-                        must_include: Card | None, first_found: bool
-                        ) -> tuple[list[Meld], list[Card]] | None:
+                        must_include: Card | None, first_found: bool,
+                        slots: list[tuple[int, int]], rest_search: RestSearch
+                        ) -> Found | None:
     """(contract melds, cards left in hand) leaving the fewest points; None if none.
-    (The cards are told apart by their place in `hand`: a hand parsed from text has no
-    uids.)"""
+    `slots`: (fewest, most cards) of each group, largest first; `rest_search` searches
+    the contract's sets and runs.  (The cards are told apart by their place in `hand`: a
+    hand parsed from text has no uids.)"""
     originals = hand
     hand = [replace(c, uid=i) for i, c in enumerate(originals)]
     if must_include is not None:
@@ -41,7 +48,8 @@ def search_with_colours(hand: list[Card], rules: Ruleset, round_no: int, whole_h
         if at is None:
             at = next(i for i, c in enumerate(originals) if c.uid == must_include.uid)
         must_include = hand[at]
-    found = _search(hand, rules, round_no, whole_hand, must_include, first_found)
+    found = _search(hand, rules, round_no, whole_hand, must_include, first_found, slots,
+                    rest_search)
     if found is None:
         return None
     melds, left = found
@@ -50,11 +58,8 @@ def search_with_colours(hand: list[Card], rules: Ruleset, round_no: int, whole_h
 
 
 def _search(hand: list[Card], rules: Ruleset, round_no: int, whole_hand: bool,
-            must_include: Card | None, first_found: bool
-            ) -> tuple[list[Meld], list[Card]] | None:
-    from .contract import search_contract, slot_sizes
-
-    slots = slot_sizes(rules, round_no, "colour")
+            must_include: Card | None, first_found: bool, slots: list[tuple[int, int]],
+            search_contract: RestSearch) -> Found | None:
     rest_rules = _without_colours(rules, round_no)
     p = meld_params(rules, round_no, "contract")
     value = {c.uid: card_penalty(c, rules, round_no) for c in hand}
