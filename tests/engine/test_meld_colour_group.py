@@ -303,3 +303,18 @@ def test_phase10_from_phase_8_is_played_to_the_end_by_bots(end: str) -> None:
     assert game.phase == "game_over"
     assert groups >= 1
     assert len(rules.rounds) in game.phases_made
+
+
+def test_a_group_staged_by_hand_without_a_kind_lays_phase_8_down() -> None:
+    """The table sends the cards a player grouped with no kind: they read as a group of
+    one colour where the contract asks for one."""
+    from tui.engine.actions import MeldSpec
+
+    game = Game(phase10(), ["ann", "bob"], 2)
+    game.phases_made[:] = [7, 7]
+    hands = [cards("3H 9D QH 5D AH KD 4H 8S 9S 10S"), list(game.round.hands[1])]
+    game.stack_deal(*_stacked(game, hands), turn=0)
+    game.apply(next(a for a in game.view(0).legal if a.kind == "draw_stock"))
+    red = [c for c in game.round.hands[0] if c.suit in "HD"][:7]
+    game.apply(LayDown(0, (MeldSpec(tuple(red)),)))
+    assert [m.kind for m in game.round.table] == ["colour"] and game.contract_down(0)
