@@ -220,3 +220,5 @@ def test_a_phase10_view_carries_the_phases_each_player_played_and_made() -> None
     assert back == view
     assert back.results[-1].made == view.results[-1].made
     assert [p.phase for p in back.players] == [1 + m for m in view.results[-1].made]
+    sent = rules_from_wire(json.loads(json.dumps(rules_to_wire(rules))))
+    assert sent.rounds == rules.rounds and sent.round(8).contract.colour_sizes == (7,)
