@@ -37,10 +37,10 @@ def test_a_schedule_game_shows_no_phase() -> None:
     assert "phase" not in opponent(view, 1, SeatContext(seat=0)).subtitle.plain
 
 
-def test_the_deal_summary_names_the_phase_each_player_is_now_on() -> None:
+def test_the_deal_summary_says_who_made_their_phase() -> None:
     game = Game(load_ruleset(PHASE10), ["ann", "bob"], seed=4)
     game.round.contract_turn[0] = 1  # as if ann had laid phase 1 down on turn 1
     game.round.end_as_it_stands("test")
     table = hands_table(game.view(0), CardStyle())
     names = [cell.plain for cell in table.columns[0]._cells]
-    assert names[0].endswith("phase 2") and names[1].endswith("phase 1")
+    assert names[0].endswith("made phase 1") and names[1].endswith("still on phase 1")

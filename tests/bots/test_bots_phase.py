@@ -13,7 +13,7 @@ from tui.bots import make_bot
 from tui.bots.evaluate import Evaluator
 from tui.engine.actions import LayDown
 from tui.engine.cards import parse_cards
-from tui.engine.ruleset.loader import load_ruleset
+from tui.engine.ruleset.loader import load_ruleset, load_ruleset_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_phase_progression import stacked_phase_game  # noqa: E402
@@ -47,9 +47,58 @@ def test_a_bot_counts_runs_of_mixed_suits_toward_its_phase() -> None:
     assert need.wanted == {(8, s) for s in "CDHS"}  # an 8 of any suit makes it
 
 
-def test_a_bot_counts_runs_of_one_colour_only_toward_phase_8() -> None:
-    """Phase 8 (here): a run of 7 of one colour; the black cards do not join the red."""
-    ev = Evaluator(load_ruleset(PHASE10), 8)
+def test_a_bot_counts_runs_of_one_colour_only_toward_a_run_of_one_colour() -> None:
+    """Phase 8 played as a run of 7 of one colour: the black cards do not join the red."""
+    text = PHASE10.read_text().replace("{contract: {colours: [7]}}",
+                                       "{contract: {runs: [7]}, melds: {run: {one_colour: true}}}")
+    ev = Evaluator(load_ruleset_text(text, file="phase10-runs.yaml"), 8)
     need = ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH"))
     assert need.missing == 4  # 3H 4D 5H: four more red cards
     assert (6, "D") in need.wanted and (6, "S") not in need.wanted
+
+
+def test_a_bot_counts_cards_of_one_colour_toward_phase_8() -> None:
+    """Phase 8: 7 cards of one colour in any ranks.  Red: 3H 4D 5H KD QH, two short; a red
+    card of any rank helps, a black one does not; a wild fills a gap."""
+    ev = Evaluator(load_ruleset(PHASE10), 8)
+    need = ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH"))
+    assert need.missing == 2
+    assert (9, "D") in need.wanted and (1, "H") in need.wanted
+    assert not any(suit in "CS" for _, suit in need.wanted)
+    assert ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH 2C")).missing == 1
+    assert ev.contract_need(parse_cards("3H 4D 5H 6S 7C KD KS 9C QH 2C AD")).missing == 0
+    # black: 6S 7C KS 9C and four more black cards make 8: black is the nearer colour now
+    black = ev.contract_need(parse_cards("3H 6S 7C KS 9C 4S 5S 8C"))
+    assert black.missing == 0 and all(suit in "CS" for _, suit in black.used)
+
+
+def test_a_bot_judges_a_meld_on_the_table_by_its_owners_phase() -> None:
+    """A seat on phase 3 may lay a red card off onto another seat's phase 8 (a group of
+    7 red cards): the group is judged by its owner's phase, not the bot's."""
+    from dataclasses import replace as with_fields
+
+    from tui.engine.meld_rules import make_meld
+
+    rules = load_ruleset(PHASE10)
+    group = with_fields(make_meld(parse_cards("3H 9D QH 5D AH KD 4H"), rules, 8,
+                                  use="contract"), owner=1)
+    ev = Evaluator(rules, 3)
+    red, black = parse_cards("8D 8S")
+    assert ev.stuck([red, black], [group], (3, 8)) == [black]
+    assert ev.stuck([red], [group]) == [red]  # judged by phase 3, which has no such group
+
+
+def test_the_next_player_is_judged_as_collecting_for_their_own_phase() -> None:
+    from tui.bots.contract_play import _collecting_for_phase
+    from tui.engine.game import Game
+
+    game = Game(load_ruleset(PHASE10), ["ann", "bob"], 3)
+    view = game.view(0)
+    ev = Evaluator(view.rules, 1)
+    taken = parse_cards("5H")
+    colours = _collecting_for_phase(view, 8, taken, ev)  # phase 8: one colour
+    assert colours(parse_cards("KD")[0]) and not colours(parse_cards("5S")[0])
+    sets = _collecting_for_phase(view, 1, taken, ev)  # phase 1: sets
+    assert sets(parse_cards("5S")[0]) and not sets(parse_cards("KD")[0])
+    runs = _collecting_for_phase(view, 4, taken, ev)  # phase 4: a run of 7, any suits
+    assert runs(parse_cards("7C")[0]) and not runs(parse_cards("KC")[0])

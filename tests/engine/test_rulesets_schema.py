@@ -79,7 +79,7 @@ SECTIONS: dict[str, type] = {
 
 
 # fields a key's list form fills: `cards: [{players, cards}]`, `sets: [3, 4]`, `runs: [4]`
-WRITTEN_INSIDE = {"cards_by_players", "set_sizes", "run_sizes", "set_ranks",
+WRITTEN_INSIDE = {"cards_by_players", "set_sizes", "run_sizes", "colour_sizes", "set_ranks",
                   "alternatives"}  # (`contract.any_of`)
 
 

@@ -4,6 +4,7 @@ with a reason (`WireError`), never half-read."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +42,8 @@ from tui.service.wire import (
     view_from_wire,
     view_to_wire,
 )
+
+PHASE10 = Path(__file__).resolve().parents[2] / "rulesets" / "cookbook" / "phase10.yaml"
 
 ACTIONS = [
     DrawStock(0), TakeDiscard(1, 2), Buy(2), PassBuy(0),
@@ -202,3 +205,21 @@ def test_lobby_lines_and_chat_round_trip_as_plain_json() -> None:
     message = ChatMessage(4, "ann", "hi")
     assert ChatMessage(*json.loads(json.dumps(chat_to_wire(message)))) == message
     lobby.close()
+
+
+def test_a_phase10_view_carries_the_phases_each_player_played_and_made() -> None:
+    """Over SSH the score sheet and the deal summary show who made their phase: the
+    deal's result carries it across the wire."""
+    rules = load_ruleset(PHASE10)
+    game = Game(rules, ["ann", "bob", "cy"], 5)
+    bot = make_bot("medium", 1)
+    while game.phase != "round_over":
+        game.apply(bot.choose(game.view(game.actor)))
+    view = game.view(1)
+    assert view.results[-1].phases == (1, 1, 1) and any(view.results[-1].made)
+    back = view_from_wire(json.loads(json.dumps(view_to_wire(view, 0))), rules, [])
+    assert back == view
+    assert back.results[-1].made == view.results[-1].made
+    assert [p.phase for p in back.players] == [1 + m for m in view.results[-1].made]
+    sent = rules_from_wire(json.loads(json.dumps(rules_to_wire(rules))))
+    assert sent.rounds == rules.rounds and sent.round(8).contract.colour_sizes == (7,)

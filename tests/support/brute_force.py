@@ -278,8 +278,35 @@ def _too_close(a: frozenset[int], b: frozenset[int], wrap: bool, gap: int) -> bo
 
 
 def _sizes(contract, kind: str, default: int) -> list[int]:
-    given = contract.set_sizes if kind == "set" else contract.run_sizes
-    return sorted(given or [default] * (contract.sets if kind == "set" else contract.runs))
+    given = contract.set_sizes if kind == "set" else contract.run_sizes if kind == "run" \
+        else contract.colour_sizes
+    return sorted(given or [default] * contract.count(kind))
+
+
+def is_colour_group(cards: Sequence[Card], rules: Ruleset, round_no: int) -> bool:
+    """Cards all of one colour in any ranks (`contract.colours`): some colour every
+    non-wild card has, wild-rank cards of that colour counting as natural where they may
+    stand for themselves, within `melds.colour`'s sizes and the wild rules."""
+    m = rules.melds.colour
+    if len(cards) < m.min or (m.max is not None and len(cards) > m.max):
+        return False
+    for tint in ("red", "black"):
+        naturals = wilds = 0
+        for card in cards:
+            wild = rules.is_wild(card.rank, round_no)
+            if not wild:
+                if COLOURS[card.suit] != tint:
+                    break
+                naturals += 1
+            elif not card.is_joker and rules.melds.wild_rank_natural \
+                    and COLOURS[card.suit] == tint:
+                naturals += 1
+            else:
+                wilds += 1
+        else:
+            if _counts_ok(naturals, wilds, rules):
+                return True
+    return False
 
 
 def _sizes_ok(masks: list[int], sizes: list[int], exact: bool) -> bool:
@@ -296,19 +323,24 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
     contract = rules.round(round_no).contract
     set_sizes = _sizes(contract, "set", rules.melds.set.min)
     run_sizes = _sizes(contract, "run", rules.melds.run.min)
+    colour_sizes = _sizes(contract, "colour", rules.melds.colour.min)
     exact = rules.contract.exact_size
     # groups are judged with the contract's least sizes; `_sizes_ok` matches them up
     rules = replace(rules, melds=replace(
         rules.melds, set=replace(rules.melds.set, min=min(set_sizes or [1])),
-        run=replace(rules.melds.run, min=min(run_sizes or [1]))))
+        run=replace(rules.melds.run, min=min(run_sizes or [1])),
+        colour=replace(rules.melds.colour, min=min(colour_sizes or [1]))))
     cards = list(hand)
     n = len(cards)
     must = 0 if must_include is None else 1 << next(
         i for i, c in enumerate(cards) if c.uid == must_include.uid)
     set_groups = []
     run_groups = []
+    colour_groups = []
     for mask in range(1, 1 << n):
         group = [cards[i] for i in range(n) if mask >> i & 1]
+        if contract.colours and is_colour_group(group, rules, round_no):
+            colour_groups.append((mask, ()))
         if contract.sets:
             ranks = set_ranks(group, rules, round_no)
             if ranks:
@@ -355,19 +387,22 @@ def brute_contract(hand: Sequence[Card], rules: Ruleset, round_no: int,
             pick(kind_groups, want - 1, k + 1, used | mask, acc + [(mask, labels)], then)
 
     def after_sets(used, sets):
-        def after_runs(used2, runs):
-            nonlocal best
-            if used2 & must != must or not labels_ok(sets, runs):
-                return
-            if not (_sizes_ok([m for m, _ in sets], set_sizes, exact)
-                    and _sizes_ok([m for m, _ in runs], run_sizes, exact)):
-                return
-            rest = [cards[i] for i in range(n) if not used2 >> i & 1]
-            if whole_hand and rest:
-                return
-            cost = sum(penalty_of(c, rules, round_no) for c in rest)
-            if best is None or cost < best:
-                best = cost
+        def after_runs(used1, runs):
+            def after_colours(used2, colours):
+                nonlocal best
+                if used2 & must != must or not labels_ok(sets, runs):
+                    return
+                if not (_sizes_ok([m for m, _ in sets], set_sizes, exact)
+                        and _sizes_ok([m for m, _ in runs], run_sizes, exact)
+                        and _sizes_ok([m for m, _ in colours], colour_sizes, exact)):
+                    return
+                rest = [cards[i] for i in range(n) if not used2 >> i & 1]
+                if whole_hand and rest:
+                    return
+                cost = sum(penalty_of(c, rules, round_no) for c in rest)
+                if best is None or cost < best:
+                    best = cost
+            pick(colour_groups, contract.colours, 0, used1, [], after_colours)
         pick(run_groups, contract.runs, 0, used, [], after_runs)
 
     pick(set_groups, contract.sets, 0, 0, [], after_sets)

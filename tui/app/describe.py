@@ -36,6 +36,15 @@ def deal_label(view: SeatView) -> str:
     return " — ".join(parts)
 
 
+def phase_marks(view: SeatView) -> tuple[tuple[tuple[bool, ...], ...], tuple[int, ...]]:
+    """For the score sheet under `progression: per_player`: per finished deal, per seat,
+    whether it made its phase then; and the phase each seat is on now (both empty for a
+    game played by the schedule)."""
+    if not view.rules.per_player:
+        return (), ()
+    return (tuple(r.made for r in view.results), tuple(p.phase for p in view.players))
+
+
 def buys_left(view: SeatView, seat: int) -> str:
     """`2 buys left` for a seat where buying is on with a limit, `buys: no limit` without
     one, and nothing where nobody buys."""
@@ -84,8 +93,9 @@ def prompt(view: SeatView, style: CardStyle) -> str:
         return f"{lead}discard (d), or go out (o) if every other card fits a meld."
     contract = view.round.contract
     if contract.required and me is not None and not me.contract_down:
-        return (f"{lead}lay down {contract.describe()} (space select · g group · m meld), "
-                "then discard (d).")
+        phase = f"your phase {me.phase}: " if me.phase else ""
+        return (f"{lead}lay down {phase}{contract.describe()} (space select · g group · "
+                "m meld), then discard (d).")
     if view.rules.lay_off.when != "never":
         return f"{lead}lay off (select, l) or discard (d)."
     return f"{lead}discard (d)."

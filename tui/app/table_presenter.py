@@ -29,7 +29,7 @@ from tui.engine.view import Event, SeatView
 
 from . import intents
 from .cardart import CardStyle
-from .describe import buys_left, deal_label, name_of, prompt
+from .describe import buys_left, deal_label, name_of, phase_marks, prompt
 from .widgets.keybar import Hint
 
 PHASE_WORDS = {"draw": "drawing", "play": "playing", "buy": "may buy?"}
@@ -101,6 +101,8 @@ class ScoresContent:
     scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
     lowest_wins: bool
+    made: tuple[tuple[bool, ...], ...] = ()  # `progression: per_player`: see `phase_marks`
+    phases: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ def present(view: SeatView, ctx: SeatContext) -> TableContents:
         my_turn=my_turn,
         scores=ScoresContent(tuple(name_of(view, s) for s in range(len(view.players))),
                              tuple(view.scores), tuple(p.total for p in view.players),
-                             view.rules.end.winner == "lowest"),
+                             view.rules.end.winner == "lowest", *phase_marks(view)),
         hints=tuple(key_hints(view, ctx)),
     )
 

@@ -59,6 +59,7 @@ from .tactics import (
     may_lay_off_now,
     options,
     play_mode,
+    seat_rounds,
     stock_or_first,
     top_take,
 )
@@ -196,7 +197,8 @@ def deep_draw(view: SeatView, ev: Evaluator) -> Decision | None:
         return Decision(deep[0], "the cards lay the whole hand down")
     hand = list(view.hand)
     p = ev.contract_params
-    usual = len(hand) - ev.contract.sets * p.set_min - ev.contract.runs * p.run_min
+    usual = len(hand) - ev.contract.sets * p.set_min - ev.contract.runs * p.run_min \
+        - ev.contract.colours * p.colour_min
     best: tuple[tuple[int, int], TakeDiscard] | None = None
     for take in deep:
         left = cards_left_after_laying_down(view, ev, take.depth)
@@ -228,8 +230,8 @@ def cards_left_after_laying_down(view: SeatView, ev: Evaluator, depth: int
         find_contract(cards, view.rules, rn)
     if lay is None:
         return None
-    stuck = sorted((ev.value(c) for c in ev.stuck(lay.deadwood, [*view.table, *lay.melds])),
-                   reverse=True)
+    stuck = sorted((ev.value(c) for c in ev.stuck(lay.deadwood, [*view.table, *lay.melds],
+                                                   seat_rounds(view))), reverse=True)
     kept = stuck[1:]  # the highest is thrown
     return len(kept), sum(kept)
 
@@ -243,12 +245,13 @@ def wild_keeper_draw(view: SeatView, ev: Evaluator) -> Decision | None:
     card = view.top_discard
     stock = stock_or_first(view)
     if card is None or stock.kind != "draw_stock" or ev.is_wild(card) or \
-            not ev.stuck([card], view.table):
+            not ev.stuck([card], view.table, seat_rounds(view)):
         return None
     hand = list(view.hand)
     if not any(ev.is_wild(c) for c in hand):
         return None
-    natural = [ev.value(c) for c in ev.stuck(hand, view.table) if not ev.is_wild(c)]
+    natural = [ev.value(c) for c in ev.stuck(hand, view.table, seat_rounds(view))
+               if not ev.is_wild(c)]
     if natural and max(natural) > ev.value(card):
         return None
     return Decision(stock, f"{card} fits nowhere and scores as much as any card I would "

@@ -19,14 +19,15 @@ from typing import Any
 from tui.engine.actions import Action
 from tui.engine.cards import ACE, HIGH_ACE, Card
 from tui.engine.meld import Meld
-from tui.engine.meld_rules import run_positions_of
+from tui.engine.meld_params import colour
+from tui.engine.meld_rules import meld_params, run_positions_of
 from tui.engine.view import SeatView
 
 from .evaluate import ContractNeed, Evaluator, without_card
 from .lookahead import next_player
 from .medium import connections, discard_action
 from .memory import Knowledge, read_knowledge
-from .tactics import Decision, discards_after_taking
+from .tactics import Decision, discards_after_taking, seat_rounds
 
 # contract games: weights of the discard score (points-like units)
 CONTRACT_STEP = 12.0  # one card further from the contract
@@ -124,10 +125,10 @@ def draw_after_contract(view: SeatView, ev: Evaluator, top: Action | None, stock
         return Decision(stock, "nothing to take")
     if stock.kind != "draw_stock":
         return Decision(top, "the stock is empty")
-    if not ev.stuck([card], view.table):
+    if not ev.stuck([card], view.table, seat_rounds(view)):
         return Decision(top, f"{card} can be laid off")
     hand = list(view.hand)
-    stuck = ev.stuck(hand, view.table)
+    stuck = ev.stuck(hand, view.table, seat_rounds(view))
     if not stuck:
         return Decision(stock, "every card in hand fits the table")
     worst = max(ev.value(c) for c in stuck)
@@ -139,7 +140,7 @@ def draw_after_contract(view: SeatView, ev: Evaluator, top: Action | None, stock
     expected = 0.0
     for (rank, suit), n in know.unseen.items():
         drawn = Card(rank, suit)
-        if ev.helping_wild(drawn) or not ev.stuck([drawn], view.table):
+        if ev.helping_wild(drawn) or not ev.stuck([drawn], view.table, seat_rounds(view)):
             expected += n * (worst + CARD_SHED)
         else:
             expected += n * max(0, worst - ev.value(drawn))
@@ -180,7 +181,7 @@ def discard_after_contract(view: SeatView, ev: Evaluator, allowed: list[Card]) -
     hand = list(view.hand)
     know = read_knowledge(view)
     total = know.unseen_total or 1
-    stuck = {c.uid for c in ev.stuck(hand, view.table)}
+    stuck = {c.uid for c in ev.stuck(hand, view.table, seat_rounds(view))}
     pool = [c for c in allowed if c.uid in stuck] or allowed
     wants = _collecting(view, know, ev)
     scored = []
@@ -216,9 +217,11 @@ def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Car
         return lambda card: False
     info = view.players[nxt]
     if info.contract_down:
-        return lambda card: not ev.stuck([card], view.table)
+        return lambda card: not ev.stuck([card], view.table, seat_rounds(view))
     taken = [Card(rank, suit) for (rank, suit), n in know.held.get(nxt, Counter()).items()
              for _ in range(n)]
+    if view.rules.per_player and info.phase:
+        return _collecting_for_phase(view, info.phase, taken, ev)
     reach = max(ev.params.run_min - 1, 1)
 
     def wants(card: Card) -> bool:
@@ -227,6 +230,32 @@ def _collecting(view: SeatView, know: Knowledge, ev: Evaluator) -> Callable[[Car
         return any(t.rank == card.rank or (t.suit == card.suit and
                                            0 < abs(t.rank - card.rank) <= reach)
                    for t in taken if not ev.is_wild(t))
+
+    return wants
+
+
+def _collecting_for_phase(view: SeatView, phase: int, taken: list[Card], ev: Evaluator
+                          ) -> Callable[[Card], bool]:
+    """Under `progression: per_player` the next player collects for their own phase, not
+    this seat's: cards of a rank they took where it asks for sets, near in rank (of the
+    suit, where runs are of one suit) where it asks for runs, of the colour where it asks
+    for a group of one colour."""
+    rules = view.rules
+    options = rules.round(phase).contract.options()
+    sets, runs, colours = (any(o.count(kind) for o in options)
+                           for kind in ("set", "run", "colour"))
+    p = meld_params(rules, phase, "contract")
+    reach = max(p.run_min - 1, 1)
+    kept = [t for t in taken if not ev.is_wild(t)]
+
+    def wants(card: Card) -> bool:
+        if ev.is_wild(card):
+            return True  # a wild helps every phase
+        return any(sets and t.rank == card.rank
+                   or runs and (t.suit == card.suit or not p.same_suit)
+                   and 0 < abs(t.rank - card.rank) <= reach
+                   or colours and colour(t.suit) == colour(card.suit)
+                   for t in kept)
 
     return wants
 

@@ -24,11 +24,11 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from tui.engine.cards import ACE, HIGH_ACE, SUITS, Card
+from tui.engine.cards import ACE, HIGH_ACE, RANKS, SUITS, Card
 from tui.engine.contract_options import option_rulesets
 from tui.engine.meld import Face, Meld, MeldKind
 from tui.engine.meld_params import COLOUR_SUITS, colour
@@ -317,9 +317,12 @@ class Evaluator:
 
     # ---------------------------------------------------------------- laying off
 
-    def stuck(self, cards: Sequence[Card], table: Sequence[Meld]) -> list[Card]:
+    def stuck(self, cards: Sequence[Card], table: Sequence[Meld],
+              rounds: Sequence[int] = ()) -> list[Card]:
         """Cards that cannot be laid off on the table, even after laying off the others
-        (one card can open the way for the next: 8H then 9H onto 5H-7H)."""
+        (one card can open the way for the next: 8H then 9H onto 5H-7H).  `rounds`, per
+        seat, the round its melds are judged by (`progression: per_player`: the phase
+        its owner is on; `seat_rounds`); by default this evaluator's."""
         melds = list(table)
         left = list(cards)
         progress = True
@@ -329,8 +332,10 @@ class Evaluator:
                 for i, meld in enumerate(melds):
                     if not _may_fit(card, meld, self.params):
                         continue
+                    owner = meld.owner
+                    rn = rounds[owner] if 0 <= owner < len(rounds) else self.round_no
                     try:
-                        melds[i] = extend_meld(meld, [card], self.rules, self.round_no)
+                        melds[i] = extend_meld(meld, [card], self.rules, rn)
                     except MeldError:
                         continue
                     left.remove(card)
@@ -343,6 +348,8 @@ def _may_fit(card: Card, meld: Meld, params: MeldParams) -> bool:
     """A quick test before asking `extend_meld`: could the card join the meld at all?"""
     if card.rank in params.wild_ranks:
         return True
+    if meld.kind == "colour":
+        return colour(card.suit) == meld.colour
     if meld.kind == "set":
         return card.rank == meld.rank
     if card.suit != meld.suit and params.same_suit:
@@ -389,6 +396,7 @@ class _Group:
 def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     p = ev.contract_params
     want_sets, want_runs = ev.contract.sets, ev.contract.runs
+    want_colours = ev.contract.colours
     wild_ranks = p.wild_ranks
     wilds = sum(1 for rank, _ in key if rank in wild_ranks)
     counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
@@ -402,6 +410,10 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
     # choices from the most promising and stop when no other can beat the best found.
     set_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in set_choices]
     run_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in run_choices]
+    if want_colours:  # groups of one colour (`contract.colours`): they go first
+        run_opts = [(r_short + c_short, r_room + c_room, (*tints, *runs))
+                    for c_short, c_room, tints in _colour_opts(counts, p, want_colours)
+                    for r_short, r_room, runs in run_opts]
     ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
               for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
     ranked.sort(key=lambda item: item[0])
@@ -416,18 +428,20 @@ def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
             if missing == optimistic:
                 break
     if best is None:
-        return ContractNeed(want_sets * p.set_min + want_runs * p.run_min, ())
+        return ContractNeed(want_sets * p.set_min + want_runs * p.run_min
+                            + want_colours * p.colour_min, ())
     missing, used, order = best
     if not missing:
         return ContractNeed(0, used)
     # Faces filling a chosen group help; so do faces bringing a group not chosen as close
     # as the farthest chosen one of its kind (the two could then trade places).
-    worst = {"set": -1, "run": -1}
+    worst = {"set": -1, "run": -1, "colour": -1}
     for group in order:
         worst[group.kind] = max(worst[group.kind], group.short)
     chosen = {id(g) for g in order}
     spare = [g for g in set_groups + run_groups
              if id(g) not in chosen and 0 < g.short <= worst[g.kind]]
+    spare += [g for g in order if g.kind == "colour" and g.short]
     return ContractNeed(missing, used, _wanted([*order, *spare], p))
 
 
@@ -435,7 +449,10 @@ def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
     """Natural faces that would fill a gap of the groups."""
     out: set[tuple[int, str]] = set()
     for group in groups:
-        if group.kind == "set":
+        if group.kind == "colour":  # any card of its colour
+            if group.short:
+                out.update((rank, s) for rank in RANKS for s in COLOUR_SUITS[group.label[0]])
+        elif group.kind == "set":
             rank = group.label[0]
             if rank <= 0:
                 continue
@@ -529,6 +546,26 @@ def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
             groups.append(_group("run", (suit, start), faces, length, p))
     groups += [_group("run", ("", -k - 10), (), length, p) for k in range(want)]
     return groups
+
+
+def _colour_opts(counts: Counter[Any], p, want: int
+                 ) -> list[tuple[int, int, tuple[_Group, ...]]]:
+    """(short, room, groups) of each choice of colours for the contract's `want` groups of
+    one colour: a group takes the naturals of its colour (those of another group of the
+    same colour after it)."""
+    faces = {tint: [f for f, n in sorted(counts.items()) if colour(f[1]) == tint
+                    for _ in range(n)] for tint in COLOUR_SUITS}
+    opts = []
+    for tints in combinations_with_replacement(sorted(COLOUR_SUITS), want):
+        taken = dict.fromkeys(COLOUR_SUITS, 0)
+        groups = []
+        for k, tint in enumerate(tints):
+            mine = tuple(faces[tint][taken[tint]:taken[tint] + p.colour_min])
+            taken[tint] += len(mine)
+            groups.append(_group("colour", (tint, k), mine, p.colour_min, p))
+        opts.append((sum(g.short for g in groups), sum(g.room for g in groups),
+                     tuple(groups)))
+    return opts
 
 
 def _run_combos(groups: list[_Group], want: int, same_suit: str):

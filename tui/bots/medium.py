@@ -31,6 +31,7 @@ from .tactics import (
     meld_phrase,
     options,
     play_mode,
+    seat_rounds,
     stock_or_first,
 )
 
@@ -78,7 +79,7 @@ class MediumBot(TacticalBot):
                    deep: Sequence[TakeDiscard], stock: Action) -> Decision:
         card = view.top_discard
         if top is not None and card is not None:
-            if not ev.stuck([card], view.table):
+            if not ev.stuck([card], view.table, seat_rounds(view)):
                 return Decision(top, f"{card} can be laid off")
             if play_mode(view) == "free":
                 before = ev.penalty(hand)
@@ -151,7 +152,7 @@ class MediumBot(TacticalBot):
                       allowed: list[Card]) -> Decision:
         if play_mode(view) == "free":
             return self._discard_declare(view, ev, hand, allowed)
-        stuck = ev.stuck(hand, view.table)
+        stuck = ev.stuck(hand, view.table, seat_rounds(view))
         stuck_faces = {c.face for c in stuck}
         pool = [c for c in allowed if c.face in stuck_faces] or allowed
         card = max(pool, key=lambda c: (ev.value(c), -connections(c, hand, ev), c.sort_key()))

@@ -197,7 +197,8 @@ class Deal:
             used = list(need.used)
             # wilds fill what the natural cards of the contract leave short
             short = ev.contract.sets * ev.params.set_min + \
-                ev.contract.runs * ev.params.run_min - len(used)
+                ev.contract.runs * ev.params.run_min + \
+                ev.contract.colours * ev.params.colour_min - len(used)
             keep: list[Card] = []
             for card in hand:
                 if card.face in used:

@@ -54,6 +54,14 @@ def evaluator_for(view: SeatView) -> Evaluator:
     return ev
 
 
+def seat_rounds(view: SeatView) -> tuple[int, ...]:
+    """Per seat, the round its melds on the table are judged by: under `progression:
+    per_player` the phase its owner is on, else () (the deal's round for all)."""
+    if not view.rules.per_player:
+        return ()
+    return tuple(p.phase or view.schedule_round for p in view.players)
+
+
 def play_mode(view: SeatView) -> str:
     """"declare": melds only when going out; "contract": a contract to lay down first;
     "free": melding and laying off from the start."""

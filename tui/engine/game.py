@@ -203,18 +203,18 @@ class Game:
         summary = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(result.points))
         self._say(-1, f"Deal {st.number} scored: {summary}.", "score")
         st.phase = "round_over"
-        last_made = self._phases_made(st) if self.rules.per_player else False
+        last_made = self._phases_made(result) if self.rules.per_player else False
         limit = self.rules.end.point_limit
         if self.last_round() or self.out_of_moves or last_made or (
                 limit is not None and max(self.totals) >= limit):
             self._end_game()
 
-    def _phases_made(self, st: Deal) -> bool:
+    def _phases_made(self, result: RoundResult) -> bool:
         """`progression: per_player`: every seat that laid its phase down this deal moves
         on to the next; whether one has now made the last phase (the game's end)."""
         last = len(self.rules.rounds)
-        for seat in range(self.players):
-            if st.contract_of(seat).required and not st.contract_down(seat):
+        for seat, made_it in enumerate(result.made):
+            if not made_it:
                 continue
             self.phases_made[seat] += 1
             made = self.phases_made[seat]

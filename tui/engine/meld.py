@@ -1,8 +1,11 @@
-"""A meld on the table: a set or a run, with what every wild card in it stands for.
+"""A meld on the table: a set, a run or a group of one colour, with what every wild card in
+it stands for.
 
 Whoever melds or lays off a wild card declares the card it stands for, and that never
 changes; so a meld records, for every card, the face it represents.  For a run that face's
-rank is a *position*: 1…13, or 14 for an ace played high.
+rank is a *position*: 1…13, or 14 for an ace played high.  In a group of one colour a wild
+stands for rank 0 in a suit of the group's colour (hearts for red, spades for black): any
+card of that colour.
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .cards import HIGH_ACE, RANK_NAMES, Card
+from .cards import HIGH_ACE, RANK_NAMES, RED_SUITS, Card
 
-MeldKind = Literal["set", "run"]
+MeldKind = Literal["set", "run", "colour"]
 Face = tuple[int, str]  # (rank or run position, suit); a wild in a set may have suit ""
 
 
@@ -33,6 +36,12 @@ class Meld:
     def suit(self) -> str:
         """The suit of a run."""
         return self.stands_for[0][1]
+
+    @property
+    def colour(self) -> str:
+        """The colour of a group of one colour ("red", "black"; "" while it has none)."""
+        suit = next((face[1] for face in self.stands_for if face[1]), "")
+        return "" if not suit else "red" if suit in RED_SUITS else "black"
 
     @property
     def low(self) -> int:
@@ -59,6 +68,8 @@ class Meld:
         for card, face in zip(self.cards, self.stands_for, strict=True):
             if _is_itself(card, face):
                 shown.append(str(card))
+            elif self.kind == "colour":
+                shown.append(f"{card}={self.colour}")
             else:
                 shown.append(f"{card}={face_name(face)}")
         return " ".join(shown)

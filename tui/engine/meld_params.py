@@ -53,6 +53,11 @@ class MeldParams:
     # with runs of mixed suits: a run of one suit is of one colour anyway)
     set_colour: bool = False
     run_colour: bool = False
+    # groups of one colour in any ranks (`contract.colours`, sized by `melds.colour`):
+    # only where the round's contract asks for them (its lay-down, and laying off)
+    colours: bool = False
+    colour_min: int = 3
+    colour_max: int = 1 << 20
 
     # derived (worked out once: the solver reads them in its inner loops)
     min_pos: int = field(init=False)  # lowest run position
@@ -104,10 +109,14 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         set_min = NO_MELD
     if not m.run.allowed:
         run_min = MAX_RUN + 1
+    options = rules.round(round_no).contract.options()
+    colours = use != "meld" and any(o.colours for o in options)
+    colour_min = m.colour.min
     if use == "contract":  # the smallest of any pattern of the contract
-        options = rules.round(round_no).contract.options()
         set_min = min(min(o.sizes("set", set_min) or (set_min,)) for o in options)
         run_min = min(min(o.sizes("run", run_min) or (run_min,)) for o in options)
+        colour_min = min(min(o.sizes("colour", colour_min) or (colour_min,))
+                         for o in options)
     params = MeldParams(
         wild_ranks=frozenset(wild),
         set_min=set_min,
@@ -129,6 +138,9 @@ def meld_params(rules: Ruleset, round_no: int, use: str = "meld") -> MeldParams:
         max_wilds=UNLIMITED if m.max_wilds is None else m.max_wilds,
         set_colour=m.set.one_colour,
         run_colour=m.run.one_colour and not m.run.same_suit,
+        colours=colours,
+        colour_min=colour_min,
+        colour_max=UNLIMITED if m.colour.max is None else m.colour.max,
     )
     if params.bounded:  # a run fits between the bounds
         params = replace(params, run_max=min(run_max, params.max_pos - params.min_pos + 1))

@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import ACE, HIGH_ACE, Card
 from .meld import Face, Meld
+from .meld_colours import validate_colour
 from .meld_params import (
     MAX_RUN,
     UNLIMITED,
@@ -128,6 +129,8 @@ def validate_meld(cards: list[Card], fixed: list[Face | None], params: MeldParam
         try:
             if k == "set":
                 return validate_set(cards, fixed, params)
+            if k == "colour":
+                return validate_colour(cards, fixed, params)
             return validate_run(cards, fixed, params, end)
         except MeldError as exc:
             errors.append(_blame(exc, cards, fixed, params, end) if k == "run" else exc)
@@ -165,7 +168,19 @@ def _blame(exc: MeldError, cards: list[Card], fixed: list[Face | None], params: 
 
 
 def _kind_order(cards: list[Card], fixed: list[Face | None], params: MeldParams) -> tuple[Any, ...]:
-    """Which reading to try first; the first one's error is the one reported."""
+    """Which reading to try first; the first one's error is the one reported (a group of
+    one colour last, where the contract asks for one)."""
+    order = _set_or_run_order(cards, fixed, params)
+    if not params.colours:
+        return order
+    naturals = [c for c in cards if c.rank not in params.wild_ranks]
+    if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
+        return ("colour", *order)  # neither a set nor a run of one suit
+    return (*order, "colour")
+
+
+def _set_or_run_order(cards: list[Card], fixed: list[Face | None],
+                      params: MeldParams) -> tuple[Any, ...]:
     naturals = [c for c in cards if c.rank not in params.wild_ranks]
     if len({c.rank for c in naturals}) > 1:
         return ("run", "set")

@@ -49,12 +49,16 @@ class Contract:
     `set_ranks`, when given (one entry per set, in the order of `set_sizes`), is the rank
     each set must be of ("a pair of aces"), None for a set of any rank.
     `alternatives`: other patterns any one of which may be laid down instead of this one
-    (`contract.any_of`; this one is the first)."""
+    (`contract.any_of`; this one is the first).
+    `colours` / `colour_sizes`: groups of one colour in any ranks ("7 cards of one
+    colour", `contract.colours`), sized as sets and runs are."""
 
     sets: int = 0
     runs: int = 0
     set_sizes: tuple[int, ...] = ()
     run_sizes: tuple[int, ...] = ()
+    colours: int = 0
+    colour_sizes: tuple[int, ...] = ()
     set_ranks: tuple[int | None, ...] = ()
     alternatives: tuple[Contract, ...] = ()
     exact_size: bool | None = None  # this round's `contract.exact_size` (None: the game's)
@@ -68,13 +72,17 @@ class Contract:
 
     @property
     def required(self) -> bool:
-        return self.sets + self.runs > 0
+        return self.sets + self.runs + self.colours > 0
+
+    def count(self, kind: str) -> int:
+        """How many melds of `kind` ("set", "run", "colour") the contract asks for."""
+        return self.sets if kind == "set" else self.runs if kind == "run" else self.colours
 
     def sizes(self, kind: str, default: int) -> tuple[int, ...]:
         """The smallest size of each meld of `kind` in the contract, largest first."""
-        given = self.set_sizes if kind == "set" else self.run_sizes
-        count = self.sets if kind == "set" else self.runs
-        return tuple(sorted(given, reverse=True)) if given else (default,) * count
+        given = self.set_sizes if kind == "set" else self.run_sizes if kind == "run" \
+            else self.colour_sizes
+        return tuple(sorted(given, reverse=True)) if given else (default,) * self.count(kind)
 
     def set_slots(self, default: int) -> tuple[tuple[int, int | None], ...]:
         """(smallest size, rank or None) of each set of the contract, largest first (sets
@@ -101,6 +109,11 @@ class Contract:
                     parts.append(f"{k} {kind}{'s' if k > 1 else ''} of {size}")
             elif count:
                 parts.append(f"{count} {kind}" + ("s" if count > 1 else ""))
+        if self.colour_sizes:  # 7 cards of one colour
+            parts += [f"{size} cards of one colour"
+                      for size in sorted(self.colour_sizes, reverse=True)]
+        elif self.colours:
+            parts.append(f"{self.colours} group{'s' if self.colours > 1 else ''} of one colour")
         return " + ".join(parts) if parts else "no contract"
 
 
@@ -152,9 +165,18 @@ class RunRule:
 
 
 @dataclass(frozen=True)
+class ColourRule:
+    """Groups of one colour in any ranks, as a contract asks (`contract.colours`)."""
+
+    min: int = 3
+    max: int | None = None
+
+
+@dataclass(frozen=True)
 class MeldRules:
     set: SetRule = field(default_factory=SetRule)
     run: RunRule = field(default_factory=RunRule)
+    colour: ColourRule = field(default_factory=ColourRule)
     min_natural: int = 1
     wilds_may_outnumber_naturals: bool = True
     wild_rank_natural: bool = True  # a wild-rank card may stand for itself as a natural

@@ -83,8 +83,17 @@ def score_deal(deal: Deal) -> RoundResult:
         cut = rules.scoring.undercut_bonus
         turned = undercut(points, out, kept, cut) if knock and cut is not None else None
         points = turned if turned is not None else _collected(points, out, kept)
+    phases, made = _phases_played(deal) if rules.per_player else ((), ())
     return RoundResult(deal.number, tuple(points), deal.went_out, tuple(melds),
-                       tuple(deadwood))
+                       tuple(deadwood), phases, made)
+
+
+def _phases_played(deal: Deal) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """`progression: per_player`: the phase each seat played in `deal`, and whether it
+    laid that phase down (a phase with no contract is made by playing it)."""
+    seats = range(deal.players)
+    return (tuple(deal.round_of(s) for s in seats),
+            tuple(not deal.contract_of(s).required or deal.contract_down(s) for s in seats))
 
 
 def _collected(points: list[int], out: int, kept: int) -> list[int]:

@@ -111,6 +111,10 @@ class RoundResult:
     went_out: int  # seat, or -1 when the round ended without anyone going out
     melds: tuple[tuple[tuple[Card, ...], ...], ...]  # per seat: the melds of its final hand
     deadwood: tuple[tuple[Card, ...], ...]  # per seat: cards that scored
+    # `progression: per_player`: per seat, the phase it played this deal and whether it
+    # made it (laid it down); empty for a game played by the schedule
+    phases: tuple[int, ...] = ()
+    made: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)

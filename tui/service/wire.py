@@ -342,8 +342,8 @@ def _meld_to_wire(meld: Meld) -> list[Any]:
 
 def _meld_from_wire(value: Any) -> Meld:
     kind, cards, faces, owner, meld_id = value
-    if kind not in ("set", "run"):
-        raise WireError("a meld is a set or a run")
+    if kind not in ("set", "run", "colour"):
+        raise WireError("a meld is a set, a run or a group of one colour")
     return Meld(kind, cards_from_wire(cards), tuple(_face(f) for f in faces),
                 _int(owner, "meld owner", -1, 16), _int(meld_id, "meld id", -1, 10_000))
 
@@ -372,13 +372,24 @@ def view_to_wire(view: SeatView, log_from: int) -> dict[str, Any]:
         "scores": [list(s) for s in view.scores],
         "results": [[r.deal, list(r.points), r.went_out,
                      [[cards_to_wire(m) for m in melds] for melds in r.melds],
-                     [cards_to_wire(d) for d in r.deadwood]] for r in view.results],
+                     [cards_to_wire(d) for d in r.deadwood], list(r.phases), list(r.made)]
+                    for r in view.results],
         "log_from": log_from, "log": [event_to_wire(e) for e in view.log[log_from:]],
         "legal": [action_to_wire(a) for a in view.legal],
         "final": view.final_turns, "taken": cards_to_wire(view.taken_from_discard),
         "offer": None if view.buy_offer is None else card_to_wire(view.buy_offer),
         "winners": list(view.winners),
     }
+
+
+def _phases_from_wire(value: Any) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """A deal's phases played and made (`progression: per_player`), if the other end
+    sent them (an older one does not)."""
+    if not value:
+        return (), ()
+    phases, made = value
+    return (tuple(_int(p, "phase", 0, 1000) for p in phases),
+            tuple(bool(m) for m in made))
 
 
 def view_from_wire(data: Mapping[str, Any], rules: Ruleset, log: list[Event]) -> SeatView:
@@ -406,7 +417,8 @@ def view_from_wire(data: Mapping[str, Any], rules: Ruleset, log: list[Event]) ->
             results=tuple(RoundResult(r[0], tuple(r[1]), r[2],
                                       tuple(tuple(cards_from_wire(m) for m in melds)
                                             for melds in r[3]),
-                                      tuple(cards_from_wire(d) for d in r[4]))
+                                      tuple(cards_from_wire(d) for d in r[4]),
+                                      *_phases_from_wire(r[5:]))
                           for r in data["results"]),
             log=LogSoFar(log),
             legal=tuple(action_from_wire(a) for a in data["legal"]),

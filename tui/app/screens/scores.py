@@ -15,7 +15,7 @@ from textual.widgets import Label, Static, TabbedContent, TabPane
 from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, card_words
-from ..describe import name_of
+from ..describe import name_of, phase_marks
 from ..widgets.gamelog import GameLog
 from ..widgets.scoresheet import ScoreSheet
 from .summary import hands_table
@@ -53,7 +53,8 @@ class ScoresScreen(ModalScreen[None]):
         sheet = ScoreSheet()
         names = [name_of(view, s) for s in range(len(view.players))]
         sheet.show(names, view.scores, [p.total for p in view.players],
-                   view.rules.end.winner == "lowest", view.seat, self.card_style.ascii)
+                   view.rules.end.winner == "lowest", view.seat, self.card_style.ascii,
+                   *phase_marks(view))
         return sheet
 
     def _last_deal_title(self) -> Text:

@@ -29,7 +29,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from tui.engine.view import SeatView
 
 from ..cardart import CardStyle, chips
-from ..describe import deal_label, name_of
+from ..describe import deal_label, name_of, phase_marks
 from ..host import still_shown
 from ..messages import TableChanged
 from ..widgets.chart import TotalsChart
@@ -59,9 +59,11 @@ def hands_table(view: SeatView, style: CardStyle) -> RichTable:
         name = Text(name_of(view, seat), Style(bold=seat == view.seat))
         if seat == result.went_out:
             name.append(" (out)" if style.ascii else " ★ out", Style(color=style.c.highlight))
-        phase = view.players[seat].phase  # (`progression: per_player`: the phase now on)
-        if phase:
-            name.append(f" · phase {phase}", Style(dim=True))
+        if seat < len(result.made):  # (`progression: per_player`: who made their phase)
+            played = result.phases[seat]
+            name.append(f" · made phase {played}" if result.made[seat]
+                        else f" · still on phase {played}",
+                        Style(color=style.c.highlight) if result.made[seat] else Style(dim=True))
         melds = Text()
         for i, meld in enumerate(result.melds[seat] if seat < len(result.melds) else ()):
             if i:
@@ -91,7 +93,7 @@ def score_sheet(view: SeatView, style: CardStyle) -> ScoreSheet:
     sheet = ScoreSheet(classes="sheet")
     names = [name_of(view, s) for s in range(len(view.players))]
     sheet.show(names, view.scores, [p.total for p in view.players],
-               view.rules.end.winner == "lowest", view.seat, style.ascii)
+               view.rules.end.winner == "lowest", view.seat, style.ascii, *phase_marks(view))
     return sheet
 
 

@@ -320,7 +320,8 @@ class TableView(Screen[None]):
         if old is None or now.scores != old.scores:
             scores = now.scores
             self.query_one(ScoreSheet).show(scores.names, scores.scores, scores.totals,
-                                            scores.lowest_wins, self.seat, style.ascii)
+                                            scores.lowest_wins, self.seat, style.ascii,
+                                            scores.made, scores.phases)
         if old is None or now.hints != old.hints:
             self.query_one(KeyBar).show(now.hints)
 

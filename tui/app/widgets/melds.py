@@ -49,7 +49,9 @@ def meld_lines(melds: Sequence[Meld], targets: set[int], style: CardStyle,
 
 def stand_in(meld: Meld, face: tuple[int, str], style: CardStyle) -> str:
     """What a wild card in `meld` stands for: the very card in a run (`7♣`), the rank in a
-    set (`7`), where the suit is not the point."""
+    set (`7`), where the suit is not the point, the colour in a group of one colour."""
+    if meld.kind == "colour":  # a group of one colour: any card of its colour
+        return meld.colour
     place, suit = face
     rank = ACE if place == HIGH_ACE else place  # a run's place above the king is the ace
     if meld.kind == "set" or suit not in SUITS:

@@ -1,4 +1,6 @@
-"""The score sheet: rounds down, players across, running totals, the leader marked."""
+"""The score sheet: rounds down, players across, running totals, the leader marked; under
+`progression: per_player` (Phase 10) each deal's score marks whoever made their phase in it,
+and a last row says the phase each player is on."""
 
 from __future__ import annotations
 
@@ -32,7 +34,10 @@ def running_totals(scores: Sequence[Sequence[int]], seats: int) -> list[list[int
 
 def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: Sequence[int],
                 lowest_wins: bool, me: int = -1, ascii_only: bool = False,
-                round_word: str = "Rd", highlight: str = "") -> Table:
+                round_word: str = "Rd", highlight: str = "",
+                made: Sequence[Sequence[bool]] = (), phases: Sequence[int] = ()) -> Table:
+    """`made`: per deal, per seat, whether it made its phase in that deal; `phases`: the
+    phase each seat is on now (both empty for a game played by the schedule)."""
     highlight = highlight or default_colours().highlight
     lead = leaders(totals, lowest_wins) if scores else set()
     star = "*" if ascii_only else "★"
@@ -44,12 +49,18 @@ def score_table(names: Sequence[str], scores: Sequence[Sequence[int]], totals: S
         table.add_column(Text(label), justify="right", no_wrap=True,
                          header_style=f"bold {highlight}" if seat in lead else
                          "bold" if seat == me else "")
+    tick = "+" if ascii_only else "✓"
     for number, row in enumerate(scores, start=1):
-        table.add_row(str(number), *(str(v) for v in row))
+        marks = made[number - 1] if number - 1 < len(made) else ()
+        table.add_row(str(number), *(
+            f"{tick}{v}" if seat < len(marks) and marks[seat] else str(v)
+            for seat, v in enumerate(row)))
     table.add_section()
     table.add_row("Σ" if not ascii_only else "tot",
                   *(Text(str(t), f"bold {highlight}" if seat in lead else "bold")
                     for seat, t in enumerate(totals)))
+    if phases:
+        table.add_row("Ph", *(Text(str(p), "dim") for p in phases))
     return table
 
 
@@ -60,6 +71,8 @@ class ScoreSheet(Static):
 
     def show(self, names: Sequence[str], scores: Sequence[Sequence[int]],
              totals: Sequence[int], lowest_wins: bool, me: int = -1,
-             ascii_only: bool = False) -> None:
+             ascii_only: bool = False, made: Sequence[Sequence[bool]] = (),
+             phases: Sequence[int] = ()) -> None:
         self.update(score_table(names, scores, totals, lowest_wins, me, ascii_only,
-                                highlight=app_colours(self.app).highlight))
+                                highlight=app_colours(self.app).highlight,
+                                made=made, phases=phases))

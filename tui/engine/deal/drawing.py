@@ -81,7 +81,8 @@ class Drawing(Melding):
                 and self._free_meld_for(seat, self.hands[seat] + self.discard[-1 - depth:],
                                         card) is not None)
         hand = self.hands[seat] + self.discard[-1 - depth:]
-        if not self._could_meld(card, hand, seat=seat):
+        if not self._could_meld(card, hand, seat=seat,
+                                colours=any(c.colours for c in self.contract_of(seat).options())):
             return False
         whole = self.round_rules.all_at_once
         if whole and self._discard_rule() == "required":

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..actions import IllegalAction, LayDown, LayOff, MeldSpec, SwapJoker
 from ..cards import JOKER_RANK, Card, format_cards
 from ..meld import Meld
+from ..meld_params import colour
 from ..meld_rules import MAX_RUN, MeldError, card_penalty, extend_meld, make_meld, swap_joker
 from ..rules import Contract, MeldRules
 from ..solver import contract_melds_ok, find_contract
@@ -225,7 +226,12 @@ class Melding(DealState):
         """Whether `card` can be laid off on `meld` (cheap suit/rank test first)."""
         if card.rank not in self._wild:
             melds = self._melds(meld.owner)
-            if meld.kind == "set":
+            if meld.kind == "colour":
+                limit = melds.colour.max
+                if colour(card.suit) != meld.colour or (
+                        limit is not None and len(meld.cards) >= limit):
+                    return False
+            elif meld.kind == "set":
                 limit = melds.set.max
                 if card.rank != meld.rank or (limit is not None and len(meld.cards) >= limit):
                     return False
@@ -253,9 +259,11 @@ class Melding(DealState):
         return contract_melds_ok(melds, self.rules, self.round_of(seat)) is None
 
     def _could_meld(self, card: Card, pool: Sequence[Card], table: bool = True,
-                    sets: bool = True, runs: bool = True, seat: int = -1) -> bool:
-        """A quick necessary test: is there any set or run `card` could belong to, from
-        `pool` and the table?  (Saves a full contract search for hopeless deep draws.)"""
+                    sets: bool = True, runs: bool = True, seat: int = -1,
+                    colours: bool = False) -> bool:
+        """A quick necessary test: is there any set or run `card` could belong to (or a
+        group of one colour, with `colours`), from `pool` and the table?  (Saves a full
+        contract search for hopeless deep draws.)"""
         wild = self._wild
         if card.rank in wild:
             return True
@@ -268,6 +276,9 @@ class Melding(DealState):
             1 for c in pool if c.rank == card.rank)
         sets, runs = sets and melds.set.allowed, runs and melds.run.allowed
         if sets and rank_count + wilds >= melds.set.min:
+            return True
+        if colours and sum(1 for c in pool if c.rank not in wild and colour(c.suit) == colour(
+                card.suit)) + wilds >= melds.colour.min:
             return True
         if not runs:
             return table and any(self._extends(m, card) for m in self.table)
@@ -295,17 +306,21 @@ class Melding(DealState):
                            seat: int = -1) -> bool:
         melds = self._melds(seat)
         run_max = min(melds.run.max or MAX_RUN, MAX_RUN)
-        if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max:
+        if len(hand) > contract.sets * (melds.set.max or len(hand)) + contract.runs * run_max \
+                + contract.colours * (melds.colour.max or len(hand)):
             return False
         naturals = [c for c in hand if c.rank not in self._wild]
-        if not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
+        if contract.colours:  # (a group of one colour holds any rank)
+            pass
+        elif not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
                 {c.suit for c in naturals}) > contract.runs:
             return False
-        if not contract.runs and not self.rules.contract.sets_same_rank and len(
+        elif not contract.runs and not self.rules.contract.sets_same_rank and len(
                 {c.rank for c in naturals}) > contract.sets:
             return False
         return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
-                                    runs=contract.runs > 0, seat=seat)
+                                    runs=contract.runs > 0, seat=seat,
+                                    colours=contract.colours > 0)
                    for c in distinct_faces(naturals))
 
     def _build_melds(self, seat: int, specs: Sequence[MeldSpec],

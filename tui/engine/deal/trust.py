@@ -19,7 +19,7 @@ from ..cards import Card
 if TYPE_CHECKING:
     from .turns import DealState
 
-MELD_KINDS = ("", "set", "run")
+MELD_KINDS = ("", "set", "run", "colour")
 RUN_ENDS = ("", "low", "high")
 
 

@@ -14,6 +14,7 @@ from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import (
     STANDARD_VALUES,
     BuyingRules,
+    ColourRule,
     Contract,
     ContractRules,
     DeckSpec,
@@ -84,7 +85,7 @@ def _contract(section: dict[str, Any]) -> Contract:
 
 def _one_contract(section: dict[str, Any]) -> Contract:
     counts: dict[str, Any] = {}
-    for key in ("sets", "runs"):
+    for key in ("sets", "runs", "colours"):
         value = section.get(key, 0)
         if isinstance(value, list):
             counts[key] = len(value)
@@ -104,6 +105,7 @@ def build_melds(melds: dict[str, Any]) -> MeldRules:
     return MeldRules(
         set=SetRule(**_pick(_section(melds, "set"), "min", "max", "distinct_suits", "allowed",
                            "one_colour")),
+        colour=ColourRule(**_pick(_section(melds, "colour"), "min", "max")),
         run=RunRule(
             lowest=run_bound(_section(melds, "run").get("lowest"), "lowest"),
             highest=run_bound(_section(melds, "run").get("highest"), "highest"),

@@ -88,7 +88,7 @@ class _Checker:
 
     def bounds(self) -> None:
         """Every min/max pair in order, and runs no longer than the ranks allow."""
-        for section in (("players",), ("melds", "set"), ("melds", "run")):
+        for section in (("players",), ("melds", "set"), ("melds", "run"), ("melds", "colour")):
             low = get_key(self.data, *section, "min")
             high = get_key(self.data, *section, "max")
             if low is not None and high is not None and low > high:
@@ -143,18 +143,24 @@ class _Checker:
                     )
             written_sets = get_key(entry, "contract", "sets", default=0)
             written_runs = get_key(entry, "contract", "runs", default=0)
+            written_colours = get_key(entry, "contract", "colours", default=0)
             sets, runs = meld_count(written_sets), meld_count(written_runs)
-            if not sets + runs:
+            colours = meld_count(written_colours)
+            if not sets + runs + colours:
                 continue
             contract_at = self.round_path(index, "contract")
             if not melding:
                 self.error(
-                    f"round {number} has a contract ({Contract(sets, runs).describe()}) but "
+                    f"round {number} has a contract "
+                    f"({Contract(sets, runs, colours=colours).describe()}) but "
                     "`going_out.melding_during_play` is false, so nothing can be laid down",
                     *contract_at,
                 )
                 continue
-            sizes = meld_sizes(written_sets, set_min) + meld_sizes(written_runs, run_min)
+            colour_min = get_key(entry, "melds", "colour", "min",
+                                 default=get_key(self.data, "melds", "colour", "min", default=3))
+            sizes = meld_sizes(written_sets, set_min) + meld_sizes(written_runs, run_min) \
+                + meld_sizes(written_colours, colour_min)
             needed = sum(sizes)
             cards = entry.get("cards")
             if isinstance(cards, list):
@@ -233,15 +239,20 @@ class _Checker:
         for index, entry in enumerate(self.rounds):
             if entry is None:
                 continue
-            for key, most in (("sets", set_max), ("runs", run_max)):
+            colour_max = get_key(entry, "melds", "colour", "max",
+                                 default=get_key(self.data, "melds", "colour", "max"))
+            for key, most in (("sets", set_max), ("runs", run_max), ("colours", colour_max)):
                 sizes = get_key(entry, "contract", key)
                 if not isinstance(sizes, list) or most is None:
                     continue
                 for size in map(_size, sizes):
                     if isinstance(size, int) and size > most:
+                        what = "group of one colour" if key == "colours" else key[:-1]
                         self.error(
-                            f"round {index + 1}'s contract asks for a {key[:-1]} of {size} "
-                            f"cards, but a {key[:-1]} has at most {most}",
+                            f"round {index + 1}'s contract asks for a {what} of {size} "
+                            f"cards, but a {what} has at most {most}"
+                            + (" (`melds.colour.max`)" if key == "colours" else ""),
+                            *self.round_path(index, "contract", key),
                             *self.round_path(index, "contract"),
                         )
 

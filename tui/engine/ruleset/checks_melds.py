@@ -48,10 +48,11 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
         own = entry.get("melds")
         melds: dict[str, Any] = deep_merge(game, own) if isinstance(own, dict) else game
         if isinstance(own, dict):
-            for kind in ("set", "run"):
+            for kind in ("set", "run", "colour"):
                 low, high = _get(melds, kind, "min"), _get(melds, kind, "max")
                 if isinstance(low, int) and isinstance(high, int) and low > high:
-                    error(f"round {number}'s melds: a {kind} of at least {low} cards and at "
+                    what = "group of one colour" if kind == "colour" else kind
+                    error(f"round {number}'s melds: a {what} of at least {low} cards and at "
                           f"most {high} cannot be made (`melds.{kind}.min` above "
                           f"`melds.{kind}.max`)",
                           *round_path(index, "melds", kind, "min"),

@@ -48,6 +48,7 @@ def _melds_out(m: MeldRules) -> dict[str, Any]:
             "allowed": m.run.allowed,
             "one_colour": m.run.one_colour,
         },
+        "colour": {"min": m.colour.min, "max": m.colour.max},
         "min_natural": m.min_natural,
         "wilds_may_outnumber_naturals": m.wilds_may_outnumber_naturals,
         "wild_rank_natural": m.wild_rank_natural,
@@ -74,7 +75,10 @@ def _contract_out(c: Contract) -> dict[str, Any]:
     if c.set_ranks:
         sets = [size if rank is None else {"size": size, "rank": _rank_out(rank)}
                 for size, rank in zip(c.set_sizes, c.set_ranks, strict=True)]
-    return {"sets": sets, "runs": list(c.run_sizes) if c.run_sizes else c.runs}
+    out = {"sets": sets, "runs": list(c.run_sizes) if c.run_sizes else c.runs}
+    if c.colours:
+        out["colours"] = list(c.colour_sizes) if c.colour_sizes else c.colours
+    return out
 
 
 def _round_out(rnd: Round, game_melds: MeldRules | None = None) -> dict[str, Any]:

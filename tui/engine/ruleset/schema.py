@@ -99,6 +99,27 @@ DISCARD_VALUES = {
 }
 
 
+def _contract_colours() -> dict[str, Any]:
+    """`contract.colours`: groups of one colour, as `sets` and `runs` are given."""
+    return {
+        "type": ["integer", "array"],
+        "minimum": 0,
+        "maximum": MAX_CONTRACT_MELDS,
+        "items": {"type": "integer", "minimum": 1,
+                  "description": "Fewest cards in this group of one colour."},
+        "maxItems": MAX_CONTRACT_MELDS,
+        "description": (
+            "Number of groups of one colour in the contract (cards all red or all black, "
+            "in any ranks: see `melds.colour`), each of at least `melds.colour.min` cards; "
+            "or a list of sizes, one per group ([7]: Phase 10's \"7 cards of one colour\"). "
+            "They compose with `sets` and `runs` ([4] with `sets: [3]`: a set of 3 and 4 "
+            "cards of one colour)."
+        ),
+        "default": 0,
+        "examples": [[7], 1],
+    }
+
+
 def _contract_melds(kind: str) -> dict[str, Any]:
     size = {"type": "integer", "minimum": 1, "description": f"Fewest cards in this {kind}."}
     items: dict[str, Any] = size
@@ -184,8 +205,9 @@ def _round_properties() -> dict[str, Any]:
             {
                 "sets": _contract_melds("set"),
                 "runs": _contract_melds("run"),
+                "colours": _contract_colours(),
             },
-            default={"sets": 0, "runs": 0},
+            default={"sets": 0, "runs": 0, "colours": 0},
             examples=[{"sets": 1, "runs": 1}],
         ),
         "all_at_once": _bool(

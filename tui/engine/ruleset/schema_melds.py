@@ -26,6 +26,29 @@ def meld_keys() -> dict[str, Any]:
                 "no limit."
             ),
         },
+        "colour": {
+            "type": "object",
+            "description": (
+                "A group of one colour: cards all red (hearts, diamonds) or all black "
+                "(clubs, spades), in any ranks, as 3H 9D QH 5D (Phase 10's \"7 cards of one "
+                "colour\"). Laid down only where the round's contract asks for one "
+                "(`contract.colours`); anyone may then lay off onto it a card of its colour "
+                "or a wild (a wild in it is always a wild: `min_natural`, "
+                "`wilds_may_outnumber_naturals` and `max_wilds` count it)."
+            ),
+            "properties": {
+                "min": {"type": "integer", "minimum": 1, "default": 3,
+                        "description": "Fewest cards in a group of one colour (the contract "
+                                       "may ask for more: `contract.colours: [7]`)."},
+                "max": {"type": ["integer", "null"], "minimum": 1, "default": None,
+                        "examples": [8],
+                        "description": "Most cards in a group of one colour, laid down or "
+                                       "grown by laying off; null for no limit."},
+            },
+            "additionalProperties": False,
+            "default": {"min": 3, "max": None},
+            "examples": [{"min": 7}],
+        },
     }
 
 

@@ -14,6 +14,7 @@ from ..cards import HIGH_ACE, JOKER_RANK, RANK_NAMES
 from ..rules import DeckSpec, Ruleset
 from .text_melds import (
     ROUND_MELDS_SENTENCE,
+    colour_group_sentence,
     colour_sentence,
     kinds_sentence,
     round_meld_notes,
@@ -228,8 +229,10 @@ def _melds(r: Ruleset) -> str:
     if colour:
         run_text += "  " + colour
     only = kinds_sentence(r.melds)
+    groups = colour_group_sentence(r)
     lines = [_item("-", text) for text, shown in ((set_text, s.allowed),
                                                  (run_text, run.allowed),
+                                                 (groups or "", groups is not None),
                                                  (only or "", only is not None)) if shown]
     lines.append(_item("-", "A card belongs to one meld only."))
     wild_ranks = any(rnd.wild for rnd in r.rounds)

@@ -29,6 +29,21 @@ def colour_sentence(m: MeldRules) -> str | None:
             "or all black (clubs, spades); a wild fills in for either colour.")
 
 
+def colour_group_sentence(r: Ruleset) -> str | None:
+    """The sentence for groups of one colour (`contract.colours`, `melds.colour`), or None
+    where no contract asks for one."""
+    if not any(o.colours for rnd in r.rounds for o in rnd.contract.options()):
+        return None
+    given = all(o.colour_sizes for rnd in r.rounds for o in rnd.contract.options()
+                if o.colours)
+    least = "" if given else f" (at least {r.melds.colour.min})"
+    most = "" if r.melds.colour.max is None else f", at most {r.melds.colour.max}"
+    return ("A group of one colour is cards all red (hearts, diamonds) or all black (clubs, "
+            f"spades) in any ranks, such as 3H 9D QH 5D: as many as the contract asks{least}"
+            f"{most}. It is laid down only where a contract asks for one; a card of its "
+            "colour or a wild may then be laid off onto it.")
+
+
 def kinds_sentence(m: MeldRules) -> str | None:
     """The sentence for a kind of meld the game does not allow, or None."""
     if not m.set.allowed and not m.run.allowed:
@@ -65,6 +80,10 @@ def round_meld_notes(r: Ruleset, number: int) -> list[str]:
         if (ours.min, ours.max) != (theirs.min, theirs.max):
             most = "" if ours.max is None else f"-{ours.max}"
             notes.append(f"{kind}s of {ours.min}{most}{'+' if ours.max is None else ''}")
+    if mine.colour != game.colour:
+        most = "" if mine.colour.max is None else f"-{mine.colour.max}"
+        notes.append(f"groups of one colour of {mine.colour.min}{most}"
+                     f"{'+' if mine.colour.max is None else ''}")
     for kind, ours_on, theirs_on in (
             ("sets", mine.set.one_colour, game.set.one_colour),
             ("runs", mine.run.one_colour and not mine.run.same_suit,

@@ -35,6 +35,7 @@ from ..meld_rules import (
 )
 from ..rules import Ruleset
 from .context import SearchTooBig, spend, work_budget
+from .contract_colours import search_with_colours
 
 STEPS = 20_000  # search steps before the best found so far is taken
 Core = tuple[Any, ...]  # (kind, faces (face ids), places, t, need, cap, value, key, least, most)
@@ -45,7 +46,8 @@ def slot_sizes(rules: Ruleset, round_no: int, kind: str) -> list[tuple[int, int]
     sizes given per meld or `melds.*.min`, and exactly that with `contract.exact_size`."""
     p = meld_params(rules, round_no)
     contract = rules.round(round_no).contract
-    default, most = (p.set_min, p.set_max) if kind == "set" else (p.run_min, p.run_max)
+    default, most = (p.set_min, p.set_max) if kind == "set" else (
+        (p.run_min, p.run_max) if kind == "run" else (p.colour_min, p.colour_max))
     return [(size, size if rules.exact_size(round_no) else most)
             for size in contract.sizes(kind, default)]
 
@@ -96,15 +98,18 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
         return _any_pattern_ok(melds, rules, round_no)
     sets = [m for m in melds if m.kind == "set"]
     runs = [m for m in melds if m.kind == "run"]
-    if len(sets) != contract.sets or len(runs) != contract.runs:
+    colours = [m for m in melds if m.kind == "colour"]
+    if (len(sets), len(runs), len(colours)) != (contract.sets, contract.runs,
+                                                contract.colours):
         return (f"the contract is {contract.describe()}; these melds are "
-                f"{_describe_counts(len(sets), len(runs))}")
+                f"{_describe_counts(len(sets), len(runs), len(colours))}")
     if contract.set_ranks:
         if not _sets_fill_slots(sets, set_slots(rules, round_no)):
             got = ", ".join(f"{len(m.cards)} {RANK_NAMES[m.rank]}s" for m in sets)
             return (f"the contract is {contract.describe()}; these sets are {got} "
                     "(a set of a named rank must be of that rank)")
-    for kind, group in (("set", [] if contract.set_ranks else sets), ("run", runs)):
+    for kind, group in (("set", [] if contract.set_ranks else sets), ("run", runs),
+                        ("colour", colours)):
         slots = slot_sizes(rules, round_no, kind)
         if not group:
             continue
@@ -114,7 +119,8 @@ def contract_melds_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> s
                for length, (least, most) in zip(lengths, slots, strict=True)):
             wanted = ", ".join(str(least) for least, _ in slots)
             exact = rules.exact_size(round_no)
-            return (f"the contract's {kind}s must have {'exactly' if exact else 'at least'} "
+            what = "groups of one colour" if kind == "colour" else f"{kind}s"
+            return (f"the contract's {what} must have {'exactly' if exact else 'at least'} "
                     f"{wanted} cards; these have {', '.join(map(str, lengths))} "
                     f"({'contract.exact_size' if exact else 'the contract sizes'})")
     if not rules.contract.sets_same_rank:
@@ -147,20 +153,24 @@ def _any_pattern_ok(melds: Sequence[Meld], rules: Ruleset, round_no: int) -> str
     one (its sizes or suits are wrong), or else for all of them."""
     reasons = []
     sets = sum(1 for m in melds if m.kind == "set")
+    colours = sum(1 for m in melds if m.kind == "colour")
+    runs = len(melds) - sets - colours
     for option in option_rulesets(rules, round_no):
         reason = contract_melds_ok(melds, option, round_no)
         if reason is None:
             return None
         pattern = option.round(round_no).contract
-        if (pattern.sets, pattern.runs) == (sets, len(melds) - sets):
+        if (pattern.sets, pattern.runs, pattern.colours) == (sets, runs, colours):
             return reason
         reasons.append(reason)
     return (f"the contract is {rules.round(round_no).contract.describe()}; these melds are "
-            f"{_describe_counts(sets, len(melds) - sets)}")
+            f"{_describe_counts(sets, runs, colours)}")
 
 
-def _describe_counts(sets: int, runs: int) -> str:
+def _describe_counts(sets: int, runs: int, colours: int = 0) -> str:
     parts = [f"{sets} set{'s' if sets != 1 else ''}", f"{runs} run{'s' if runs != 1 else ''}"]
+    if colours:
+        parts.append(f"{colours} group{'s' if colours != 1 else ''} of one colour")
     return " + ".join(parts)
 
 
@@ -217,6 +227,10 @@ def search_contract(hand: list[Card], rules: Ruleset, round_no: int, whole_hand:
         return None if best is None else best[1]
     try:
         with work_budget():
+            if contract.colours:  # groups of one colour first, then the sets and runs
+                return search_with_colours(hand, rules, round_no, whole_hand, must_include,
+                                           first_found, slot_sizes(rules, round_no, "colour"),
+                                           search_contract)
             return _Search(hand, rules, round_no, whole_hand, must_include, first_found).run()
     except SearchTooBig:
         return None  # past the work budget: no lay-down can be offered (conservative)
