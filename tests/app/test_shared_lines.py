@@ -8,8 +8,9 @@ from textual import on
 from textual.app import App, ComposeResult
 
 from tui.app.cardart import CardStyle
-from tui.app.messages import DiscardClicked
+from tui.app.messages import DiscardClicked, KeyHintClicked
 from tui.app.table_presenter import OpponentContent
+from tui.app.widgets.keybar import Hint, KeyBar
 from tui.app.widgets.opponent import OpponentPane
 from tui.app.widgets.piles import DiscardPile
 from tui.engine.cards import parse_cards
@@ -85,3 +86,43 @@ async def test_a_click_on_a_pile_drawn_from_another_screens_lines_takes_the_card
             await pilot.pause()
             depths.append(app.clicked)
     assert depths == [[3, 1], [3, 1]]
+
+
+class BarApp(App[None]):
+    def __init__(self, hints: tuple[Hint, ...]) -> None:
+        super().__init__()
+        self.hints = hints
+        self.clicked: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(KeyBar).show(self.hints)
+
+    @on(KeyHintClicked)
+    def _clicked(self, message: KeyHintClicked) -> None:
+        self.clicked.append(message.action)
+
+
+DRAW = (Hint("s", "Stock", "draw_stock"), Hint("t", "Take", "take_discard"),
+        Hint("u", "Undo", "undo", enabled=False))
+
+
+async def test_a_key_bar_another_screen_drew_is_taken_as_it_is_and_its_keys_still_click(
+        ) -> None:
+    """The keys of a turn recur on every screen at every table: a bar showing the same
+    keys at the same width takes the lines already drawn (and a click finds its key from
+    the hints, not from a render it never made)."""
+    drawn = []
+    for hints in (DRAW, DRAW, DRAW[:2]):
+        app = BarApp(hints)
+        async with app.run_test(size=(40, 3)) as pilot:
+            await pilot.pause()
+            bar = app.query_one(KeyBar)
+            drawn.append(bar.render_lines(bar.size.region))
+            await pilot.click(KeyBar, offset=(10, 0))  # " t Take ": the second key
+            await pilot.pause()
+            assert app.clicked == ["take_discard"]
+    assert drawn[1] is drawn[0]
+    assert drawn[2] is not drawn[0] and drawn[2] != drawn[0]
