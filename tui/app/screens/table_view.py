@@ -32,7 +32,7 @@ from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
 from .. import intents
-from ..cardart import CardStyle, card_words
+from ..cardart import CardStyle, CardWords
 from ..colours import app_colours
 from ..dirty_compositor import DirtyCompositor
 from ..hand_model import HandModel
@@ -158,7 +158,7 @@ class TableView(Screen[None]):
         names = tuple(p.name for p in self.view_now.players)
         key = (style, names)
         if self._words is None or self._words[0] != key:
-            self._words = (key, lambda text: card_words(text, style, names))
+            self._words = (key, CardWords(style, names))
         return self._words[1]
 
     def refresh_table(self) -> None:
