@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 
 from tui.app.cardart import CardStyle
 from tui.app.messages import DiscardClicked, KeyHintClicked
@@ -23,8 +24,8 @@ class PaneApp(App[None]):
         yield OpponentPane(1)
 
 
-def content(cards: int) -> OpponentContent:
-    return OpponentContent(1, Text("Ada"), Text("dealer"), Text(f"{cards} cards · 0 pts"),
+def content(cards: int, name: str = "Ada") -> OpponentContent:
+    return OpponentContent(1, Text(name), Text("dealer"), Text(f"{cards} cards · 0 pts"),
                            False, (), frozenset())
 
 
@@ -35,7 +36,10 @@ async def _lines(app: PaneApp, shown: OpponentContent, size: tuple[int, int]) ->
         await pilot.pause()
         await pilot.pause()
         assert str(pane.render()).startswith(shown.info.plain)
-        styled = pane.render_lines(pane.size.region)  # with its border, as drawn
+        # the whole box, border and padding too, as the compositor asks for it
+        styled = pane.render_lines(Region(0, 0, pane.region.width, pane.region.height))
+        pane.refresh()  # its text laid out again (or taken from another screen's)
+        pane._render_content()
         return [pane._render_cache.lines, styled]
 
 
@@ -43,6 +47,9 @@ async def test_the_same_pane_on_two_screens_is_laid_out_once() -> None:
     first = await _lines(PaneApp(), content(6), (40, 8))
     again = await _lines(PaneApp(), content(6), (40, 8))
     assert again[0] is first[0] and again[1] is first[1]
+    # another title: the box is drawn again, the text inside is the same
+    titled = await _lines(PaneApp(), content(6, "Ben"), (40, 8))
+    assert titled[0] is first[0] and titled[1] is not first[1] and titled[1] != first[1]
     other_cards = await _lines(PaneApp(), content(5), (40, 8))
     other_width = await _lines(PaneApp(), content(6), (30, 8))
     themed = PaneApp()

@@ -51,11 +51,13 @@ class SharedLines(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         shown = self.shared_key()
         size = self.size
-        if shown is None or self.text_selection is not None or crop != size.region:
+        # (the whole box, border and padding too, as the compositor asks for it)
+        outer = self.outer_size
+        if shown is None or self.text_selection is not None or crop != outer.region:
             return super().render_lines(crop)
         app = self.app
         key = ("styled", type(self), self.id, frozenset(self.classes), self.pseudo_classes,
-               frozenset(self.screen.classes), size, self.background_colors, app.theme,
+               frozenset(self.screen.classes), size, outer, self.background_colors, app.theme,
                id(app.ansi_theme), tuple((type(f), f.enabled) for f in app._filters),
                self._border_title, self._border_subtitle, shown)
         lines = _kept.get(key)
