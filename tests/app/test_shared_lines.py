@@ -6,7 +6,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.geometry import Region
+from textual.strip import Strip
+from textual.widgets import Static
 
 from tui.app.cardart import CardStyle
 from tui.app.messages import DiscardClicked, KeyHintClicked
@@ -133,3 +136,54 @@ async def test_a_key_bar_another_screen_drew_is_taken_as_it_is_and_its_keys_stil
             assert app.clicked == ["take_discard"]
     assert drawn[1] is drawn[0]
     assert drawn[2] is not drawn[0] and drawn[2] != drawn[0]
+
+
+class RowApp(App[None]):
+    """An opponent's pane first or last in its row, as it is on different screens at a
+    table (seat 1's pane is first on seat 0's screen, last on seat 2's)."""
+
+    def __init__(self, first: bool, css: str = "") -> None:
+        super().__init__()
+        self.first = first
+        self.extra_css = css
+
+    CSS = """
+    Horizontal { height: 5; }
+    OpponentPane { width: 30; border: round $success; padding: 0 1; }
+    Static { width: 10; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            if not self.first:
+                yield Static("x")
+            yield OpponentPane(1)
+            if self.first:
+                yield Static("x")
+
+    def on_mount(self) -> None:
+        if self.extra_css:
+            self.stylesheet.add_source(self.extra_css, read_from=("test", "extra"))
+            self.stylesheet.parse()
+            self.stylesheet.update(self.screen)
+
+
+async def _row_lines(app: RowApp) -> list[Strip]:
+    async with app.run_test(size=(60, 6)) as pilot:
+        pane = app.query_one(OpponentPane)
+        pane.show(content(6), CardStyle())
+        await pilot.pause()
+        await pilot.pause()
+        return pane.render_lines(Region(0, 0, pane.region.width, pane.region.height))
+
+
+async def test_a_pane_first_in_its_row_on_one_screen_and_last_on_another_is_drawn_once(
+        ) -> None:
+    first = await _row_lines(RowApp(first=True))
+    last = await _row_lines(RowApp(first=False))
+    assert last is first
+    # where a rule styles the pane by its place, each place is drawn for itself
+    placed = "OpponentPane:first-child { border: heavy $warning; }"
+    first = await _row_lines(RowApp(first=True, css=placed))
+    last = await _row_lines(RowApp(first=False, css=placed))
+    assert last is not first and last != first

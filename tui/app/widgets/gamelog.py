@@ -21,6 +21,7 @@ from tui.engine.view import Event
 
 from ..cardart import CardWords
 from ..colours import Colours, app_colours, default_colours
+from .shared_lines import styling_pseudo_classes
 
 Line = TypeVar("Line")
 
@@ -194,7 +195,7 @@ class LogTail(Widget):
         keys = self._tail_keys
         width = self.size.width
         app = self.app
-        base = (self.id, frozenset(self.classes), self.pseudo_classes,
+        base = (self.id, frozenset(self.classes), styling_pseudo_classes(self),
                 frozenset(self.screen.classes), self.size, self.background_colors,
                 app.theme, id(app.ansi_theme), tuple((type(f), f.enabled) for f in app._filters))
         strips = []
