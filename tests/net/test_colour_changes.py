@@ -79,3 +79,24 @@ def test_neighbours_that_differ_in_one_colour_send_only_that_colour() -> None:
     assert line.endswith("\x1b[0m")
     assert len(line) < 0.7 * len(_plain_render(strip, ColorSystem.TRUECOLOR))
     assert _screen([line]) == _screen([_plain_render(strip, ColorSystem.TRUECOLOR)])
+
+
+def test_a_strip_sent_to_several_sessions_is_written_once_for_each_depth() -> None:
+    """Screens at one table send the same strips (lines shared between the screens of a
+    process): a second session of the same depth is sent the text the first was, one of
+    another depth its own."""
+    isolate_colours()
+    strip = Strip([Segment("10♠ ", Style(color="#ff0000", bgcolor="#202830", bold=True)),
+                   Segment("pile", Style(color="color(208)"))])
+    first = strip.render(_console("truecolor"))
+    again = strip.render(_console("truecolor"))
+    standard = strip.render(_console("standard"))
+    assert again is first
+    assert "38;2;255;0;0" in first and "38;2;" not in standard
+    assert standard == _plain_render_changes(strip, "standard")
+    assert strip.render(_console("truecolor")) is first
+
+
+def _plain_render_changes(strip: Strip, system: str) -> str:
+    """The strip written afresh (a copy of it: nothing kept for it yet)."""
+    return Strip(list(strip), strip.cell_length).render(_console(system))

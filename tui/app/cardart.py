@@ -260,6 +260,19 @@ def fan_width(count: int, step: int, card_width: int = 5) -> int:
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([CDHS])(?![A-Za-z0-9])")
 
 
+@dataclass(frozen=True)
+class CardWords:
+    """`card_words` in one card style, keeping one table's names: equal for equal style
+    and names, so lines written with it can be kept for every screen that writes alike
+    (`widgets.gamelog.LogTail`)."""
+
+    style: CardStyle
+    names: tuple[str, ...]
+
+    def __call__(self, text: str) -> str:
+        return card_words(text, self.style, self.names)
+
+
 def card_words(text: str, style: CardStyle, keep: Iterable[str] = ()) -> str:
     """`text` (a log line, a hint, a refusal) with every card written as the table writes
     it (`QC` becomes `Q♣`, `TS` becomes `10♠`); the strings in `keep` (player names, which

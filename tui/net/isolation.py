@@ -46,6 +46,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style as RichStyle
 from textual.app import App
+from textual.cache import LRUCache
 from textual.strip import SGR_STYLES, Strip
 
 from tui.net.colors import rich_color_system
@@ -203,12 +204,33 @@ def _render_style(cls: type[Strip], style: RichStyle, text: str, color_system: C
     return _styled(style, text, _codes(style, color_system))
 
 
+RENDERED_KEPT = 4096
+"""Strips' text kept per colour depth: a move at a table sends a few dozen strips to
+each screen, most of them the same objects on every screen (lines shared between the
+screens of a process, `tui.app.widgets.shared_lines`, and their pieces), so the other
+screens at the table send the text the first one wrote (a few hundred bytes each)."""
+
+_RENDERED: LRUCache[tuple[int, ColorSystem], tuple[Strip, str]] = LRUCache(RENDERED_KEPT)
+
+
 def _render_strip(self: Strip, console: Console) -> str:
-    # No per-strip cache: a strip (e.g. a cached blank line) may be drawn for sessions of
-    # different depths.  The codes of each style are kept per depth instead.  Between
-    # two segments only what changes is sent (most neighbours differ in one colour),
-    # not a reset and the whole next style: a third fewer bytes per frame.
+    # Not Textual's cache on the strip: a strip (e.g. a cached blank line) may be drawn
+    # for sessions of different depths, so its text is kept per depth (`_RENDERED`; the
+    # entry holds the strip, so no other object takes its id while it is kept), and the
+    # codes of each style per depth.  Between two segments only what changes is sent
+    # (most neighbours differ in one colour), not a reset and the whole next style: a
+    # third fewer bytes per frame.
     system = console._color_system or ColorSystem.TRUECOLOR
+    key = (id(self), system)
+    kept = _RENDERED.get(key)
+    if kept is not None and kept[0] is self:
+        return kept[1]
+    text = _strip_text(self, system)
+    _RENDERED[key] = (self, text)
+    return text
+
+
+def _strip_text(self: Strip, system: ColorSystem) -> str:
     known = _CODES[system]
     parts = []
     state = _NO_SGR

@@ -32,7 +32,7 @@ from tui.engine.view import SeatView
 from tui.service.turn_clock import TurnClock
 
 from .. import intents
-from ..cardart import CardStyle, card_words
+from ..cardart import CardStyle, CardWords
 from ..colours import app_colours
 from ..dirty_compositor import DirtyCompositor
 from ..hand_model import HandModel
@@ -158,7 +158,7 @@ class TableView(Screen[None]):
         names = tuple(p.name for p in self.view_now.players)
         key = (style, names)
         if self._words is None or self._words[0] != key:
-            self._words = (key, lambda text: card_words(text, style, names))
+            self._words = (key, CardWords(style, names))
         return self._words[1]
 
     def refresh_table(self) -> None:
@@ -308,7 +308,7 @@ class TableView(Screen[None]):
         if old is None or (now.hand_title, now.hand_subtitle, now.my_turn) != (
                 old.hand_title, old.hand_subtitle, old.my_turn):
             me = self.query_one("#me")  # (a title set, even to the same, redraws it)
-            _set_class(me, now.my_turn, "-turn")
+            _set_own_class(me, now.my_turn, TURN)
             if old is None or now.hand_title != old.hand_title:
                 me.border_title = now.hand_title
             if old is None or now.hand_subtitle != old.hand_subtitle:
@@ -380,6 +380,21 @@ class TableView(Screen[None]):
     def arranger(self) -> Callable[[Sequence[Card]], Any]:
         view = self.view_now
         return lambda cards: self._arrange(cards, view)
+
+
+TURN = "-turn"
+"""The class of the box of the player to move: it styles that box alone (its border),
+nothing inside it (`test_table_redraw` checks the stylesheet for it)."""
+
+
+def _set_own_class(widget: Widget, on: bool, name: str) -> None:
+    """`_set_class` for a class that styles the widget alone: restyles the widget, not
+    everything inside it (Textual restyles a node's whole subtree on a class change; for
+    the hand's box that is the melds and the hand, on two screens each time the turn
+    passes)."""
+    if widget.has_class(name) != on:
+        widget.set_class(on, name, update=False)
+        widget.app.stylesheet.update_nodes([widget])
 
 
 def _set_class(widget: Widget, on: bool, name: str) -> None:

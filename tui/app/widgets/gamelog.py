@@ -3,11 +3,14 @@ so after the bots have played you see at a glance what they did."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual, visualize
@@ -16,7 +19,11 @@ from textual.widgets import Static
 
 from tui.engine.view import Event
 
+from ..cardart import CardWords
 from ..colours import Colours, app_colours, default_colours
+from .shared_lines import styling_pseudo_classes
+
+Line = TypeVar("Line")
 
 
 class GameLog(VerticalScroll):
@@ -76,6 +83,15 @@ def said(events: Sequence[Event], index: int) -> str:
 
 TURN_LOOKBACK = 20  # log lines of one turn looked through (a turn is a few lines)
 
+_EVENTS: LRUCache[Hashable, list[Strip]] = LRUCache(1024)
+"""An event's lines, for every log in the process that shows it alike (`LogTail`): a
+move adds one or two looks of one event a table, taken by the other screens at once."""
+
+_STYLED: LRUCache[Hashable, Strip] = LRUCache(4096)
+"""A log's line as styled for the screen at its row: a move shifts every line of a
+table's logs up a row, about two looks of each line a table, so a few thousand serve
+dozens of tables moving at once (under 1 KiB each)."""
+
 
 def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200,
              headers: bool = True, words: Callable[[str], str] | None = None,
@@ -105,11 +121,11 @@ def log_text(events: Sequence[Event], me: int, fresh_from: int, limit: int = 200
     return out
 
 
-def whole_tail(blocks: Sequence[list[Strip]], height: int) -> list[Strip]:
+def whole_tail(blocks: Sequence[list[Line]], height: int) -> list[Line]:
     """The newest blocks (a wrapped event, a deal's heading) that fit `height` lines, each
     whole: the top line is never the end of an entry cut off above it.  Only a newest
     block taller than the box is cut, to its first lines."""
-    lines: list[Strip] = []
+    lines: list[Line] = []
     for block in reversed(blocks):
         if len(lines) + len(block) > height:
             return lines if lines else block[:height]
@@ -126,7 +142,15 @@ class LogTail(Widget):
     was fresh), so a move draws its own line and moves the others up, instead of writing
     and wrapping the whole tail again.  The lines are those `log_text` writes, in the
     colours of the app's theme: the kept lines are for one theme, and a change of theme
-    draws them again (Textual refreshes every widget when the theme changes)."""
+    draws them again (Textual refreshes every widget when the theme changes).
+
+    Over SSH one worker draws every screen at a table, and an event looks the same on
+    most of them (fresh on the screens of those who have not moved since, dimmed on the
+    others, plain on its own player's): an event's lines, and each line as styled for
+    the screen at its row, are kept for the process under everything they show
+    (`_EVENTS`, `_STYLED`), so the other screens take them as they are.  Only where the
+    cards are written by value (`CardWords`, or not at all): another way of writing them
+    keeps its lines to itself."""
 
     DEFAULT_CSS = """
     LogTail { height: 1fr; width: 1fr; }
@@ -139,10 +163,12 @@ class LogTail(Widget):
         self._me = -1
         self._fresh_from = 0
         self._words: Callable[[str], str] | None = None
-        self._drawn: dict[int, tuple[Event, bool, list[Strip]]] = {}  # index: its lines
-        self._heads: dict[int, list[Strip]] = {}  # deal: its header line
+        # index: its lines, each with what it shows (`_shared`)
+        self._drawn: dict[int, tuple[Event, bool, list[tuple[Hashable | None, Strip]]]] = {}
+        self._heads: dict[int, list[tuple[Hashable | None, Strip]]] = {}  # deal: header
         self._drawn_for: tuple[object, ...] = ()  # what the kept lines were drawn with
         self._tail: tuple[tuple[object, ...], list[Strip]] | None = None
+        self._tail_keys: list[Hashable | None] = []  # what each line of the tail shows
 
     def show(self, events: Sequence[Event], me: int, fresh_from: int,
              words: Callable[[str], str] | None = None) -> None:
@@ -159,6 +185,35 @@ class LogTail(Widget):
         if y < len(lines):
             return lines[y] if self.text_selection is not None else lines[y].apply_offsets(0, y)
         return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Each line as styled for the screen, taken from another screen that showed the
+        same line at the same row where one has (see the class's docstring)."""
+        lines = self._tail_lines()
+        if self.text_selection is not None:
+            return super().render_lines(crop)
+        keys = self._tail_keys
+        width = self.size.width
+        app = self.app
+        base = (self.id, frozenset(self.classes), styling_pseudo_classes(self),
+                frozenset(self.screen.classes), self.size, self.background_colors,
+                app.theme, id(app.ansi_theme), tuple((type(f), f.enabled) for f in app._filters))
+        strips = []
+        for y in crop.line_range:
+            shows = keys[y] if y < len(lines) else ()
+            if shows is None:
+                strip = super().render_lines(Region(0, y, width, 1))[0]
+            else:
+                key = (base, y, shows)
+                kept = _STYLED.get(key)
+                if kept is None:
+                    kept = _STYLED[key] = super().render_lines(Region(0, y, width, 1))[0]
+                strip = kept
+            strips.append(strip)
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
 
     def render(self) -> Text:
         """The lines in sight as one text (what a mouse selection copies); the screen
@@ -185,19 +240,23 @@ class LogTail(Widget):
             lines = Visual.to_strips(self, visualize(self, self.render()), width, height,
                                      style)
             self._tail = (key, lines)
+            self._tail_keys = [None] * len(lines)
             return lines
-        self._tail = (key, self._whole_tail(colours))
+        tail = self._whole_tail(colours)
+        self._tail = (key, [strip for _, strip in tail])
+        self._tail_keys = [shows for shows, _ in tail]
         return self._tail[1]
 
-    def _whole_tail(self, colours: Colours) -> list[Strip]:
-        """The newest entries that fit, each whole, from the kept lines."""
+    def _whole_tail(self, colours: Colours) -> list[tuple[Hashable | None, Strip]]:
+        """The newest entries that fit, each whole, from the kept lines; each line with
+        what it shows (None: not to be shared)."""
         width, height = self.size.width, self.size.height
         drawn_for = (width, self.visual_style, colours, self._me, self._words, self.headers)
         if drawn_for != self._drawn_for:
             self._drawn_for = drawn_for
             self._drawn.clear()
             self._heads.clear()
-        blocks: list[list[Strip]] = []  # a deal's heading or one event, each whole
+        blocks: list[list[tuple[Hashable | None, Strip]]] = []  # a heading or an event
         if width > 0 and height > 0 and self._events:
             # each event takes at least one line: the last `height` events are enough
             events = self._events
@@ -213,24 +272,42 @@ class LogTail(Widget):
                 del self._drawn[index]
         return whole_tail(blocks, height)
 
-    def _head(self, deal: int) -> list[Strip]:
+    def _head(self, deal: int) -> list[tuple[Hashable | None, Strip]]:
         if deal not in self._heads:
             words = self._words or str
-            self._heads[deal] = self._strips(Text(words(f"— deal {deal} —"),
-                                                  Style(dim=True)))
+            strips = self._strips(Text(words(f"— deal {deal} —"), Style(dim=True)))
+            shows = self._shared(("deal", deal))
+            self._heads[deal] = [(shows and (shows, i), strip)
+                                 for i, strip in enumerate(strips)]
         return self._heads[deal]
 
-    def _event_lines(self, index: int, event: Event, colours: Colours) -> list[Strip]:
+    def _event_lines(self, index: int, event: Event,
+                     colours: Colours) -> list[tuple[Hashable | None, Strip]]:
         fresh = index >= self._fresh_from and event.seat != self._me
         kept = self._drawn.get(index)
         if kept is not None and kept[1] == fresh and kept[0] == event:
             return kept[2]
         told = said(self._events, index)
-        line = log_text([event._replace(text=told)], self._me, 0 if fresh else 1, 1, False,
-                        self._words, colours)
-        strips = self._strips(line)
-        self._drawn[index] = (event, fresh, strips)
-        return strips
+        shows = self._shared((told, event.seat, event.seat == self._me, fresh, colours))
+        strips = _EVENTS.get(shows) if shows is not None else None
+        if strips is None:
+            line = log_text([event._replace(text=told)], self._me, 0 if fresh else 1, 1,
+                            False, self._words, colours)
+            strips = self._strips(line)
+            if shows is not None:
+                _EVENTS[shows] = strips
+        lines = [(shows and (shows, i), strip) for i, strip in enumerate(strips)]
+        self._drawn[index] = (event, fresh, lines)
+        return lines
+
+    def _shared(self, shows: tuple[object, ...]) -> Hashable | None:
+        """The key of lines another screen may show alike: what they show, the way the
+        cards are written and this widget's width and style; None when the cards are
+        written by a function that is not a value (its lines are this widget's alone)."""
+        words = self._words
+        if words is not None and not isinstance(words, CardWords):
+            return None
+        return (shows, words, self.size.width, self.visual_style)
 
     def _strips(self, line: Text) -> list[Strip]:
         """One line of text as this widget draws it: wrapped to its width, in its style."""

@@ -4,18 +4,23 @@ Textual's own footer lists every binding; at a card table only a few keys make s
 each moment, so this bar shows those, in the order of a turn.  It is always one line: when
 the hints do not fit, the least needed go first (`Hint.rank`; `?` lists every key anyway).
 Each hint is clickable.
+
+The bar's lines are shared by every screen of the process showing the same keys
+(`SharedLines`): a move changes the bars of the player who moved and of the next one,
+and the sets of keys a turn offers recur at every table, so nearly every bar a move
+needs has been drawn before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
-from textual.widget import Widget
 
 from ..messages import KeyHintClicked
+from .shared_lines import SharedLines
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ def fitting(hints: Sequence[Hint], width: int) -> tuple[Hint, ...]:
     return tuple(h for i, h in enumerate(hints) if i in kept)
 
 
-class KeyBar(Widget):
+class KeyBar(SharedLines):
     COMPONENT_CLASSES = {"keybar--key", "keybar--key-off", "keybar--label",
                          "keybar--label-off"}
     DEFAULT_CSS = """
@@ -58,7 +63,6 @@ class KeyBar(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hints: tuple[Hint, ...] = ()
-        self._spots: list[tuple[int, int, int, str]] = []  # y, x0, x1, action
 
     def show(self, hints: Sequence[Hint]) -> None:
         hints = tuple(hints)
@@ -66,18 +70,33 @@ class KeyBar(Widget):
             self.hints = hints
             self.refresh()
 
-    def render(self) -> Text:
-        self._spots = []
-        line = Text()
+    def shared_key(self) -> Hashable:
+        """The same keys look the same on every screen (the component styles, the theme
+        and the width are the shared lines' key too)."""
+        return self.hints
+
+    def _shown(self) -> tuple[Hint, ...]:
+        return fitting(self.hints, max(self.size.width, 10))
+
+    @property
+    def _spots(self) -> list[tuple[int, int, int, str]]:
+        """Where each hint shown is: (y, x0, x1, action).  Worked out from the hints,
+        not kept from the last render: a screen may show lines another screen drew."""
+        spots = []
         x = 0
+        for hint in self._shown():
+            spots.append((0, x, x + hint.width - 1, hint.action))
+            x += hint.width
+        return spots
+
+    def render(self) -> Text:
+        line = Text()
         style = self.get_component_rich_style
         key_on, key_off = style("keybar--key"), style("keybar--key-off")
         label_on, label_off = style("keybar--label"), style("keybar--label-off")
-        for hint in fitting(self.hints, max(self.size.width, 10)):
+        for hint in self._shown():
             line.append(f" {hint.key} ", key_on if hint.enabled else key_off)
             line.append(hint.label + " ", label_on if hint.enabled else label_off)
-            self._spots.append((0, x, x + hint.width - 1, hint.action))
-            x += hint.width
         return line
 
     def on_click(self, event: events.Click) -> None:

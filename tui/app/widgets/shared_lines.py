@@ -38,6 +38,22 @@ def text_key(text: Text) -> Hashable:
             text.no_wrap, text.end, text.tab_size)
 
 
+ORDER_PSEUDO_CLASSES = frozenset({"first-child", "last-child", "first-of-type",
+                                  "last-of-type", "odd", "even", "empty"})
+"""Pseudo-classes a widget has from its place among its siblings: an opponent's pane is
+first on one screen at the table and last on another, and looks the same on both unless
+a rule styles it by its place."""
+
+
+def styling_pseudo_classes(widget: Widget) -> frozenset[str]:
+    """The widget's pseudo-classes that may style it: its place among its siblings only
+    where a rule for it uses one (Textual notes that when it applies the stylesheet)."""
+    pseudo = widget.pseudo_classes
+    if widget._has_order_style or widget._has_odd_or_even:
+        return pseudo
+    return pseudo - ORDER_PSEUDO_CLASSES
+
+
 class SharedLines(Widget):
     """A widget whose lines are shared by every screen of the process that shows the same
     thing (see the module's docstring): its laid-out text and, when its whole box is
@@ -51,11 +67,13 @@ class SharedLines(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         shown = self.shared_key()
         size = self.size
-        if shown is None or self.text_selection is not None or crop != size.region:
+        # (the whole box, border and padding too, as the compositor asks for it)
+        outer = self.outer_size
+        if shown is None or self.text_selection is not None or crop != outer.region:
             return super().render_lines(crop)
         app = self.app
-        key = ("styled", type(self), self.id, frozenset(self.classes), self.pseudo_classes,
-               frozenset(self.screen.classes), size, self.background_colors, app.theme,
+        key = ("styled", type(self), self.id, frozenset(self.classes), styling_pseudo_classes(self),
+               frozenset(self.screen.classes), size, outer, self.background_colors, app.theme,
                id(app.ansi_theme), tuple((type(f), f.enabled) for f in app._filters),
                self._border_title, self._border_subtitle, shown)
         lines = _kept.get(key)
