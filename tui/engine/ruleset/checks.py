@@ -16,21 +16,12 @@ from .checks_melds import meld_errors
 from .checks_progression import progression_errors
 from .checks_scoring import scoring_errors
 from .errors import LocatedError
-from .marked_yaml import KeyPath, LocatedDoc
+from .marked_yaml import KeyPath, LocatedDoc, get_key
 
 MAX_RUN = 13  # an ace may not be both ends of a run, so 13 ranks at most
 MAX_PLAYERS_CHECKED = 64  # player counts checked one by one (the schema allows fewer)
 SUIT_COUNT = 4
 RANK_COUNT = 13
-
-
-def get_key(data: dict[str, Any], *keys: str, default: Any = None) -> Any:
-    value: Any = data
-    for key in keys:
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
 
 
 def _plural(n: int, word: str) -> str:

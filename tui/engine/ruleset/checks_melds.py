@@ -9,21 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .build import expanded_rounds
-from .marked_yaml import KeyPath, deep_merge
+from .marked_yaml import KeyPath, deep_merge, get_key
 
 COLOUR_KEY = ("melds", "set", "one_colour")
 Report = Callable[..., None]  # (message, *paths): an error located at the first path
 RoundPath = Callable[..., tuple[KeyPath, ...]]  # (index, *keys): where a round's key is
 HandLimit = Callable[[int], tuple[int | None, str]]  # cards dealt -> most held, and why
-
-
-def _get(data: Any, *keys: str, default: Any = None) -> Any:
-    value = data
-    for key in keys:
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
 
 
 def _count(value: Any) -> int:
@@ -36,7 +27,7 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
                 hand_limit: HandLimit | None = None) -> None:
     """Report every meld key that cannot hold with the others."""
     game: dict[str, Any] = data["melds"] if isinstance(data.get("melds"), dict) else {}
-    if _get(game, "set", "allowed") is False and _get(game, "run", "allowed") is False:
+    if get_key(game, "set", "allowed") is False and get_key(game, "run", "allowed") is False:
         error("`melds.set.allowed` and `melds.run.allowed` are both false: no meld could "
               "ever be made (allow one kind, for example `run: {allowed: true}`)",
               ("melds", "set", "allowed"))
@@ -49,7 +40,7 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
         melds: dict[str, Any] = deep_merge(game, own) if isinstance(own, dict) else game
         if isinstance(own, dict):
             for kind in ("set", "run", "colour"):
-                low, high = _get(melds, kind, "min"), _get(melds, kind, "max")
+                low, high = get_key(melds, kind, "min"), get_key(melds, kind, "max")
                 if isinstance(low, int) and isinstance(high, int) and low > high:
                     what = "group of one colour" if kind == "colour" else kind
                     error(f"round {number}'s melds: a {what} of at least {low} cards and at "
@@ -57,15 +48,16 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
                           f"`melds.{kind}.max`)",
                           *round_path(index, "melds", kind, "min"),
                           *round_path(index, "melds", kind, "max"))
-            if _get(own, "set", "allowed") is False and _get(melds, "run", "allowed") is False \
-                    or _get(own, "run", "allowed") is False and \
-                    _get(melds, "set", "allowed") is False:
+            if (get_key(own, "set", "allowed") is False
+                    and get_key(melds, "run", "allowed") is False
+                    or get_key(own, "run", "allowed") is False
+                    and get_key(melds, "set", "allowed") is False):
                 error(f"round {number} allows neither sets nor runs: no meld could be made "
                       "there", *round_path(index, "melds"))
         _two_colour_suits(entry, number, melds, own, error, round_path(index, *COLOUR_KEY))
         for kind, key in (("set", "sets"), ("run", "runs")):
-            wanted = _count(_get(entry, "contract", key, default=0))
-            if wanted and _get(melds, kind, "allowed") is False:
+            wanted = _count(get_key(entry, "contract", key, default=0))
+            if wanted and get_key(melds, kind, "allowed") is False:
                 other = "runs" if kind == "set" else "sets"
                 error(f"round {number}'s contract asks for {wanted} {key}, but "
                       f"`melds.{kind}.allowed` is false there ({other} only): ask for "
@@ -78,7 +70,7 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
 def _patterns(entry: dict[str, Any], number: int, melds: dict[str, Any], error: Report,
               where: tuple[KeyPath, ...], hand_limit: HandLimit | None) -> None:
     """Each pattern of `contract.any_of`: of kinds the round allows, within the hand."""
-    patterns = _get(entry, "contract", "any_of")
+    patterns = get_key(entry, "contract", "any_of")
     if not isinstance(patterns, list):
         return
     cards = entry.get("cards")
@@ -90,12 +82,12 @@ def _patterns(entry: dict[str, Any], number: int, melds: dict[str, Any], error: 
         at = tuple((*path, k) for path in where if path[-1] == "any_of") + where
         needed = 0
         for kind, key in (("set", "sets"), ("run", "runs")):
-            value = _get(pattern, key, default=0)
-            least = _get(melds, kind, "min", default=3)
+            value = get_key(pattern, key, default=0)
+            least = get_key(melds, kind, "min", default=3)
             sizes = ([s.get("size") if isinstance(s, dict) else s for s in value]
                      if isinstance(value, list) else [least] * _count(value))
             needed += sum(s for s in sizes if isinstance(s, int))
-            if sizes and _get(melds, kind, "allowed") is False:
+            if sizes and get_key(melds, kind, "allowed") is False:
                 error(f"round {number}'s contract pattern {k + 1} asks for {key}, but "
                       f"`melds.{kind}.allowed` is false there", *at)
         if most is not None and needed > most:
@@ -109,12 +101,12 @@ def _two_colour_suits(entry: dict[str, Any], number: int, melds: dict[str, Any],
     """A set of one colour with distinct suits holds at most 2 cards (a colour has two
     suits): a larger set minimum, or a contract set of more, can never be made.  Located at
     `one_colour` where the round writes it, else the game's."""
-    if not (_get(melds, "set", "one_colour") is True
-            and _get(melds, "set", "distinct_suits") is True):
+    if not (get_key(melds, "set", "one_colour") is True
+            and get_key(melds, "set", "distinct_suits") is True):
         return
-    where = in_round if _get(own, "set", "one_colour") is not None else (COLOUR_KEY,)
-    least = _get(melds, "set", "min", default=3)
-    sets = _get(entry, "contract", "sets", default=0)
+    where = in_round if get_key(own, "set", "one_colour") is not None else (COLOUR_KEY,)
+    least = get_key(melds, "set", "min", default=3)
+    sets = get_key(entry, "contract", "sets", default=0)
     sizes = [s.get("size") if isinstance(s, dict) else s for s in sets] \
         if isinstance(sets, list) else []
     biggest = max([least, *[s for s in sizes if isinstance(s, int)]]) \

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import MAX_RUN, get_key, meld_count, meld_sizes
+from .checks import MAX_RUN, meld_count, meld_sizes
 from .checks_scoring import scoring_warnings
 from .errors import LocatedError
-from .marked_yaml import KeyPath, LocatedDoc
+from .marked_yaml import KeyPath, LocatedDoc, get_key
 
 SUIT_COUNT = 4
 DEFAULT_MAX_ROUNDS = 100

@@ -279,3 +279,14 @@ def _deep_merge(base: Any, child: Any) -> Any:
 def deep_merge(base: Any, child: Any) -> Any:
     """The merge used for `extends` and `round_defaults`, on plain data."""
     return _deep_merge(base, child)
+
+
+def get_key(data: Any, *keys: str, default: Any = None) -> Any:
+    """The value at `keys` in a ruleset's data, or `default` where any level is missing or
+    not a mapping: the checks read files that are not yet known to be well formed."""
+    value = data
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return default
+        value = value[key]
+    return value
