@@ -39,7 +39,7 @@ async def _serve_child() -> None:
     """Start a server on 127.0.0.1:0, then answer one-word commands on stdin."""
     import gc
 
-    from tui.net.server import start_server
+    from tui.net.startup import start_server
     from tui.net.testing import counter_factory
 
     server = await start_server(

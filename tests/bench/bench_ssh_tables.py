@@ -150,7 +150,7 @@ async def _serve_child(workers: int, keep: bool = False, link: str = "") -> None
     import gc
 
     from tui.commands.serve import LobbyApps
-    from tui.net.server import start_server
+    from tui.net.startup import start_server
     from tui.net.workers import WorkerRoom
     from tui.service.lobby import Lobby, LobbyConfig
 

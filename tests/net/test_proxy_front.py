@@ -20,7 +20,8 @@ from tui.cli import main
 from tui.commands import serve as serve_command
 from tui.net.door import DoorLimits
 from tui.net.proxy_protocol import Balancers
-from tui.net.server import Server, start_server
+from tui.net.server import Server
+from tui.net.startup import start_server
 from tui.net.testing import TerminalClient, counter_factory
 
 BALANCER = Balancers.parse("127.0.0.1")

@@ -16,7 +16,7 @@ from worker_room import OwnWorker, worker_of
 
 from tui.net.door import DoorLimits
 from tui.net.proxy_protocol import Balancers
-from tui.net.server import start_server
+from tui.net.startup import start_server
 from tui.net.testing import TerminalClient, counter_factory
 from tui.net.workers import WorkerRoom
 from tui.service.lobby import Lobby

@@ -9,7 +9,7 @@ import asyncssh
 import pytest
 
 from tui.net.hostkey import HostKeyError, default_host_key_path
-from tui.net.server import ServeError, start_server
+from tui.net.startup import ServeError, start_server
 from tui.net.testing import KeylessClient, TerminalClient, counter_factory
 
 

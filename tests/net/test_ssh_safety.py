@@ -24,7 +24,7 @@ from ssh_room import ENTER, arrive, create_table, key_of, open_room, until
 
 from tui.engine.cards import RANK_NAMES, SUIT_SYMBOLS
 from tui.net.door import DoorLimits
-from tui.net.server import DEFAULT_KEEPALIVE, KEEPALIVE_COUNT
+from tui.net.startup import DEFAULT_KEEPALIVE, KEEPALIVE_COUNT
 from tui.net.testing import TerminalClient
 from tui.paths import player_rulesets_dir
 from tui.service.lobby import LobbyConfig
@@ -136,7 +136,7 @@ async def test_authorized_keys_name_their_players(tmp_path, caplog):  # noqa: AN
         as_bob = await TerminalClient.connect(room.port, username="root", client_keys=[bob])
         await as_bob.wait_for("you are bob")
         stranger = asyncssh.generate_private_key("ssh-ed25519")
-        caplog.set_level(logging.WARNING, logger="tui.net.server")
+        caplog.set_level(logging.WARNING, logger="tui.net.player_connection")
         with pytest.raises(asyncssh.PermissionDenied):
             await TerminalClient.connect(room.port, username="bob", client_keys=[stranger])
         await until(lambda: any("login refused from 127.0.0.1 as 'bob'" in r.getMessage()

@@ -9,7 +9,7 @@ import pytest
 
 from tui.cli import build_parser, main
 from tui.commands import serve as serve_command
-from tui.net.server import ServeError
+from tui.net.startup import ServeError
 from tui.net.testing import TerminalClient, counter_factory
 
 

@@ -12,7 +12,8 @@ import weakref
 import pytest
 from ssh_room import until
 
-from tui.net.server import Server, start_server
+from tui.net.server import Server
+from tui.net.startup import start_server
 from tui.net.testing import CounterApp, TerminalClient, counter_factory
 
 

@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from tui.net.server import BAD_USER_NAME, start_server
+from tui.net.player_connection import BAD_USER_NAME
+from tui.net.startup import start_server
 from tui.net.testing import counter_factory
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client")

@@ -23,7 +23,7 @@ from worker_room import ready_workers, worker_of
 
 from tui.net.certs import make_certs
 from tui.net.proxy_protocol import Balancers
-from tui.net.server import start_server
+from tui.net.startup import start_server
 from tui.net.testing import TerminalClient, counter_factory
 from tui.net.tls_link import service_context
 from tui.net.worker_machine import WorkerMachine

@@ -19,7 +19,8 @@ import asyncssh
 
 from tui.commands.serve import LobbyApps
 from tui.engine.actions import GoOut
-from tui.net.server import Server, start_server
+from tui.net.server import Server
+from tui.net.startup import start_server
 from tui.net.testing import TerminalClient
 from tui.service.lobby import Lobby, LobbyConfig
 from tui.service.shared_table import SharedTable

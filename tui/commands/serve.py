@@ -25,18 +25,18 @@ from typing import TYPE_CHECKING, Any
 from tui.commands import serve_link
 from tui.net.door import DoorLimits
 from tui.net.proxy_protocol import Balancers
-from tui.net.server import (
+from tui.net.server import Server
+from tui.net.session import AppFactory, SessionInfo, SessionRefused
+from tui.net.startup import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_KEEPALIVE,
     DEFAULT_MAX_SESSIONS,
     KEEPALIVE_COUNT,
     ServeError,
-    Server,
     is_loopback,
     load_authorized_keys,
     start_server,
 )
-from tui.net.session import AppFactory, SessionInfo, SessionRefused
 from tui.net.workers import WorkerRoom, WorkerSettings, default_workers
 from tui.service.lobby import Guest, Lobby, LobbyConfig, LobbyError
 

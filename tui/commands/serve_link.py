@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.net.server import ServeError
+from tui.net.startup import ServeError
 
 if TYPE_CHECKING:
     import ssl

@@ -36,7 +36,7 @@ class WorkerMachine:
         `workers` worker processes on `settings.host`/`settings.port` (0: one is picked,
         and they all share it)."""
         from tui.net.hostkey import load_host_key
-        from tui.net.server import ServeError, load_authorized_keys
+        from tui.net.startup import ServeError, load_authorized_keys
         from tui.net.tls_link import parse_address, worker_context
 
         assert settings.service is not None and settings.tls is not None

@@ -252,7 +252,7 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
     another machine, kept linked through its outages, until this process is told to
     stop.  On `listen_fd`, a listening socket the pool keeps, if given (else on
     `settings.host:port`, by itself); only then does the worker retire (`RETIRED`)."""
-    from tui.net.server import start_server
+    from tui.net.startup import start_server
 
     if settings.service is None:
         assert socket_path is not None, "a worker on the service's machine has its socket"
@@ -462,7 +462,7 @@ class WorkerRoom:
         `proxy_protocol`: the load balancers in front (`tui.net.proxy_protocol`).
         `retire_idle`, `retire_growth`: when an empty worker retires (`Retirement`)."""
         from tui.net.hostkey import load_host_key
-        from tui.net.server import ServeError, load_authorized_keys
+        from tui.net.startup import ServeError, load_authorized_keys
 
         if max_sessions < 1:
             raise ServeError("--max-sessions must be at least 1")
