@@ -14,7 +14,7 @@ import socket
 from dataclasses import replace
 from pathlib import Path
 
-from tui.net.workers import WorkerPool, WorkerSettings, reserve_port
+from tui.net.workers import WorkerPool, WorkerSettings, hold_front
 
 
 class WorkerMachine:
@@ -35,21 +35,14 @@ class WorkerMachine:
         """Check the settings (`ServeError`/`LinkError` naming what is wrong), then start
         `workers` worker processes on `settings.host`/`settings.port` (0: one is picked,
         and they all share it)."""
-        from tui.net.hostkey import load_host_key
-        from tui.net.startup import ServeError, load_authorized_keys
         from tui.net.tls_link import parse_address, worker_context
 
         assert settings.service is not None and settings.tls is not None
         parse_address(settings.service, "--service")
         worker_context(Path(settings.tls))  # a missing or bad certificate is told here
-        key, key_path = load_host_key(settings.host_key or None)
-        if settings.authorized_keys is not None:
-            load_authorized_keys(settings.authorized_keys)
-        try:
-            reserved = reserve_port(settings.host, settings.port)
-        except OSError as error:
-            raise ServeError(f"cannot listen on {settings.host}:{settings.port}: "
-                             f"{error.strerror or error}") from None
+        key, key_path, reserved = hold_front(settings.host, settings.port,
+                                             settings.host_key or None,
+                                             settings.authorized_keys)
         port = reserved.getsockname()[1]
         pool = WorkerPool(None, replace(settings, port=port, host_key=str(key_path)),
                           workers, password)

@@ -54,6 +54,7 @@ from tui.service.door_keeper import DoorKeeper
 from tui.service.lobby import Lobby
 
 if TYPE_CHECKING:
+    import asyncssh
     from textual.app import App
 
     from tui.net.server import Server
@@ -343,6 +344,26 @@ def reserve_port(host: str, port: int) -> socket.socket:
     return sock
 
 
+def hold_front(host: str, port: int, host_key: Path | str | None,
+               authorized_keys: Path | str | None) -> tuple[asyncssh.SSHKey, Path, socket.socket]:
+    """What every worker will present to players, checked and held here before any
+    starts, so a bad setting is told once (`ServeError`) instead of by each worker: the
+    host key (made on first start; returned with its file), the authorized_keys file,
+    and the port they will share (`reserve_port`)."""
+    from tui.net.hostkey import load_host_key
+    from tui.net.startup import ServeError, load_authorized_keys
+
+    key, key_path = load_host_key(host_key)
+    if authorized_keys is not None:
+        load_authorized_keys(authorized_keys)
+    try:
+        reserved = reserve_port(host, port)
+    except OSError as error:
+        raise ServeError(f"cannot listen on {host}:{port}: "
+                         f"{error.strerror or error}") from None
+    return key, key_path, reserved
+
+
 class WorkerPool:
     """A machine's workers: started, watched, restarted when one dies, replaced at
     once when one retires (linked to the service at `socket_path`, or with
@@ -461,19 +482,11 @@ class WorkerRoom:
         address, through TLS with `tls` (`tui.net.tls_link.service_context`).
         `proxy_protocol`: the load balancers in front (`tui.net.proxy_protocol`).
         `retire_idle`, `retire_growth`: when an empty worker retires (`Retirement`)."""
-        from tui.net.hostkey import load_host_key
-        from tui.net.startup import ServeError, load_authorized_keys
+        from tui.net.startup import ServeError
 
         if max_sessions < 1:
             raise ServeError("--max-sessions must be at least 1")
-        key, key_path = load_host_key(host_key)
-        if authorized_keys is not None:
-            load_authorized_keys(authorized_keys)  # a bad file is reported here, once
-        try:
-            reserved = reserve_port(host, port)
-        except OSError as error:
-            raise ServeError(f"cannot listen on {host}:{port}: "
-                             f"{error.strerror or error}") from None
+        key, key_path, reserved = hold_front(host, port, host_key, authorized_keys)
         socket_dir = private_socket_dir()
         path = socket_dir / "service.sock"
         service = GameService(lobby, max_sessions,
