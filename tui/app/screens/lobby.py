@@ -11,35 +11,33 @@ from the table, the seat is left (kept for them through the grace period).
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, Label, Static
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
 
 from tui.service.lobby import LobbyError, TableSummary
 
 from ..colours import app_colours
-from ..host import host, still_shown
-from ..results import QUICK_OPPONENT_LEVEL, PlayRules
-from ..rules_reading import no_longer_loads, player_counts, read_rules
+from ..host import host
+from ..results import QUICK_OPPONENT_LEVEL, NewTable, PlayRules
 from ..widgets.footer import Footer
+from .create_table import CreateTableScreen
+from .rejoin_code import RejoinCodeScreen
 
 if TYPE_CHECKING:
-    from pathlib import Path
 
     from tui.engine.rules import Ruleset
-    from tui.engine.ruleset.loader import RulesetInfo
     from tui.service.interface import LobbyClient
 
     from .table import TableScreen
@@ -379,9 +377,9 @@ class LobbyScreen(Screen[None]):
         return True
 
     def action_create(self) -> None:
-        def made(choice: tuple[str, int, str, Ruleset | None] | None) -> None:
+        def made(choice: NewTable | None) -> None:
             if choice is not None:
-                self.host_table(*choice)
+                self.host_table(choice.rules_key, choice.seats, choice.fill_level, choice.rules)
 
         env = host(self).env
         self.app.push_screen(CreateTableScreen(env.rulesets_folder(), env.rulesets_confined),
@@ -468,204 +466,3 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
-class RejoinCodeScreen(ModalScreen[str | None]):
-    """Asks a keyless player for the rejoin code of their seat; dismisses with it."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(classes="picker")
-        self.table_id = table_id
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="rejoin-dialog"):
-            yield Label(f"Take your seat back at table {self.table_id}",
-                        classes="dialog-title")
-            yield Label("The rejoin code you were shown when you sat down:")
-            yield Input(placeholder="ABC-123", max_length=12, id="rejoin-code")
-            yield Label("Enter take the seat · Esc cancel", classes="dialog-help")
-
-    @on(Input.Submitted, "#rejoin-code")
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ChoiceRow(Static, can_focus=True):
-    """`Label   ◀ value ▶`: ←/→ (or a click on either half) changes the value."""
-
-    BINDINGS = [Binding("left", "step(-1)", "Previous", show=False),
-                Binding("right", "step(1)", "Next", show=False)]
-
-    class Changed(Message):
-        def __init__(self, row: ChoiceRow) -> None:
-            super().__init__()
-            self.row = row
-
-        @property
-        def control(self) -> ChoiceRow:
-            return self.row
-
-    def __init__(self, label: str, choices: Sequence[tuple[str, Any]], index: int = 0,
-                 *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="choice-row")
-        self.label = label
-        self.choices = list(choices)
-        self.index = index
-
-    @property
-    def value(self) -> Any:
-        return self.choices[self.index][1]
-
-    def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any) -> None:
-        self.choices = list(choices)
-        values = [v for _, v in self.choices]
-        self.index = values.index(value) if value in values else 0
-        self._show()
-
-    def on_mount(self) -> None:
-        self._show()
-
-    def _show(self) -> None:
-        text = Text(self.label.ljust(13), Style(bold=True))
-        highlight = Style(color=app_colours(self.app).highlight)
-        text.append("◀ ", highlight)
-        text.append(self.choices[self.index][0] if self.choices else "—")
-        text.append(" ▶", highlight)
-        self.update(text)
-
-    def action_step(self, delta: int) -> None:
-        if not self.choices:
-            return
-        self.index = (self.index + delta) % len(self.choices)
-        self._show()
-        self.post_message(self.Changed(self))
-
-    def on_click(self, event: events.Click) -> None:
-        self.action_step(-1 if event.x < 13 + 2 else 1)
-
-
-class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | None]):
-    """Rules (the server's, and the player's own), seats and the bots for empty seats;
-    dismisses with them and the rules as loaded here, so the table plays what the player
-    was shown and nothing reads the file again on a loop.
-
-    Listing the rulesets reads every file, and the rules on show are loaded from theirs:
-    both in a worker, never on the loop that draws (over SSH it draws everyone's screens).
-    Enter pressed while the rules on show are still being read creates the table once
-    they are."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel"),
-                Binding("enter", "create", "Create"),
-                Binding("up", "app.focus_previous", "Up", show=False),
-                Binding("down", "app.focus_next", "Down", show=False)]
-
-    def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
-        super().__init__(classes="picker")
-        from tui.service.lobby import bot_levels
-
-        self.user_dir, self.confine = user_dir, confine
-        self.infos: list[RulesetInfo] | None = None  # None: still being listed
-        self.chosen: Ruleset | None = None  # the rules on show, loaded
-        self.chosen_key: str | None = None  # whose file `chosen` was read from (None: reading)
-        self._create_when_read = False
-        self.levels = bot_levels()
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="create-dialog"):
-            yield Label("New table", classes="dialog-title")
-            yield ChoiceRow("Rules", [], id="choose-rules")
-            yield ChoiceRow("Seats", [("3", 3)], id="choose-seats")
-            level = "medium" if "medium" in self.levels else self.levels[-1]
-            yield ChoiceRow("Empty seats", [(f"{lvl} bots", lvl) for lvl in self.levels],
-                            self.levels.index(level), id="choose-bots")
-            yield Static(Text("Reading the rules…", Style(dim=True)), id="create-about")
-            yield Label("↑↓ field · ←→ change · Enter create · Esc cancel",
-                        classes="dialog-help")
-
-    def on_mount(self) -> None:
-        self._list_rules()
-        self.query_one("#choose-rules").focus()
-
-    @property
-    def ready(self) -> bool:
-        """The rules on show are read (or known not to load): Enter decides at once."""
-        row = self.query_one("#choose-rules", ChoiceRow)
-        return self.infos is not None and (not row.choices or self.chosen_key == row.value)
-
-    @work(exclusive=True, group="create-list")
-    async def _list_rules(self) -> None:
-        from tui.engine.ruleset import list_rulesets
-
-        listed = await asyncio.to_thread(list_rulesets, self.user_dir, self.confine)
-        self._listed([i for i in listed if i.error is None and not i.shadowed])
-
-    def _listed(self, infos: list[RulesetInfo]) -> None:
-        if not still_shown(self):
-            return  # the dialog was closed while the files were read
-        self.infos = infos
-        row = self.query_one("#choose-rules", ChoiceRow)
-        row.set_choices([(i.name + (" (yours)" if i.origin == "user" else ""), i.key)
-                         for i in infos], infos[0].key if infos else None)
-        if infos:
-            self._rules_chosen()
-        else:
-            self.query_one("#create-about", Static).update("")
-            self._created_if_asked()
-
-    @on(ChoiceRow.Changed, "#choose-rules")
-    def _rules_chosen(self) -> None:
-        rules_row = self.query_one("#choose-rules", ChoiceRow)
-        if not rules_row.choices or self.infos is None:
-            return
-        info = next(i for i in self.infos if i.key == rules_row.value)
-        self.chosen = self.chosen_key = None
-        self.query_one("#create-about", Static).update(
-            Text(f"Reading {info.name}…", Style(dim=True)))
-        self._load_rules(info)
-
-    @work(exclusive=True, group="create-load")
-    async def _load_rules(self, info: RulesetInfo) -> None:
-        rules, error = await asyncio.to_thread(read_rules, info, self.user_dir, self.confine)
-        self._loaded(info, rules, error)
-
-    def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
-        if not still_shown(self) or self.query_one("#choose-rules", ChoiceRow).value != info.key:
-            return  # closed, or other rules chosen meanwhile (they are being read)
-        self.chosen, self.chosen_key = rules, info.key
-        about = self.query_one("#create-about", Static)
-        if rules is None:
-            about.update(no_longer_loads(info.name, host(self).env.shown(error),
-                                         app_colours(self.app)))
-        else:
-            seats = self.query_one("#choose-seats", ChoiceRow)
-            counts, preferred = player_counts(rules, seats.value)
-            seats.set_choices([(str(n), n) for n in counts], preferred)
-            about.update(Text(info.description, Style(dim=True)))
-        self._created_if_asked()
-
-    def _created_if_asked(self) -> None:
-        if self._create_when_read:
-            self._create_when_read = False
-            self.action_create()
-
-    def action_create(self) -> None:
-        if not self.ready:
-            self._create_when_read = True  # decided when the rules on show are read
-            return
-        rules = self.query_one("#choose-rules", ChoiceRow)
-        if not rules.choices:
-            self.notify("There are no rules to play by on this server.", severity="error")
-            return
-        if self.chosen is None:
-            self.notify("These rules do not load: choose others.", severity="error")
-            return
-        self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
-                      str(self.query_one("#choose-bots", ChoiceRow).value), self.chosen))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
