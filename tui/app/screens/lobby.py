@@ -21,7 +21,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -32,19 +31,18 @@ from ..colours import app_colours
 from ..host import host
 from ..results import QUICK_OPPONENT_LEVEL, NewTable, PlayRules
 from ..widgets.footer import Footer
+from ..widgets.lobby_detail import TableDetail
+from ..widgets.lobby_tables import TableList
 from .create_table import CreateTableScreen
 from .rejoin_code import RejoinCodeScreen
 
 if TYPE_CHECKING:
-
     from tui.engine.rules import Ruleset
     from tui.service.interface import LobbyClient
 
     from .table import TableScreen
 
 REJOIN_SECONDS = 10.0
-STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finished",
-                "closed": "closed"}
 
 
 class LobbyChanged(Message):
@@ -65,28 +63,6 @@ class LobbyRefused(Message):
     def __init__(self, reason: str) -> None:
         super().__init__()
         self.reason = reason
-
-
-def seat_words(summary: TableSummary) -> str:
-    """`alice, bob (away), 1 open` / `alice, 2 bots`."""
-    people = []
-    bots = 0
-    open_chairs = 0
-    for name, what in summary.seats:
-        if what == "open":
-            open_chairs += 1
-        elif what == "person":
-            people.append(name)
-        elif what.startswith("away"):
-            people.append(f"{name} (away)")
-        else:
-            bots += 1
-    parts = people[:]
-    if bots:
-        parts.append(f"{bots} bot" + ("s" if bots != 1 else ""))
-    if open_chairs:
-        parts.append(f"{open_chairs} open")
-    return ", ".join(parts)
 
 
 class LobbyScreen(Screen[None]):
@@ -130,28 +106,18 @@ class LobbyScreen(Screen[None]):
         # Kept, not looked up on every change: each lookup after the screen's children
         # change adds an entry to Textual's query cache (up to 1,024 a screen).
         self._head = Static(id="lobby-head")
-        self._tables = DataTable[Any](id="table-list", cursor_type="row", zebra_stripes=True)
+        self._tables = TableList(id="table-list")
         self._no_tables = Static("No tables yet: press c to create one.", id="no-tables")
-        self._detail = Vertical(id="lobby-detail")
-        self._detail_body = Static(id="detail-body")
+        self._detail = TableDetail(id="lobby-detail")
         yield self._head
         with Vertical(id="lobby-tables") as box:
             box.border_title = "Tables"
             yield self._tables
             yield self._no_tables
-        with self._detail:
-            self._detail.border_title = "Table"
-            yield self._detail_body
+        yield self._detail
         yield Footer()
 
     def on_mount(self) -> None:
-        tables = self._tables
-        tables.add_column("No.", key="id", width=4)
-        tables.add_column("Rules", key="rules", width=18)
-        tables.add_column("Seats", key="seats", width=6)
-        tables.add_column("Players", key="players", width=22)
-        tables.add_column("Status", key="status", width=9)
-        tables.add_column("Watching", key="watching", width=8)
         self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
         self._unsubscribe_refusals = self.guest.refusals(self._on_refused)
         self._unsubscribe_notices = self.guest.notices(self._on_notice)
@@ -246,37 +212,13 @@ class LobbyScreen(Screen[None]):
             return  # nothing the list or the detail shows has changed
         self._shown = shown
         self._head.update(head)
-        tables = self._tables
-        current = self._highlighted_id()
-        tables.clear()
-        for summary in summaries:
-            tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
-                           f"{summary.taken}/{len(summary.seats)}",
-                           Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
-                           STATUS_WORDS[summary.status], str(summary.spectators),
-                           key=str(summary.id))
-        wanted = current if current is not None else (place.table if place is not None
-                                                      else None)
-        ids = [s.id for s in summaries]
-        if wanted in ids:
-            tables.move_cursor(row=ids.index(wanted), animate=False)
+        self._tables.show(summaries, place.table if place is not None else None)
         self._no_tables.display = not summaries
-        tables.display = bool(summaries)
+        self._tables.display = bool(summaries)
         self._show_detail()
 
-    def _highlighted_id(self) -> int | None:
-        tables = self._tables
-        if not self._summaries or tables.row_count == 0:
-            return None
-        row = tables.cursor_row
-        try:
-            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
-        except Exception:  # noqa: BLE001 - no row under the cursor
-            return None
-        return int(key) if key is not None else None
-
     def _selected(self) -> TableSummary | None:
-        wanted = self._highlighted_id()
+        wanted = self._tables.highlighted_id()
         return next((s for s in self._summaries if s.id == wanted), None)
 
     @on(DataTable.RowHighlighted)
@@ -284,53 +226,7 @@ class LobbyScreen(Screen[None]):
         self._show_detail()
 
     def _show_detail(self) -> None:
-        detail = self._detail
-        body = self._detail_body
-        summary = self._selected()
-        if summary is None:
-            detail.border_title = "Table"
-            body.update(Text("Create a table (c): choose the rules, the number of seats and "
-                             "the bots that fill the seats nobody takes."))
-            return
-        detail.border_title = Text(f"Table {summary.id} · {summary.title}")
-        text = Text()
-        for index, (name, what) in enumerate(summary.seats, 1):
-            if index > 1:
-                text.append("  ")
-            text.append(f"{index} ", Style(dim=True))
-            if what == "open":
-                text.append("open", Style(dim=True, italic=True))
-            else:
-                text.append(name, Style(bold=what == "person"))
-                if what != "person":
-                    text.append(f" ({what})", Style(dim=True))
-                elif name == summary.host and summary.status == "waiting":
-                    text.append(" (host)", Style(dim=True))
-        text.append("\n")
-        place = self.guest.place()
-        if place is not None and place.table == summary.id and not place.spectator \
-                and summary.status == "waiting":
-            text.append(f"You are seated. s starts the game (open seats get "
-                        f"{summary.fill_level} bots); it starts by itself once full.",
-                        Style(color=app_colours(self.app).highlight))
-            code = place.rejoin_code
-            if code:
-                text.append(f"\nYour rejoin code: {code} (also under your hand at the "
-                            "table). If your connection drops, connect again under the same "
-                            "name and enter it to take your seat back.")
-        elif summary.status == "waiting":
-            text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
-                        "bots when the game starts).")
-        elif summary.status == "playing":
-            text.append("In play: w watches (you will see no hand).")
-            if any(name == self.guest.name for name, _ in summary.seats):
-                if self.guest.waiting_table() == summary.id:
-                    text.append(" Your seat is waiting for you: j.")
-                elif self.guest.seat_behind_code() == summary.id:
-                    text.append(" A seat under your name: j and its rejoin code take it back.")
-        else:
-            text.append("The game is over.")
-        body.update(text)
+        self._detail.show(self._selected(), self.guest)
 
     # ------------------------------------------------------------------ the player's table
     def _follow_my_table(self) -> None:
