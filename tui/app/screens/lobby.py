@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
@@ -45,24 +46,23 @@ if TYPE_CHECKING:
 REJOIN_SECONDS = 10.0
 
 
+@dataclass
 class LobbyChanged(Message):
     """Something changed in the lobby (posted from the lobby service's callback)."""
 
 
+@dataclass
 class LinkNotice(Message):
     """News of the link to the game service (out of reach, back), for the player."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
+    text: str
 
 
+@dataclass
 class LobbyRefused(Message):
     """The lobby refused a request after it was sent (the reason, for the player)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
+    reason: str
 
 
 class LobbyScreen(Screen[None]):
