@@ -10,11 +10,11 @@ from test_lobby_screen import FAST, SIZE, guest_app, open_create
 from textual.widgets import Select
 
 from tui.app.app import RummyApp
-from tui.app.screens.lobby import ChoiceRow
 from tui.app.screens.menu import MenuScreen
 from tui.app.screens.new_game import NewGameScreen
 from tui.app.screens.rules import RulesScreen
 from tui.app.screens.rules_editor import RulesEditorScreen
+from tui.app.widgets.choice_row import ChoiceRow
 from tui.service.lobby import Lobby
 
 HOSTILE = "Evil\x1b]0;pwned\x07\x1b[2J\x9b31mrules"

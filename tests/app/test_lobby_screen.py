@@ -11,7 +11,8 @@ from rulesets_helpers import watch_rule_reads
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
-from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
+from tui.app.screens.create_table import CreateTableScreen
+from tui.app.screens.lobby import LobbyScreen
 from tui.app.screens.table import TableScreen
 from tui.app.widgets.chat import ChatBox, ChatInput
 from tui.service.lobby import Lobby, LobbyConfig

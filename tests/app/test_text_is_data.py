@@ -24,7 +24,8 @@ from test_lobby_screen import (
 )
 
 from tui.app.app import RummyApp
-from tui.app.screens.lobby import CreateTableScreen, LobbyScreen
+from tui.app.screens.create_table import CreateTableScreen
+from tui.app.screens.lobby import LobbyScreen
 from tui.app.screens.rules import RulesScreen
 from tui.app.screens.table import TableScreen
 from tui.app.settings import Settings

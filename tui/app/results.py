@@ -21,3 +21,14 @@ class PlayRules:
     def seats(self) -> int:
         """Three at the table where the rules allow it."""
         return max(self.rules.players_min, min(3, self.rules.players_max))
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """The create-table dialog's choice: the rules (as the dialog loaded them, so the table
+    plays what the player was shown), the seats, and the bots for the seats nobody takes."""
+
+    rules_key: str
+    seats: int
+    fill_level: str
+    rules: Ruleset

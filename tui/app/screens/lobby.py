@@ -1,100 +1,35 @@
-"""The lobby of an SSH table server: the open tables, and creating, joining or watching one.
+"""The lobby of an SSH table server: the open tables, and the keys to create, join,
+watch, start or leave one.
 
-The screen plays only through the player's `LobbyClient` (`tui.service.interface`: the
-lobby in this process, or the game service's through `tui.net.remote`): it lists the
-tables, asks the lobby to create, join, watch, start or leave, and opens the ordinary
-table screen - fed by the shared table's view of this player's seat, or a spectator's
-view with no hand - as soon as the player's game is dealt.  A refusal the lobby decides
-later than the request returned is shown when it comes.  When the player comes back
-from the table, the seat is left (kept for them through the grace period).
+The screen plays only through the player's `LobbyClient`: each key asks the lobby, and a
+refusal is shown as a notification; what the lobby then shows, and opening the table once
+the game is dealt, is `LobbyView`'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.style import Style
-from rich.text import Text
-from textual import events, on, work
-from textual.app import ComposeResult
+from textual import on
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.coordinate import Coordinate
-from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import DataTable
 
-from tui.service.lobby import LobbyError, TableSummary
+from tui.service.lobby import LobbyError
 
-from ..colours import app_colours
-from ..host import host, still_shown
-from ..results import QUICK_OPPONENT_LEVEL, PlayRules
-from ..rules_reading import no_longer_loads, player_counts, read_rules
-from ..widgets.footer import Footer
+from ..host import host
+from ..results import QUICK_OPPONENT_LEVEL, NewTable, PlayRules
+from .create_table import CreateTableScreen
+from .lobby_view import LobbyView
+from .rejoin_code import RejoinCodeScreen
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from tui.engine.rules import Ruleset
-    from tui.engine.ruleset.loader import RulesetInfo
-    from tui.service.interface import LobbyClient
-
-    from .table import TableScreen
-
-REJOIN_SECONDS = 10.0
-STATUS_WORDS = {"waiting": "waiting", "playing": "playing", "finished": "finished",
-                "closed": "closed"}
 
 
-class LobbyChanged(Message):
-    """Something changed in the lobby (posted from the lobby service's callback)."""
-
-
-class LinkNotice(Message):
-    """News of the link to the game service (out of reach, back), for the player."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-
-class LobbyRefused(Message):
-    """The lobby refused a request after it was sent (the reason, for the player)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
-
-
-def seat_words(summary: TableSummary) -> str:
-    """`alice, bob (away), 1 open` / `alice, 2 bots`."""
-    people = []
-    bots = 0
-    open_chairs = 0
-    for name, what in summary.seats:
-        if what == "open":
-            open_chairs += 1
-        elif what == "person":
-            people.append(name)
-        elif what.startswith("away"):
-            people.append(f"{name} (away)")
-        else:
-            bots += 1
-    parts = people[:]
-    if bots:
-        parts.append(f"{bots} bot" + ("s" if bots != 1 else ""))
-    if open_chairs:
-        parts.append(f"{open_chairs} open")
-    return ", ".join(parts)
-
-
-class LobbyScreen(Screen[None]):
+class LobbyScreen(LobbyView):
     """Open tables, and the keys to create, join, watch, start and leave."""
 
-    CSS_PATH = "lobby.tcss"
     BINDINGS = [
         Binding("c", "create", "Create"),
         Binding("j", "join", "Join"),
@@ -108,19 +43,6 @@ class LobbyScreen(Screen[None]):
     ]
     SEATED_ONLY = frozenset({"start", "leave"})
 
-    def __init__(self, guest: LobbyClient) -> None:
-        super().__init__(id="lobby")
-        self.guest = guest
-        self._unsubscribe: Callable[[], None] | None = None
-        self._unsubscribe_refusals: Callable[[], None] | None = None
-        self._unsubscribe_notices: Callable[[], None] | None = None
-        self._table_screen: TableScreen | None = None
-        self._summaries: list[TableSummary] = []
-        self._shown: tuple[list[TableSummary], int | None, str] | None = None
-        self._change_posted = False
-        self._rejoin_until = 0.0
-        self._seated = False
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Start and Leave seat are offered (shown and answered) only to a player with a
         place at a table: the key bar then has room for the rest at 80 columns."""
@@ -128,246 +50,6 @@ class LobbyScreen(Screen[None]):
         # redrawn still answers)
         return self.guest.place() is not None if action in self.SEATED_ONLY else True
 
-    def compose(self) -> ComposeResult:
-        # Kept, not looked up on every change: each lookup after the screen's children
-        # change adds an entry to Textual's query cache (up to 1,024 a screen).
-        self._head = Static(id="lobby-head")
-        self._tables = DataTable[Any](id="table-list", cursor_type="row", zebra_stripes=True)
-        self._no_tables = Static("No tables yet: press c to create one.", id="no-tables")
-        self._detail = Vertical(id="lobby-detail")
-        self._detail_body = Static(id="detail-body")
-        yield self._head
-        with Vertical(id="lobby-tables") as box:
-            box.border_title = "Tables"
-            yield self._tables
-            yield self._no_tables
-        with self._detail:
-            self._detail.border_title = "Table"
-            yield self._detail_body
-        yield Footer()
-
-    def on_mount(self) -> None:
-        tables = self._tables
-        tables.add_column("No.", key="id", width=4)
-        tables.add_column("Rules", key="rules", width=18)
-        tables.add_column("Seats", key="seats", width=6)
-        tables.add_column("Players", key="players", width=22)
-        tables.add_column("Status", key="status", width=9)
-        tables.add_column("Watching", key="watching", width=8)
-        self._unsubscribe = self.guest.subscribe(self._on_lobby_change)
-        self._unsubscribe_refusals = self.guest.refusals(self._on_refused)
-        self._unsubscribe_notices = self.guest.notices(self._on_notice)
-        self.refresh_lobby()
-        # A player who reconnects at once may find their seat still held by the session
-        # that is dropping: keep offering it back for a few seconds.
-        self._rejoin_until = time.monotonic() + REJOIN_SECONDS
-        self._take_back_seat()
-
-    def _on_lobby_change(self) -> None:
-        # Called by the lobby on every change anywhere: a burst of them (players
-        # arriving) costs one refresh, not one each.
-        if not self._change_posted:
-            self._change_posted = True
-            self.post_message(LobbyChanged())
-
-    def on_unmount(self) -> None:
-        for stop in (self._unsubscribe, self._unsubscribe_refusals, self._unsubscribe_notices):
-            if stop is not None:
-                stop()
-        self._unsubscribe = self._unsubscribe_refusals = self._unsubscribe_notices = None
-
-    def _on_refused(self, reason: str) -> None:
-        self.post_message(LobbyRefused(reason))
-
-    @on(LobbyRefused)
-    def _refused(self, message: LobbyRefused) -> None:
-        self.notify(message.reason, title="Not possible", severity="warning", markup=False)
-
-    def _on_notice(self, text: str) -> None:
-        self.post_message(LinkNotice(text))
-
-    @on(LinkNotice)
-    def _link_notice(self, message: LinkNotice) -> None:
-        """Shown on whatever screen is up (at the table: its notice line)."""
-        self.app.screen.notify(message.text, title="Game service", severity="warning",
-                               timeout=8)
-
-    def _take_back_seat(self) -> None:
-        """A player who comes back (same key, or same session) sits straight down at their
-        game again; a keyless one is told their seat waits behind its rejoin code."""
-        table_id = self.guest.waiting_table()
-        if table_id is None:
-            behind = self.guest.seat_behind_code()
-            if behind is not None and self._rejoin_until:
-                self._rejoin_until = 0.0
-                self.notify(f"A seat under your name waits at table {behind}: choose it and "
-                            "press j, then enter the rejoin code you were shown.",
-                            title="Your seat?", timeout=15)
-            return
-        self._rejoin_until = 0.0
-        try:
-            self.guest.join(table_id)
-        except LobbyError:
-            return
-        self.notify(f"Welcome back: your seat at table {table_id} is yours again.",
-                    title="Back at the table", markup=False)
-        self._follow_my_table()
-
-    # ------------------------------------------------------------------ showing
-    @on(LobbyChanged)
-    def _lobby_changed(self) -> None:
-        self._change_posted = False
-        if self.is_current:  # under a table screen the list waits for on_screen_resume
-            self.refresh_lobby()
-        if self.guest.place() is None and time.monotonic() < self._rejoin_until:
-            self._take_back_seat()
-        self._follow_my_table()
-
-    def on_screen_resume(self) -> None:
-        if self._table_screen is not None and self._table_screen not in self.app.screen_stack:
-            # Back from the table: get up (a game in progress keeps the seat for a while).
-            self._table_screen = None
-            self.guest.leave()
-        self.refresh_lobby()
-        self._tables.focus()
-
-    def refresh_lobby(self) -> None:
-        summaries = self.guest.summaries()
-        self._summaries = summaries
-        people = self.guest.people()
-        head = Text(" Rummy tables", Style(bold=True, color=app_colours(self.app).highlight))
-        head.append(f"  ·  you are {self.guest.name}  ·  {people} connected  ·  "
-                    f"{len(summaries)} table" + ("s" if len(summaries) != 1 else ""))
-        place = self.guest.place()
-        if self._seated != (place is not None):
-            self._seated = place is not None
-            self.refresh_bindings()
-        shown = (summaries, place.ticket if place is not None and place.status != "closed"
-                 else None, head.plain)
-        if shown == self._shown:
-            return  # nothing the list or the detail shows has changed
-        self._shown = shown
-        self._head.update(head)
-        tables = self._tables
-        current = self._highlighted_id()
-        tables.clear()
-        for summary in summaries:
-            tables.add_row(str(summary.id), Text(summary.title, no_wrap=True),
-                           f"{summary.taken}/{len(summary.seats)}",
-                           Text(seat_words(summary), no_wrap=True, overflow="ellipsis"),
-                           STATUS_WORDS[summary.status], str(summary.spectators),
-                           key=str(summary.id))
-        wanted = current if current is not None else (place.table if place is not None
-                                                      else None)
-        ids = [s.id for s in summaries]
-        if wanted in ids:
-            tables.move_cursor(row=ids.index(wanted), animate=False)
-        self._no_tables.display = not summaries
-        tables.display = bool(summaries)
-        self._show_detail()
-
-    def _highlighted_id(self) -> int | None:
-        tables = self._tables
-        if not self._summaries or tables.row_count == 0:
-            return None
-        row = tables.cursor_row
-        try:
-            key = tables.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
-        except Exception:  # noqa: BLE001 - no row under the cursor
-            return None
-        return int(key) if key is not None else None
-
-    def _selected(self) -> TableSummary | None:
-        wanted = self._highlighted_id()
-        return next((s for s in self._summaries if s.id == wanted), None)
-
-    @on(DataTable.RowHighlighted)
-    def _row_highlighted(self) -> None:
-        self._show_detail()
-
-    def _show_detail(self) -> None:
-        detail = self._detail
-        body = self._detail_body
-        summary = self._selected()
-        if summary is None:
-            detail.border_title = "Table"
-            body.update(Text("Create a table (c): choose the rules, the number of seats and "
-                             "the bots that fill the seats nobody takes."))
-            return
-        detail.border_title = Text(f"Table {summary.id} · {summary.title}")
-        text = Text()
-        for index, (name, what) in enumerate(summary.seats, 1):
-            if index > 1:
-                text.append("  ")
-            text.append(f"{index} ", Style(dim=True))
-            if what == "open":
-                text.append("open", Style(dim=True, italic=True))
-            else:
-                text.append(name, Style(bold=what == "person"))
-                if what != "person":
-                    text.append(f" ({what})", Style(dim=True))
-                elif name == summary.host and summary.status == "waiting":
-                    text.append(" (host)", Style(dim=True))
-        text.append("\n")
-        place = self.guest.place()
-        if place is not None and place.table == summary.id and not place.spectator \
-                and summary.status == "waiting":
-            text.append(f"You are seated. s starts the game (open seats get "
-                        f"{summary.fill_level} bots); it starts by itself once full.",
-                        Style(color=app_colours(self.app).highlight))
-            code = place.rejoin_code
-            if code:
-                text.append(f"\nYour rejoin code: {code} (also under your hand at the "
-                            "table). If your connection drops, connect again under the same "
-                            "name and enter it to take your seat back.")
-        elif summary.status == "waiting":
-            text.append(f"Waiting for players: j joins (open seats get {summary.fill_level} "
-                        "bots when the game starts).")
-        elif summary.status == "playing":
-            text.append("In play: w watches (you will see no hand).")
-            if any(name == self.guest.name for name, _ in summary.seats):
-                if self.guest.waiting_table() == summary.id:
-                    text.append(" Your seat is waiting for you: j.")
-                elif self.guest.seat_behind_code() == summary.id:
-                    text.append(" A seat under your name: j and its rejoin code take it back.")
-        else:
-            text.append("The game is over.")
-        body.update(text)
-
-    # ------------------------------------------------------------------ the player's table
-    def _follow_my_table(self) -> None:
-        """Open the table once the game is dealt; come back here if it has closed."""
-        place = self.guest.place()
-        if place is None:
-            return
-        if place.status == "closed":
-            if self._table_screen is not None:
-                self._back_to_lobby()
-                self.notify(f"Table {place.table} has closed.", title="Table closed",
-                            markup=False)
-            self.guest.leave()
-            return
-        if place.dealt and self._table_screen is None:
-            self._open_table()
-
-    def _back_to_lobby(self) -> None:
-        self._table_screen = None
-        while self.app.screen is not self and len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
-
-    def _open_table(self) -> None:
-        from ..table_session import TableSession
-        from .table import TableScreen
-
-        table, place = self.guest.table(), self.guest.place()
-        if table is None or place is None:
-            return  # (a remote table opens once its first view has come)
-        session = TableSession(table, place.seat, None, False, self.guest.chat(),
-                               place.rejoin_code)
-        self._table_screen = TableScreen(session)
-        self.app.push_screen(self._table_screen)
-
-    # ------------------------------------------------------------------ keys
     def _try(self, act: Callable[[], Any]) -> bool:
         self._rejoin_until = 0.0  # the player chose for themselves
         try:
@@ -379,9 +61,9 @@ class LobbyScreen(Screen[None]):
         return True
 
     def action_create(self) -> None:
-        def made(choice: tuple[str, int, str, Ruleset | None] | None) -> None:
+        def made(choice: NewTable | None) -> None:
             if choice is not None:
-                self.host_table(*choice)
+                self.host_table(choice.rules_key, choice.seats, choice.fill_level, choice.rules)
 
         env = host(self).env
         self.app.push_screen(CreateTableScreen(env.rulesets_folder(), env.rulesets_confined),
@@ -468,204 +150,3 @@ class LobbyScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
-class RejoinCodeScreen(ModalScreen[str | None]):
-    """Asks a keyless player for the rejoin code of their seat; dismisses with it."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(classes="picker")
-        self.table_id = table_id
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="rejoin-dialog"):
-            yield Label(f"Take your seat back at table {self.table_id}",
-                        classes="dialog-title")
-            yield Label("The rejoin code you were shown when you sat down:")
-            yield Input(placeholder="ABC-123", max_length=12, id="rejoin-code")
-            yield Label("Enter take the seat · Esc cancel", classes="dialog-help")
-
-    @on(Input.Submitted, "#rejoin-code")
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ChoiceRow(Static, can_focus=True):
-    """`Label   ◀ value ▶`: ←/→ (or a click on either half) changes the value."""
-
-    BINDINGS = [Binding("left", "step(-1)", "Previous", show=False),
-                Binding("right", "step(1)", "Next", show=False)]
-
-    class Changed(Message):
-        def __init__(self, row: ChoiceRow) -> None:
-            super().__init__()
-            self.row = row
-
-        @property
-        def control(self) -> ChoiceRow:
-            return self.row
-
-    def __init__(self, label: str, choices: Sequence[tuple[str, Any]], index: int = 0,
-                 *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="choice-row")
-        self.label = label
-        self.choices = list(choices)
-        self.index = index
-
-    @property
-    def value(self) -> Any:
-        return self.choices[self.index][1]
-
-    def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any) -> None:
-        self.choices = list(choices)
-        values = [v for _, v in self.choices]
-        self.index = values.index(value) if value in values else 0
-        self._show()
-
-    def on_mount(self) -> None:
-        self._show()
-
-    def _show(self) -> None:
-        text = Text(self.label.ljust(13), Style(bold=True))
-        highlight = Style(color=app_colours(self.app).highlight)
-        text.append("◀ ", highlight)
-        text.append(self.choices[self.index][0] if self.choices else "—")
-        text.append(" ▶", highlight)
-        self.update(text)
-
-    def action_step(self, delta: int) -> None:
-        if not self.choices:
-            return
-        self.index = (self.index + delta) % len(self.choices)
-        self._show()
-        self.post_message(self.Changed(self))
-
-    def on_click(self, event: events.Click) -> None:
-        self.action_step(-1 if event.x < 13 + 2 else 1)
-
-
-class CreateTableScreen(ModalScreen[tuple[str, int, str, "Ruleset | None"] | None]):
-    """Rules (the server's, and the player's own), seats and the bots for empty seats;
-    dismisses with them and the rules as loaded here, so the table plays what the player
-    was shown and nothing reads the file again on a loop.
-
-    Listing the rulesets reads every file, and the rules on show are loaded from theirs:
-    both in a worker, never on the loop that draws (over SSH it draws everyone's screens).
-    Enter pressed while the rules on show are still being read creates the table once
-    they are."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel"),
-                Binding("enter", "create", "Create"),
-                Binding("up", "app.focus_previous", "Up", show=False),
-                Binding("down", "app.focus_next", "Down", show=False)]
-
-    def __init__(self, user_dir: Path | None = None, confine: bool = False) -> None:
-        super().__init__(classes="picker")
-        from tui.service.lobby import bot_levels
-
-        self.user_dir, self.confine = user_dir, confine
-        self.infos: list[RulesetInfo] | None = None  # None: still being listed
-        self.chosen: Ruleset | None = None  # the rules on show, loaded
-        self.chosen_key: str | None = None  # whose file `chosen` was read from (None: reading)
-        self._create_when_read = False
-        self.levels = bot_levels()
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="create-dialog"):
-            yield Label("New table", classes="dialog-title")
-            yield ChoiceRow("Rules", [], id="choose-rules")
-            yield ChoiceRow("Seats", [("3", 3)], id="choose-seats")
-            level = "medium" if "medium" in self.levels else self.levels[-1]
-            yield ChoiceRow("Empty seats", [(f"{lvl} bots", lvl) for lvl in self.levels],
-                            self.levels.index(level), id="choose-bots")
-            yield Static(Text("Reading the rules…", Style(dim=True)), id="create-about")
-            yield Label("↑↓ field · ←→ change · Enter create · Esc cancel",
-                        classes="dialog-help")
-
-    def on_mount(self) -> None:
-        self._list_rules()
-        self.query_one("#choose-rules").focus()
-
-    @property
-    def ready(self) -> bool:
-        """The rules on show are read (or known not to load): Enter decides at once."""
-        row = self.query_one("#choose-rules", ChoiceRow)
-        return self.infos is not None and (not row.choices or self.chosen_key == row.value)
-
-    @work(exclusive=True, group="create-list")
-    async def _list_rules(self) -> None:
-        from tui.engine.ruleset import list_rulesets
-
-        listed = await asyncio.to_thread(list_rulesets, self.user_dir, self.confine)
-        self._listed([i for i in listed if i.error is None and not i.shadowed])
-
-    def _listed(self, infos: list[RulesetInfo]) -> None:
-        if not still_shown(self):
-            return  # the dialog was closed while the files were read
-        self.infos = infos
-        row = self.query_one("#choose-rules", ChoiceRow)
-        row.set_choices([(i.name + (" (yours)" if i.origin == "user" else ""), i.key)
-                         for i in infos], infos[0].key if infos else None)
-        if infos:
-            self._rules_chosen()
-        else:
-            self.query_one("#create-about", Static).update("")
-            self._created_if_asked()
-
-    @on(ChoiceRow.Changed, "#choose-rules")
-    def _rules_chosen(self) -> None:
-        rules_row = self.query_one("#choose-rules", ChoiceRow)
-        if not rules_row.choices or self.infos is None:
-            return
-        info = next(i for i in self.infos if i.key == rules_row.value)
-        self.chosen = self.chosen_key = None
-        self.query_one("#create-about", Static).update(
-            Text(f"Reading {info.name}…", Style(dim=True)))
-        self._load_rules(info)
-
-    @work(exclusive=True, group="create-load")
-    async def _load_rules(self, info: RulesetInfo) -> None:
-        rules, error = await asyncio.to_thread(read_rules, info, self.user_dir, self.confine)
-        self._loaded(info, rules, error)
-
-    def _loaded(self, info: RulesetInfo, rules: Ruleset | None, error: str) -> None:
-        if not still_shown(self) or self.query_one("#choose-rules", ChoiceRow).value != info.key:
-            return  # closed, or other rules chosen meanwhile (they are being read)
-        self.chosen, self.chosen_key = rules, info.key
-        about = self.query_one("#create-about", Static)
-        if rules is None:
-            about.update(no_longer_loads(info.name, host(self).env.shown(error),
-                                         app_colours(self.app)))
-        else:
-            seats = self.query_one("#choose-seats", ChoiceRow)
-            counts, preferred = player_counts(rules, seats.value)
-            seats.set_choices([(str(n), n) for n in counts], preferred)
-            about.update(Text(info.description, Style(dim=True)))
-        self._created_if_asked()
-
-    def _created_if_asked(self) -> None:
-        if self._create_when_read:
-            self._create_when_read = False
-            self.action_create()
-
-    def action_create(self) -> None:
-        if not self.ready:
-            self._create_when_read = True  # decided when the rules on show are read
-            return
-        rules = self.query_one("#choose-rules", ChoiceRow)
-        if not rules.choices:
-            self.notify("There are no rules to play by on this server.", severity="error")
-            return
-        if self.chosen is None:
-            self.notify("These rules do not load: choose others.", severity="error")
-            return
-        self.dismiss((str(rules.value), int(self.query_one("#choose-seats", ChoiceRow).value),
-                      str(self.query_one("#choose-bots", ChoiceRow).value), self.chosen))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -20,6 +20,14 @@ from ..widgets.footer import Footer
 SAMPLE = (Card(1, "S", 1), Card(10, "H", 2), Card(7, "D", 3), Card(12, "C", 4), Card(0, "*", 5))
 
 
+def setting_row(label: str, field: str, value: str, options: list[tuple[str, str]]) -> Horizontal:
+    """One setting chosen from a list: the Select's id is the `Settings` field it sets, so
+    `SettingsScreen._current` reads every choice back by the field's name."""
+    return Horizontal(Label(label, classes="field"),
+                      Select(options, value=value, allow_blank=False, compact=True, id=field),
+                      classes="row")
+
+
 class SettingsScreen(Screen[None]):
     BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "save", "Save")]
 
@@ -33,38 +41,27 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Your name", classes="field")
                 yield Input(s.name, compact=True, id="name", max_length=24)
-            with Horizontal(classes="row"):
-                yield Label("Cards", classes="field")
-                symbols = ("suit symbols ♣♦♥♠" if host(self).terminal.unicode
-                           else "suit symbols (if your terminal shows UTF-8)")
-                yield Select([(symbols, "unicode"), ("plain letters C D H S", "ascii")],
-                             value=s.card_style, allow_blank=False, compact=True, id="card_style")
-            with Horizontal(classes="row"):
-                yield Label("Colours", classes="field")
-                yield Select([("two colours (red, black)", "two"),
-                              ("four colours (♣ green, ♦ blue)", "four")],
-                             value=s.colours, allow_blank=False, compact=True, id="colours")
+            symbols = ("suit symbols ♣♦♥♠" if host(self).terminal.unicode
+                       else "suit symbols (if your terminal shows UTF-8)")
+            yield setting_row("Cards", "card_style", s.card_style,
+                              [(symbols, "unicode"), ("plain letters C D H S", "ascii")])
+            yield setting_row("Colours", "colours", s.colours,
+                              [("two colours (red, black)", "two"),
+                               ("four colours (♣ green, ♦ blue)", "four")])
             yield Static(id="sample")
-            with Horizontal(classes="row"):
-                yield Label("Theme", classes="field")
-                yield Select([(name, name) for name in sorted(self.app.available_themes)],
-                             value=s.theme if s.theme in self.app.available_themes
-                             else "textual-dark", allow_blank=False, compact=True, id="theme")
-            with Horizontal(classes="row"):
-                yield Label("Bot speed", classes="field")
-                yield Select([(f"{name} ({delay:g}s a move)", name)
-                              for name, delay in BOT_SPEEDS.items()],
-                             value=s.bot_speed, allow_blank=False, compact=True, id="bot_speed")
-            with Horizontal(classes="row"):
-                yield Label("Undo", classes="field")
-                yield Select([("your own moves of this turn", "turn"),
-                              ("whole turns, alone against bots", "turns")],
-                             value=s.undo, allow_blank=False, compact=True, id="undo")
-            with Horizontal(classes="row"):
-                yield Label("New cards", classes="field")
-                yield Select([("at the right end of the hand", "end"),
-                              ("sorted into place (by suit or rank)", "sorted")],
-                             value=s.new_cards, allow_blank=False, compact=True, id="new_cards")
+            themes = self.app.available_themes
+            yield setting_row("Theme", "theme",
+                              s.theme if s.theme in themes else "textual-dark",
+                              [(name, name) for name in sorted(themes)])
+            yield setting_row("Bot speed", "bot_speed", s.bot_speed,
+                              [(f"{name} ({delay:g}s a move)", name)
+                               for name, delay in BOT_SPEEDS.items()])
+            yield setting_row("Undo", "undo", s.undo,
+                              [("your own moves of this turn", "turn"),
+                               ("whole turns, alone against bots", "turns")])
+            yield setting_row("New cards", "new_cards", s.new_cards,
+                              [("at the right end of the hand", "end"),
+                               ("sorted into place (by suit or rank)", "sorted")])
             with Horizontal(classes="buttons"):
                 yield Button("Save", variant="primary", compact=True, id="save")
                 yield Button("Back", compact=True, id="back")

@@ -186,14 +186,11 @@ class TableMoves(TableView):
             faces = {c.face for c in cards}
             legal = {a.meld_id for a in intents.legal_of(view, LayOff)
                      if {c.face for c in a.cards} <= faces}
-            if not legal:
-                self.play(lambda v: intents.lay_off(v, view.table[0].id, cards))  # says why
+            meld_id = self._onto_one_meld(
+                legal, "Lay off onto which meld?", self.action_lay_off,
+                lambda: self.play(lambda v: intents.lay_off(v, view.table[0].id, cards)))
+            if meld_id is None:
                 return
-            if len(legal) > 1:
-                self._pick_meld("Lay off onto which meld?", legal,
-                                lambda mid: self.action_lay_off(mid))
-                return
-            meld_id = next(iter(legal))
         if self.play(lambda v: intents.lay_off(v, meld_id, cards)):
             self.hand.clear_selection()
 
@@ -207,17 +204,27 @@ class TableMoves(TableView):
                 return
             legal = {a.meld_id for a in intents.legal_of(view, SwapJoker)
                      if card is not None and a.card is not None and a.card.face == card.face}
-            if not legal:
-                target = next(m.id for m in view.table if m.wild_cards())
-                self.play(lambda v: intents.swap_joker(v, target, card))  # says why
+            target = next(m.id for m in view.table if m.wild_cards())
+            meld_id = self._onto_one_meld(
+                legal, "Swap the joker in which meld?", self.action_swap,
+                lambda: self.play(lambda v: intents.swap_joker(v, target, card)))
+            if meld_id is None:
                 return
-            if len(legal) > 1:
-                self._pick_meld("Swap the joker in which meld?", legal,
-                                lambda mid: self.action_swap(mid))
-                return
-            meld_id = next(iter(legal))
         if self.play(lambda v: intents.swap_joker(v, meld_id, card)):
             self.hand.clear_selection()
+
+    def _onto_one_meld(self, legal: set[int], title: str, again: Callable[[int], None],
+                       refused: Callable[[], object]) -> int | None:
+        """The one meld a move onto the table can go onto, else None: with none legal,
+        `refused` makes the move anyway so the table's refusal says why; with several, the
+        player is asked which (`again` is called with their choice)."""
+        if not legal:
+            refused()
+            return None
+        if len(legal) > 1:
+            self._pick_meld(title, legal, again)
+            return None
+        return next(iter(legal))
 
     def _pick_meld(self, title: str, legal: set[int], then: Callable[[int], None]) -> None:
         """Ask which of the `legal` melds (and only those) to play onto."""
