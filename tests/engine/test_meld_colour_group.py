@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from brute_force import brute_contract
 from hypothesis import given
+from solver_checks import finds_what_the_brute_force_finds
 from solver_hands import Rulesets, cards, deals, examples
 
 from tui.bots import make_bot
@@ -135,16 +136,7 @@ MIXED = Rulesets({
 @examples(200)
 @given(deals(ONLY_COLOURS, max_cards=9))
 def test_find_contract_matches_the_brute_force_with_groups_of_one_colour(deal) -> None:
-    _, rules, round_no, hand = deal
-    for whole_hand in (False, True):
-        expected = brute_contract(hand, rules, round_no, whole_hand)
-        got = find_contract(hand, rules, round_no, whole_hand)
-        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
-        if got is not None:
-            assert got.penalty == expected, [str(c) for c in hand]
-            assert contract_melds_ok(got.melds, rules, round_no) is None
-            placed = [c.uid for m in got.melds for c in m.cards]
-            assert sorted(placed + [c.uid for c in got.deadwood]) == sorted(c.uid for c in hand)
+    finds_what_the_brute_force_finds(*deal[1:])
 
 
 @examples(120)
