@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from app_driver import make_env, wait_until
-from test_table_snapshots import snapshot  # noqa: F401 - the SVGs' folder
 from textual.pilot import Pilot
 
 from tui.app.app import RummyApp
