@@ -7,7 +7,9 @@ from pathlib import Path
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment, GameRequest
+from tui.app.screens.menu import MenuScreen
 from tui.app.screens.pickers import PickScreen
+from tui.app.screens.rules import RulesScreen
 from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
 from tui.app.screens.table import TableScreen
 from tui.app.settings import Settings, SettingsStore
@@ -52,6 +54,13 @@ async def wait_until(pilot, condition, timeout: float = 30.0, step: float = 0.02
         waited += step
         if waited > timeout:
             raise AssertionError(f"timed out waiting for {condition.__doc__ or condition}")
+
+
+async def open_rules(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """From the menu, `r`: the rules screen, once it has read the rulesets."""
+    await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
 
 
 async def move_cursor_to(pilot, app: RummyApp, uid: int) -> None:  # noqa: ANN001
