@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
+from app_driver import HUMAN, at_table, make_env, past_the_bots, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.widgets.keybar import KeyBar, fitting
@@ -64,10 +64,7 @@ async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_p
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         await pilot.resize_terminal(40, 12)
         await pilot.pause(0.1)
         message = screen.query_one("#too-small", Static)
@@ -162,10 +159,7 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         before = screen.table.view(HUMAN)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
@@ -380,10 +374,7 @@ async def test_the_palette_offers_only_the_moves_the_rules_and_the_moment_allow(
 
     app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "draw"
                          and screen.view_now.my_turn)
         titles = [c.title for c in table_commands(screen)]

@@ -56,6 +56,16 @@ async def wait_until(pilot, condition, timeout: float = 30.0, step: float = 0.02
             raise AssertionError(f"timed out waiting for {condition.__doc__ or condition}")
 
 
+async def past_the_bots(pilot, app: RummyApp) -> TableScreen:  # noqa: ANN001
+    """At the table, the bots' moves made one by one up to the player's (an app whose bots
+    are not driven): the table screen."""
+    await wait_until(pilot, lambda: at_table(app))
+    screen = table_screen(app)
+    while screen.table.bot_to_move() is not None:
+        screen.table.step_bot()
+    return screen
+
+
 async def open_rules(pilot, app: RummyApp) -> None:  # noqa: ANN001
     """From the menu, `r`: the rules screen, once it has read the rulesets."""
     await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
