@@ -4,7 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from app_driver import HUMAN, at_table, make_env, past_the_bots, table_screen, wait_until
+from app_driver import (
+    HUMAN,
+    at_table,
+    make_env,
+    past_the_bots,
+    rigged_table,
+    table_screen,
+    wait_until,
+)
 
 from tui.app.app import RummyApp
 from tui.app.widgets.keybar import KeyBar, fitting
@@ -312,19 +320,15 @@ async def test_ascii_mode_draws_the_table_in_ascii_only(tmp_path, rules: str, si
 
 async def test_ascii_mode_pickers_are_ascii_too(tmp_path) -> None:
     from app_driver import screen_text
-    from table_rig import rig
 
     from tui.app.environment import AppEnvironment
     from tui.app.screens.pickers import PickScreen
     from tui.app.settings import Settings, SettingsStore
-    from tui.engine.ruleset.loader import load_ruleset
-    from tui.service.interface import SeatSpec
-    from tui.service.table import Table
 
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")], 5)
-    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"], discard="QS 7C 5H", turn=HUMAN)
+    table = rigged_table("contract_rummy", ["7H 7S 9D 9C 9S 4H 5D 6S JC KC",
+                                            "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                                            "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+                         5, discard="QS 7C 5H")
     store = SettingsStore(tmp_path / "settings.json")
     store.save(Settings(name="Tess", card_style="ascii"))
     app = RummyApp(AppEnvironment(settings_store=store, table=table, seat=HUMAN,

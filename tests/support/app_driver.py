@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from table_rig import rig
+
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment, GameRequest
 from tui.app.screens.menu import MenuScreen
@@ -14,7 +16,10 @@ from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
 from tui.app.screens.table import TableScreen
 from tui.app.settings import Settings, SettingsStore
 from tui.engine.actions import GoOut, LayDown, LayOff, TakeDiscard
+from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.view import SeatView
+from tui.service.interface import SeatSpec
+from tui.service.table import Table
 
 HUMAN = 0
 
@@ -27,6 +32,22 @@ def make_env(tmp_path: Path, rules: str | None = "three_thirteen", players: int 
     request = GameRequest(rules, players, bots, seed) if rules else None
     return AppEnvironment(settings_store=store, save_path=tmp_path / "current_game.json",
                           request=request, drive_bots=drive_bots)
+
+
+def rigged_table(rules: str, hands: list[str], seed: int, **rig_args: str) -> Table:
+    """A table of `rules` for Tess and random bots (Ada, Ben, Cy: one a hand after hers),
+    its deal stacked (`table_rig.rig`: `hands`, `discard`, `stock_top`), Tess to play."""
+    bots = ("Ada", "Ben", "Cy")[:len(hands) - 1]
+    table = Table(load_ruleset(rules), [SeatSpec("Tess")] + [SeatSpec(b, "random") for b in bots],
+                  seed=seed)
+    rig(table.game, hands, turn=HUMAN, **rig_args)
+    return table
+
+
+def rigged_app(rules: str, hands: list[str], seed: int, **rig_args: str) -> RummyApp:
+    """Tess's app at a `rigged_table`, its bots not driven (the test moves them)."""
+    table = rigged_table(rules, hands, seed, **rig_args)
+    return RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
 
 
 def table_screen(app: RummyApp) -> TableScreen:
