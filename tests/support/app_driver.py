@@ -50,6 +50,21 @@ def rigged_app(rules: str, hands: list[str], seed: int, **rig_args: str) -> Rumm
     return RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
 
 
+def finished_table(seats: list[SeatSpec]) -> Table:
+    """A game of Three Thirteen played to its end, unrecorded: the bots by their own
+    choices, the people by the first legal move each time."""
+    table = Table(load_ruleset("three_thirteen"), seats, seed=3, record=False)
+    while table.game.phase != "game_over":
+        if table.game.phase == "round_over":
+            table.next_round()
+        elif table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            seat = table.game.actor
+            table.act(seat, table.view(seat).legal[0])
+    return table
+
+
 def table_screen(app: RummyApp) -> TableScreen:
     for screen in reversed(app.screen_stack):
         if isinstance(screen, TableScreen):
