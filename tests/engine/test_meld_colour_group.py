@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from bot_games import play_out
 from brute_force import brute_contract
 from hypothesis import given
 from solver_checks import finds_what_the_brute_force_finds
@@ -282,16 +283,12 @@ def test_phase10_from_phase_8_is_played_to_the_end_by_bots(end: str) -> None:
                     list(game.round.discard))
     bots = [make_bot("medium" if seat % 2 else "hard", seat) for seat in range(players)]
     groups = 0
-    for _ in range(20000):
-        if game.phase == "game_over":
-            break
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        action = bots[game.actor].choose(game.view(game.actor))
-        game.apply(action)
+
+    def count_groups(game: Game, _action: object) -> None:
+        nonlocal groups
         groups = max(groups, sum(1 for m in game.round.table if m.kind == "colour"))
-        game.card_places()  # every card in one place
+
+    play_out(game, bots, after=count_groups, check_every_action=True, actions=20000)
     assert game.phase == "game_over"
     assert groups >= 1
     assert len(rules.rounds) in game.phases_made
