@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_driver import make_env, open_rules, wait_until
-from test_lobby_screen import FAST, SIZE, guest_app, open_create
+from test_lobby_screen import FAST, one_guest, open_create
 from textual.widgets import Select
 
 from tui.app.app import RummyApp
@@ -115,18 +115,14 @@ async def test_a_hostile_file_name_reaches_no_screen_of_the_create_table_dialog(
     """Over SSH: the dialog lists the rules that load, by the names inside them; a file's
     hostile name shows on none of its choices."""
     lobby = Lobby(FAST)
-    app = guest_app(lobby, "alice", hostile_file_names(tmp_path))
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            dialog = await open_create(pilot, app)
-            rules = dialog.query_one("#choose-rules", ChoiceRow)
-            assert "Good (yours)" in [label for label, _ in rules.choices]
-            for _ in rules.choices:
-                await pilot.pause()
-                assert controls_on_screen(app) == [], rules.value
-                await pilot.press("right")
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "alice", hostile_file_names(tmp_path)) as (app, pilot):
+        dialog = await open_create(pilot, app)
+        rules = dialog.query_one("#choose-rules", ChoiceRow)
+        assert "Good (yours)" in [label for label, _ in rules.choices]
+        for _ in rules.choices:
+            await pilot.pause()
+            assert controls_on_screen(app) == [], rules.value
+            await pilot.press("right")
 
 
 async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Path) -> None:
