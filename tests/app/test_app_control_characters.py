@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_driver import make_env, wait_until
-from test_lobby_screen import FAST, SIZE, guest_app, open_create
+from app_driver import make_env, open_rules, wait_until
+from test_lobby_screen import FAST, one_guest, open_create
 from textual.widgets import Select
 
 from tui.app.app import RummyApp
 from tui.app.screens.menu import MenuScreen
 from tui.app.screens.new_game import NewGameScreen
-from tui.app.screens.rules import RulesScreen
 from tui.app.screens.rules_editor import RulesEditorScreen
 from tui.app.widgets.choice_row import ChoiceRow
 from tui.service.lobby import Lobby
@@ -47,9 +46,7 @@ async def test_a_hostile_rules_name_is_shown_as_text(tmp_path: Path) -> None:
     env.rulesets_dir = hostile_rules(tmp_path)
     app = RummyApp(env)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         app.screen.query_one("#rules-choice").value = "evil"
         await wait_until(pilot, lambda: "Evil" in shown(app))  # (read in a worker)
         assert controls_on_screen(app) == []
@@ -78,9 +75,7 @@ async def test_a_hostile_file_name_is_shown_as_text_on_the_rules_screen_and_edit
     env.rulesets_dir = hostile_file_names(tmp_path)
     app = RummyApp(env)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         choice = app.screen.query_one("#rules-choice", Select)
         choice.value = HOSTILE_FILE
         await pilot.pause()
@@ -120,18 +115,14 @@ async def test_a_hostile_file_name_reaches_no_screen_of_the_create_table_dialog(
     """Over SSH: the dialog lists the rules that load, by the names inside them; a file's
     hostile name shows on none of its choices."""
     lobby = Lobby(FAST)
-    app = guest_app(lobby, "alice", hostile_file_names(tmp_path))
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            dialog = await open_create(pilot, app)
-            rules = dialog.query_one("#choose-rules", ChoiceRow)
-            assert "Good (yours)" in [label for label, _ in rules.choices]
-            for _ in rules.choices:
-                await pilot.pause()
-                assert controls_on_screen(app) == [], rules.value
-                await pilot.press("right")
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "alice", hostile_file_names(tmp_path)) as (app, pilot):
+        dialog = await open_create(pilot, app)
+        rules = dialog.query_one("#choose-rules", ChoiceRow)
+        assert "Good (yours)" in [label for label, _ in rules.choices]
+        for _ in rules.choices:
+            await pilot.pause()
+            assert controls_on_screen(app) == [], rules.value
+            await pilot.press("right")
 
 
 async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Path) -> None:
@@ -141,9 +132,7 @@ async def test_a_house_variant_of_a_hostile_file_name_opens_as_text(tmp_path: Pa
     env.rulesets_dir = hostile_file_names(tmp_path)
     app = RummyApp(env)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
         await pilot.pause()
         await pilot.press("v")
@@ -166,9 +155,7 @@ async def test_the_rules_editor_draws_a_files_control_characters_as_marks(
     env.rulesets_dir = folder
     app = RummyApp(env)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         app.screen.query_one("#rules-choice", Select).value = "raw"
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))
@@ -185,9 +172,7 @@ async def test_a_notice_naming_a_hostile_file_is_shown_as_text(tmp_path: Path) -
     env.rulesets_dir = hostile_file_names(tmp_path)
     app = RummyApp(env)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         app.screen.query_one("#rules-choice", Select).value = f"good{HOSTILE_FILE}"
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, RulesEditorScreen))

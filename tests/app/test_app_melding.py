@@ -3,16 +3,13 @@ and the mouse doing the same."""
 
 from __future__ import annotations
 
-from app_driver import HUMAN, at_table, table_screen, wait_until
-from table_rig import rig
+from app_driver import HUMAN, at_table, rigged_table, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.pickers import PickScreen
 from tui.app.screens.table import TableScreen
 from tui.app.widgets.hand import HandView
-from tui.engine.ruleset.loader import load_ruleset
-from tui.service.interface import SeatSpec
 from tui.service.table import Table
 
 
@@ -20,12 +17,8 @@ def stacked_table(mine: str = "7H 7S 7D 9C 9D 9S 4H 5H 7C KC",
                   third: str = "5S 6S JK 2D 3D 4D AH AS 10H 10S",
                   discard: str = "QS", stock_top: str = "8C 2H 3S") -> Table:
     """A contract game, the human to play, with the hands and piles stacked."""
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=5)
-    rig(table.game, [mine, "2C 3C 4C 8D 8S 8H JD QD KD 10C", third],
-        discard=discard, stock_top=stock_top, turn=HUMAN)
-    return table
+    return rigged_table("contract_rummy", [mine, "2C 3C 4C 8D 8S 8H JD QD KD 10C", third], 5,
+                        discard=discard, stock_top=stock_top)
 
 
 async def press_on(pilot, app: RummyApp, face: str, *keys: str) -> None:  # noqa: ANN001

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from app_driver import at_table, make_env, view, wait_until
+from app_driver import at_table, make_env, open_rules, view, wait_until
 from textual.widgets import Input, Select, Static
 
 from tui.app.app import RummyApp
@@ -173,9 +173,7 @@ async def test_the_rules_pickers_blank_row_is_no_choice(tmp_path) -> None:
     screen); choosing it keeps the rules on show.  The same in the new-game screen."""
     app = RummyApp(make_env(tmp_path, None))
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         screen = app.screen
         choice = screen.query_one("#rules-choice", Select)
         shown = choice.value

@@ -8,29 +8,12 @@ Update after an intended change: pytest tests/app/test_app_snapshots.py --snapsh
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
-from pytest_textual_snapshot import SVGImageExtension
 
 from tui.app.app import RummyApp
 from tui.app.screens.summary import RoundSummaryScreen
 from tui.engine.actions import Discard, DrawStock, GoOut
-
-
-class _InSnapshotsFolder(SVGImageExtension):
-    @classmethod
-    def dirname(cls, *, test_location) -> str:  # noqa: ANN001
-        here = Path(test_location.filepath)
-        return str(here.parent / "snapshots" / here.stem)
-
-
-@pytest.fixture
-def snapshot(snapshot):  # noqa: ANN001, ANN201 - keeps the SVGs in tests/snapshots/
-    use_extension = snapshot.use_extension
-    snapshot.use_extension = lambda _ignored=None: use_extension(_InSnapshotsFolder)
-    return snapshot
 
 
 @pytest.fixture(autouse=True)

@@ -3,16 +3,11 @@ what it sends must still be, cell for cell, what the whole screen shows there.""
 
 from __future__ import annotations
 
-from app_driver import HUMAN, at_table, table_screen, wait_until
-from table_rig import rig
+from app_driver import HUMAN, at_table, rigged_app, table_screen, wait_until
 from textual._compositor import ChopsUpdate
 from textual.strip import Strip
 
-from tui.app.app import RummyApp
 from tui.app.dirty_compositor import DirtyCompositor
-from tui.app.environment import AppEnvironment
-from tui.engine.ruleset.loader import load_ruleset
-from tui.service.table import SeatSpec, Table
 
 
 def _cells(strip: Strip) -> list[tuple[str, object]]:
@@ -37,12 +32,9 @@ def _sent_against_whole(compositor: DirtyCompositor, update: ChopsUpdate) -> lis
 
 
 async def test_what_a_move_sends_is_what_the_whole_screen_shows() -> None:
-    table = Table(load_ruleset("three_thirteen"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=3)
-    rig(table.game, ["2C 7D KH", "4C 8D QH", "5C 9D JH"], discard="4S", stock_top="9S",
-        turn=HUMAN)
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = rigged_app("three_thirteen", ["2C 7D KH", "4C 8D QH", "5C 9D JH"], 3, discard="4S",
+                     stock_top="9S")
+    table = app.env.table
     updates: list[ChopsUpdate] = []
     wrong: list[str] = []
     async with app.run_test(size=(80, 24)) as pilot:

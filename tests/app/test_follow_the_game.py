@@ -4,26 +4,41 @@ the summary gives way to the table; the last deal stays in the score sheet (`c`)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from app_driver import at_table, make_env, play_round_by_keys, table_screen, view, wait_until
+from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
 
 from tui.app.app import RummyApp
 from tui.app.screens.help import HelpScreen
 from tui.app.screens.scores import ScoresScreen
 from tui.app.screens.summary import RoundSummaryScreen
+from tui.engine.view import SeatView
 
 
 def plain(static: Static) -> str:
     return str(static.render())
 
 
+def _against_one_bot(tmp_path: Path) -> RummyApp:
+    return RummyApp(make_env(tmp_path, "three_thirteen", players=2, bots=("easy",), seed=11))
+
+
+async def _deal_one_to_its_summary(pilot: Pilot, app: RummyApp) -> SeatView:
+    """The first deal played by keys to its end, and its summary on show: the player's
+    view as the deal ended."""
+    await wait_until(pilot, lambda: at_table(app))
+    ended = await play_round_by_keys(pilot, app)
+    await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+    return ended
+
+
 async def test_the_summary_gives_way_when_the_next_deal_starts_elsewhere(tmp_path) -> None:
-    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, bots=("easy",), seed=11))
+    app = _against_one_bot(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        ended = await play_round_by_keys(pilot, app)
+        ended = await _deal_one_to_its_summary(pilot, app)
         assert ended.phase == "round_over"
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
         table = table_screen(app).table
         table.next_round()  # as the others (or the timeout) start it at a shared table
         await wait_until(pilot, lambda: at_table(app))
@@ -39,11 +54,9 @@ async def test_the_summary_gives_way_when_the_next_deal_starts_elsewhere(tmp_pat
 
 
 async def test_a_summary_under_another_screen_gives_way_when_that_one_closes(tmp_path) -> None:
-    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, bots=("easy",), seed=11))
+    app = _against_one_bot(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        await play_round_by_keys(pilot, app)
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await _deal_one_to_its_summary(pilot, app)
         app.push_screen(HelpScreen())
         await pilot.pause()
         table_screen(app).table.next_round()
@@ -55,11 +68,9 @@ async def test_a_summary_under_another_screen_gives_way_when_that_one_closes(tmp
 
 
 async def test_alone_at_a_local_table_the_summary_waits_for_the_player(tmp_path) -> None:
-    app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, bots=("easy",), seed=11))
+    app = _against_one_bot(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        await play_round_by_keys(pilot, app)
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
+        await _deal_one_to_its_summary(pilot, app)
         await pilot.pause(0.5)
         assert isinstance(app.screen, RoundSummaryScreen)
         await pilot.press("enter")

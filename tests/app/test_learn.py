@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from app_driver import make_env, wait_until
-from test_table_snapshots import snapshot  # noqa: F401 - the SVGs' folder
 from textual.pilot import Pilot
 
 from tui.app.app import RummyApp
@@ -186,28 +185,23 @@ def test_a_step_of_the_lesson_at_80x24(snap_compare, tmp_path: Path,  # noqa: AN
 
 
 async def test_a_player_over_ssh_learns_from_the_lobby_and_comes_back_to_it() -> None:
-    from test_lobby_screen import FAST, guest_app
+    from test_lobby_screen import FAST, one_guest
 
     from tui.app.screens.lobby import LobbyScreen
     from tui.service.lobby import Lobby
 
     lobby = Lobby(FAST)
-    app = guest_app(lobby, "alice")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("h")
-            await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
-            await pilot.press("enter")  # contract_rummy
-            await wait_until(pilot, lambda: on_step(app, 1))
-            assert screen(app).view_now.players[0].name == "alice"
-            await pilot.press("s")
-            await wait_until(pilot, lambda: on_step(app, 2))
-            await pilot.press("q")
-            await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            assert lobby.summaries() == []  # a lesson is no lobby table
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "alice", size=SIZE) as (app, pilot):
+        await pilot.press("h")
+        await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("enter")  # contract_rummy
+        await wait_until(pilot, lambda: on_step(app, 1))
+        assert screen(app).view_now.players[0].name == "alice"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: on_step(app, 2))
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert lobby.summaries() == []  # a lesson is no lobby table
 
 
 async def test_liverpool_buys_a_discard_out_of_turn_with_b(tmp_path: Path) -> None:

@@ -39,6 +39,20 @@ async def two_guests(lobby: Lobby):  # noqa: ANN201
         lobby.close()
 
 
+@asynccontextmanager
+async def one_guest(lobby: Lobby, name: str, rulesets: Path | None = None,
+                    size: tuple[int, int] = SIZE):  # noqa: ANN201
+    """`name`'s app (`guest_app`) running and showing the lobby; the lobby is closed
+    afterwards."""
+    app = guest_app(lobby, name, rulesets)
+    try:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            yield app, pilot
+    finally:
+        lobby.close()
+
+
 async def choose(pilot, row, value) -> None:  # noqa: ANN001
     """Step the `label ◀ value ▶` row to `value` (it must be on offer)."""
     for _ in range(len(row.choices)):
@@ -154,20 +168,15 @@ async def test_a_players_own_rules_are_offered_for_a_new_table(tmp_path):  # noq
     (folder / "quick_13.yaml").write_text(
         "extends: three_thirteen\nname: Quick Thirteen\ngoing_out: {bonus: -7}\n")
     lobby = Lobby(FAST)
-    ann = guest_app(lobby, "ann", folder)
-    try:
-        async with ann.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
-            rules = (await open_create(pilot, ann)).query_one("#choose-rules")
-            assert ("Quick Thirteen (yours)", "quick_13") in rules.choices
-            await choose(pilot, rules, "quick_13")
-            await pilot.press("enter")
-            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
-            [shared] = lobby.tables
-            assert shared.rules.name == "Quick Thirteen"
-            assert shared.rules.going_out.bonus == -7 and shared.rules_key == "quick_13"
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "ann", folder) as (ann, pilot):
+        rules = (await open_create(pilot, ann)).query_one("#choose-rules")
+        assert ("Quick Thirteen (yours)", "quick_13") in rules.choices
+        await choose(pilot, rules, "quick_13")
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
+        [shared] = lobby.tables
+        assert shared.rules.name == "Quick Thirteen"
+        assert shared.rules.going_out.bonus == -7 and shared.rules_key == "quick_13"
 
 
 async def test_a_players_rules_that_break_after_listing_do_not_crash_the_dialog(tmp_path):  # noqa: ANN001
@@ -176,19 +185,14 @@ async def test_a_players_rules_that_break_after_listing_do_not_crash_the_dialog(
     mine = folder / "quick_13.yaml"
     mine.write_text("extends: three_thirteen\nname: Quick Thirteen\n")
     lobby = Lobby(FAST)
-    ann = guest_app(lobby, "ann", folder)
-    try:
-        async with ann.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(ann.screen, LobbyScreen))
-            dialog = await open_create(pilot, ann)
-            mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
-            await choose(pilot, dialog.query_one("#choose-rules"), "quick_13")
-            await pilot.press("enter")
-            await settle(pilot, lambda: "no longer loads" in str(
-                dialog.query_one("#create-about").render()))
-            assert ann.screen is dialog and not lobby.tables
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "ann", folder) as (ann, pilot):
+        dialog = await open_create(pilot, ann)
+        mine.write_text("extends: three_thirteen\nname: [broken\n")  # edited meanwhile
+        await choose(pilot, dialog.query_one("#choose-rules"), "quick_13")
+        await pilot.press("enter")
+        await settle(pilot, lambda: "no longer loads" in str(
+            dialog.query_one("#create-about").render()))
+        assert ann.screen is dialog and not lobby.tables
 
 
 async def test_the_create_dialog_reads_the_rules_files_off_the_loop(monkeypatch):  # noqa: ANN001
@@ -198,14 +202,9 @@ async def test_the_create_dialog_reads_the_rules_files_off_the_loop(monkeypatch)
 
     reads = watch_rule_reads(monkeypatch)
     lobby = Lobby(FAST)
-    app = guest_app(lobby, "ann")
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await create_by_keys(pilot, app)
-            assert len(lobby.tables) == 1
-    finally:
-        lobby.close()
+    async with one_guest(lobby, "ann") as (app, pilot):
+        await create_by_keys(pilot, app)
+        assert len(lobby.tables) == 1
     assert len(reads.every) >= 2  # the list, then the rules on show
     assert threading.get_ident() not in reads.every  # (the test runs on the app's loop)
 

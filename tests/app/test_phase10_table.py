@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from app_driver import HUMAN, screen_text, wait_until
-from pytest_textual_snapshot import SVGImageExtension
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -31,24 +30,8 @@ PHASE10 = Path(__file__).resolve().parents[2] / "rulesets" / "cookbook" / "phase
 NAMES = ("Tess", "Ada", "Ben")
 
 
-class _InSnapshotsFolder(SVGImageExtension):
-    @classmethod
-    def dirname(cls, *, test_location) -> str:  # noqa: ANN001
-        here = Path(test_location.filepath)
-        return str(here.parent / "snapshots" / here.stem)
-
-
-@pytest.fixture
-def snapshot(snapshot):  # noqa: ANN001, ANN201 - keeps the SVGs in tests/app/snapshots/
-    use_extension = snapshot.use_extension
-    snapshot.use_extension = lambda _ignored=None: use_extension(_InSnapshotsFolder)
-    return snapshot
-
-
-@pytest.fixture(autouse=True)
-def _terminal(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLORTERM", "truecolor")
+# the user folder under tmp_path and a true-colour terminal (tests/app/conftest.py)
+pytestmark = pytest.mark.usefixtures("truecolor_terminal")
 
 
 def _game_after_deal_one(seed: int = 5, end_of_deal: bool = False) -> Game:

@@ -5,28 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_driver import HUMAN, wait_until
+from app_driver import HUMAN, finished_table, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
 from tui.app.screens.game_over_again import GameOverAgainScreen
 from tui.app.screens.summary import GameOverScreen
 from tui.app.screens.table import TableScreen
-from tui.engine.ruleset.loader import load_ruleset
-from tui.service.table import SeatSpec, Table
-
-
-def finished_table(seats: list[SeatSpec]) -> Table:
-    table = Table(load_ruleset("three_thirteen"), seats, seed=3, record=False)
-    while table.game.phase != "game_over":
-        if table.game.phase == "round_over":
-            table.next_round()
-        elif table.bot_to_move() is not None:
-            table.step_bot()
-        else:
-            seat = table.game.actor
-            table.act(seat, table.view(seat).legal[0])
-    return table
+from tui.service.table import SeatSpec
 
 
 async def test_play_again_starts_the_same_game_anew(tmp_path: Path) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_driver import make_env, wait_until
+from app_driver import make_env, open_rules, wait_until
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
-from tui.app.screens.menu import MenuScreen
-from tui.app.screens.rules import RulesScreen
 
 
 def body(app: RummyApp) -> str:
@@ -27,9 +25,7 @@ async def test_d_shows_how_a_house_ruleset_differs_and_d_again_all_its_rules(
     env.rulesets_dir = folder
     app = RummyApp(env)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
-        await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
+        await open_rules(pilot, app)
         app.screen.query_one("#rules-choice").value = "long_runs"
         await wait_until(pilot, lambda: app.screen.ready and "Long runs" in body(app))
         assert "Scoring" in body(app)  # all the rules

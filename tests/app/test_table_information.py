@@ -3,21 +3,18 @@ do not outlive the move they were for, jokers that say what they stand for, buys
 
 from __future__ import annotations
 
-from app_driver import HUMAN, at_table, make_env, table_screen, view, wait_until
+from app_driver import HUMAN, at_table, make_env, rigged_app, table_screen, view, wait_until
 from rich.text import Text
-from table_rig import rig
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
 from tui.app.cardart import CardStyle, card_words
-from tui.app.environment import AppEnvironment
 from tui.app.screens.table import TableScreen
 from tui.app.widgets.melds import meld_text
 from tui.app.widgets.piles import DiscardPile
 from tui.engine.cards import parse_card, parse_cards
 from tui.engine.meld_rules import make_meld
 from tui.engine.ruleset.loader import load_ruleset
-from tui.service.table import SeatSpec, Table
 
 
 def test_card_words_write_cards_as_the_table_does_and_leave_names_alone() -> None:
@@ -47,14 +44,16 @@ def test_a_joker_standing_for_a_high_ace_reads_as_the_ace() -> None:
     assert meld_text(run, CardStyle(), 60).plain == "Q♥ K♥ JK★A♥"
 
 
+def _five_of_hearts_on_the_pile() -> RummyApp:
+    """Tess to draw, the 5♥ on top of the discard pile (the 10♦ and Q♠ below)."""
+    return rigged_app("contract_rummy", ["7H 7S 9D 9C 9S 4H 5D 6S JC KC",
+                                         "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                                         "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+                      5, discard="QS 10D 5H", stock_top="8C")
+
+
 async def test_log_pile_and_hand_use_one_notation(tmp_path) -> None:
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=5)
-    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
-        discard="QS 10D 5H", stock_top="8C", turn=HUMAN)
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = _five_of_hearts_on_the_pile()
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")  # take the 5♥ (nothing deeper can be taken: at once)
@@ -146,12 +145,9 @@ async def test_buys_left_are_shown_where_buying_is_on(tmp_path) -> None:
 
 async def test_penalty_now_is_what_the_rules_would_score() -> None:
     """Contract games score every card left in hand, melds in it and all."""
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=5)
-    rig(table.game, ["7H 7S 7D 9C 9D 9S 4H 5H 7C KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6S JK 2D 3D 4D AH AS 10H 10S"], discard="QS", turn=HUMAN)
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = rigged_app("contract_rummy", ["7H 7S 7D 9C 9D 9S 4H 5H 7C KC",
+                                        "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                                        "5S 6S JK 2D 3D 4D AH AS 10H 10S"], 5, discard="QS")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
         await app.workers.wait_for_complete()
@@ -234,13 +230,7 @@ async def test_t_takes_the_top_card_at_once_when_nothing_deeper_can_be_taken(tmp
     with the top card the only choice."""
     from tui.app.screens.pickers import PickScreen
 
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=5)
-    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
-        discard="QS 10D 5H", stock_top="8C", turn=HUMAN)
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = _five_of_hearts_on_the_pile()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
         await pilot.press("t")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_driver import at_table, make_env, table_screen, wait_until
+from app_driver import at_table, make_env, past_the_bots, wait_until
 from textual.widgets import Static
 
 from tui.app.app import RummyApp
@@ -19,10 +19,7 @@ async def test_a_notice_at_the_table_covers_nothing_the_player_needs(
         tmp_path: Path, size: tuple[int, int]) -> None:
     app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
     async with app.run_test(size=size, notifications=True) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         await wait_until(pilot, lambda: at_table(app) and screen.view_now.my_turn
                          and screen.view_now.phase == "draw")
         await pilot.press("d")  # discard before drawing: refused, with the rule

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
+from app_driver import HUMAN, at_table, finished_table, make_env, table_screen, wait_until
 
 from tui.app.app import RummyApp
 from tui.app.command_palette import table_commands
@@ -100,15 +100,7 @@ async def test_a_view_read_before_a_move_is_not_shown_after_it(tmp_path) -> None
 
 
 async def test_a_finished_game_offers_no_undo(tmp_path) -> None:  # noqa: ANN001
-    table = Table(load_ruleset("three_thirteen"), [SeatSpec("Ann"), SeatSpec("Bo", "random")],
-                  seed=3, record=False)
-    while table.game.phase != "game_over":
-        if table.game.phase == "round_over":
-            table.next_round()
-        elif table.bot_to_move() is not None:
-            table.step_bot()
-        else:
-            table.act(HUMAN, table.view(HUMAN).legal[0])
+    table = finished_table([SeatSpec("Ann"), SeatSpec("Bo", "random")])
     app = RummyApp(AppEnvironment(table=table, seat=HUMAN, player_name="Ann",
                                   drive_bots=False))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -5,25 +5,17 @@ again, most of a move's cost over SSH)."""
 
 from __future__ import annotations
 
-from app_driver import HUMAN, at_table, table_screen, wait_until
-from table_rig import rig
+from app_driver import HUMAN, at_table, rigged_app, table_screen, wait_until
 from textual.css.model import CombinatorType, RuleSet, SelectorType
 
-from tui.app.app import RummyApp
-from tui.app.environment import AppEnvironment
 from tui.app.screens.table import TableScreen
 from tui.app.screens.table_view import TURN
-from tui.engine.ruleset.loader import load_ruleset
-from tui.service.table import SeatSpec, Table
 
 
 async def test_a_draw_and_a_discard_lay_the_table_out_no_more() -> None:
-    table = Table(load_ruleset("three_thirteen"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random"),
-                   SeatSpec("Cy", "random")], seed=3)
-    rig(table.game, ["2C 7D KH", "4C 8D QH", "5C 9D JH", "6C 10D AH"], discard="4S",
-        stock_top="9S", turn=HUMAN)  # nothing melds: a plain draw and discard
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = rigged_app("three_thirteen", ["2C 7D KH", "4C 8D QH", "5C 9D JH", "6C 10D AH"], 3,
+                     discard="4S", stock_top="9S")  # nothing melds: a plain draw and discard
+    table = app.env.table
     layouts: list[object] = []
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
@@ -62,12 +54,8 @@ async def test_the_turn_passing_restyles_the_hands_box_not_what_is_inside_it() -
     """The box of the player to move has its own border; Textual restyles every widget
     inside a widget whose class changes (the melds and the hand, on two screens each time
     the turn passes), which nothing in it needs: no rule styles them through that class."""
-    table = Table(load_ruleset("three_thirteen"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")],
-                  seed=3)
-    rig(table.game, ["2C 7D KH", "4C 8D QH", "5C 9D JH"], discard="4S", stock_top="9S",
-        turn=HUMAN)
-    app = RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+    app = rigged_app("three_thirteen", ["2C 7D KH", "4C 8D QH", "5C 9D JH"], 3, discard="4S",
+                     stock_top="9S")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: at_table(app))
         screen = table_screen(app)

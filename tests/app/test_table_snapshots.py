@@ -11,11 +11,8 @@ Update after an intended change: pytest tests/app/test_table_snapshots.py --snap
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from app_driver import HUMAN, wait_until
-from pytest_textual_snapshot import SVGImageExtension
 
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment
@@ -35,24 +32,8 @@ LOOKS = {  # name: (theme, card style)
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
 
-class _InSnapshotsFolder(SVGImageExtension):
-    @classmethod
-    def dirname(cls, *, test_location) -> str:  # noqa: ANN001
-        here = Path(test_location.filepath)
-        return str(here.parent / "snapshots" / here.stem)
-
-
-@pytest.fixture
-def snapshot(snapshot):  # noqa: ANN001, ANN201 - keeps the SVGs in tests/app/snapshots/
-    use_extension = snapshot.use_extension
-    snapshot.use_extension = lambda _ignored=None: use_extension(_InSnapshotsFolder)
-    return snapshot
-
-
-@pytest.fixture(autouse=True)
-def _terminal(tmp_path, monkeypatch):  # noqa: ANN001, ANN202
-    monkeypatch.setenv("RUMMY_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLORTERM", "truecolor")
+# the user folder under tmp_path and a true-colour terminal (tests/app/conftest.py)
+pytestmark = pytest.mark.usefixtures("truecolor_terminal")
 
 
 def _mid_deal(rules: str) -> Table:

@@ -4,7 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from app_driver import HUMAN, at_table, make_env, table_screen, wait_until
+from app_driver import (
+    HUMAN,
+    at_table,
+    make_env,
+    past_the_bots,
+    rigged_table,
+    table_screen,
+    wait_until,
+)
 
 from tui.app.app import RummyApp
 from tui.app.widgets.keybar import KeyBar, fitting
@@ -64,10 +72,7 @@ async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_p
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         await pilot.resize_terminal(40, 12)
         await pilot.pause(0.1)
         message = screen.query_one("#too-small", Static)
@@ -162,10 +167,7 @@ async def test_the_command_palette_plays_the_tables_moves_and_opens_screens(tmp_
 
     app = RummyApp(make_env(tmp_path, "three_thirteen", players=2, seed=8, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         before = screen.table.view(HUMAN)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
@@ -318,19 +320,15 @@ async def test_ascii_mode_draws_the_table_in_ascii_only(tmp_path, rules: str, si
 
 async def test_ascii_mode_pickers_are_ascii_too(tmp_path) -> None:
     from app_driver import screen_text
-    from table_rig import rig
 
     from tui.app.environment import AppEnvironment
     from tui.app.screens.pickers import PickScreen
     from tui.app.settings import Settings, SettingsStore
-    from tui.engine.ruleset.loader import load_ruleset
-    from tui.service.interface import SeatSpec
-    from tui.service.table import Table
 
-    table = Table(load_ruleset("contract_rummy"),
-                  [SeatSpec("Tess"), SeatSpec("Ada", "random"), SeatSpec("Ben", "random")], 5)
-    rig(table.game, ["7H 7S 9D 9C 9S 4H 5D 6S JC KC", "2C 3C 4C 8D 8S 8H JD QD KD 10C",
-                     "5S 6D JK 2D 3D 4D AH AS 10H 10S"], discard="QS 7C 5H", turn=HUMAN)
+    table = rigged_table("contract_rummy", ["7H 7S 9D 9C 9S 4H 5D 6S JC KC",
+                                            "2C 3C 4C 8D 8S 8H JD QD KD 10C",
+                                            "5S 6D JK 2D 3D 4D AH AS 10H 10S"],
+                         5, discard="QS 7C 5H")
     store = SettingsStore(tmp_path / "settings.json")
     store.save(Settings(name="Tess", card_style="ascii"))
     app = RummyApp(AppEnvironment(settings_store=store, table=table, seat=HUMAN,
@@ -380,10 +378,7 @@ async def test_the_palette_offers_only_the_moves_the_rules_and_the_moment_allow(
 
     app = RummyApp(make_env(tmp_path, "contract_rummy", players=3, seed=4, drive_bots=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: at_table(app))
-        screen = table_screen(app)
-        while screen.table.bot_to_move() is not None:
-            screen.table.step_bot()
+        screen = await past_the_bots(pilot, app)
         await wait_until(pilot, lambda: at_table(app) and screen.view_now.phase == "draw"
                          and screen.view_now.my_turn)
         titles = [c.title for c in table_commands(screen)]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from bot_games import play_out
 
 from tui.bots import make_bot
 from tui.bots.arena import run_match
@@ -40,16 +41,7 @@ def play_observed(rules: Ruleset, seed: int, watch: Callable[[Game, object], Non
     """One random-bot game to the end, calling `watch(game, action)` after every action."""
     bots = [make_bot("random", seed * 10 + s) for s in range(PLAYERS)]
     game = Game(rules, [f"p{s}" for s in range(PLAYERS)], seed)
-    for _ in range(100_000):
-        if game.phase == "game_over":
-            return game
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        action = bots[game.actor].choose(game.view(game.actor))
-        game.apply(action)
-        watch(game, action)
-    raise AssertionError(f"seed {seed}: the game did not end")
+    return play_out(game, bots, after=watch, actions=100_000, label=f"seed {seed}: ")
 
 
 # --- every recipe ------------------------------------------------------------------------
@@ -209,17 +201,7 @@ def play_full(rules: Ruleset, players: int, seed: int,
         if hasattr(bot, "budget"):
             bot.budget = 0.02
     game = Game(rules, [f"p{s}" for s in range(players)], seed)
-    for _ in range(100_000):
-        if game.phase == "game_over":
-            game.check_conservation()
-            return game
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        action = bots[game.actor].choose(game.view(game.actor))
-        watch(game, action)
-        game.apply(action)
-    raise AssertionError(f"seed {seed}: the game did not end")
+    return play_out(game, bots, before=watch, actions=100_000, label=f"seed {seed}: ")
 
 
 FEWEST_AND_MOST = ["fewest", "most"]

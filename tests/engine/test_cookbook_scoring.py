@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bot_games import play_out
 
 from tui.bots import make_bot
 from tui.engine.game import Game
@@ -27,15 +28,8 @@ def play_to_the_end(key: str, players: int, seed: int) -> Game:
         if hasattr(bot, "budget"):
             bot.budget = None
     game = Game(rules, [f"p{s}" for s in range(players)], seed)
-    for _ in range(200_000):
-        if game.phase == "game_over":
-            return game
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        game.apply(bots[game.actor].choose(game.view(game.actor)))
-        game.check_conservation()
-    raise AssertionError(f"{key}, {players} players, seed {seed}: the game did not end")
+    return play_out(game, bots, check_every_action=True,
+                    label=f"{key}, {players} players, seed {seed}: ")
 
 
 @pytest.mark.parametrize("key", RECIPES)

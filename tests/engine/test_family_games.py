@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bot_games import play_out
 
 from tui.bots import make_bot
 from tui.engine.game import Game
@@ -30,17 +31,7 @@ def play(rules: Ruleset, players: int, seed: int, level: str = "medium",
     """One game to the end; `watch(game)` after every action."""
     bots = [make_bot(level, seed * 10 + s) for s in range(players)]
     game = Game(rules, [f"p{s}" for s in range(players)], seed)
-    for _ in range(200_000):
-        if game.phase == "game_over":
-            game.check_conservation()
-            return game
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        game.apply(bots[game.actor].choose(game.view(game.actor)))
-        if watch is not None:
-            watch(game)
-    raise AssertionError("the game did not end")
+    return play_out(game, bots, after=None if watch is None else lambda g, _action: watch(g))
 
 
 @pytest.mark.parametrize("end", ENDS)

@@ -5,6 +5,7 @@ ways where it can, so it fails if the knob stops changing the game."""
 from __future__ import annotations
 
 import pytest
+from bot_games import play_out
 from table_rig import card, fast_bot, goto_deal, rig
 
 from tui.engine.actions import (
@@ -424,14 +425,7 @@ def test_medium_bots_play_house_games_to_the_end_and_go_out(name: str) -> None:
     rules = load_ruleset_text(HOUSE_GAMES[name], file="house.yaml")
     players = rules.players_min
     bots = [fast_bot("medium", s) for s in range(players)]
-    g = Game(rules, [f"P{i}" for i in range(players)], 7)
-    for _ in range(20_000):
-        if g.phase == "game_over":
-            break
-        if g.phase == "round_over":
-            g.next_round()
-            continue
-        g.apply(bots[g.actor].choose(g.view(g.actor)))
-        g.check_conservation()
+    g = play_out(Game(rules, [f"P{i}" for i in range(players)], 7), bots,
+                 check_every_action=True, actions=20_000)
     assert g.phase == "game_over"
     assert 2 * sum(r.went_out >= 0 for r in g.results) >= len(g.results)

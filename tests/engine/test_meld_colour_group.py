@@ -10,8 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from bot_games import play_out
 from brute_force import brute_contract
 from hypothesis import given
+from solver_checks import finds_what_the_brute_force_finds
 from solver_hands import Rulesets, cards, deals, examples
 
 from tui.bots import make_bot
@@ -135,16 +137,7 @@ MIXED = Rulesets({
 @examples(200)
 @given(deals(ONLY_COLOURS, max_cards=9))
 def test_find_contract_matches_the_brute_force_with_groups_of_one_colour(deal) -> None:
-    _, rules, round_no, hand = deal
-    for whole_hand in (False, True):
-        expected = brute_contract(hand, rules, round_no, whole_hand)
-        got = find_contract(hand, rules, round_no, whole_hand)
-        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
-        if got is not None:
-            assert got.penalty == expected, [str(c) for c in hand]
-            assert contract_melds_ok(got.melds, rules, round_no) is None
-            placed = [c.uid for m in got.melds for c in m.cards]
-            assert sorted(placed + [c.uid for c in got.deadwood]) == sorted(c.uid for c in hand)
+    finds_what_the_brute_force_finds(*deal[1:])
 
 
 @examples(120)
@@ -290,16 +283,12 @@ def test_phase10_from_phase_8_is_played_to_the_end_by_bots(end: str) -> None:
                     list(game.round.discard))
     bots = [make_bot("medium" if seat % 2 else "hard", seat) for seat in range(players)]
     groups = 0
-    for _ in range(20000):
-        if game.phase == "game_over":
-            break
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        action = bots[game.actor].choose(game.view(game.actor))
-        game.apply(action)
+
+    def count_groups(game: Game, _action: object) -> None:
+        nonlocal groups
         groups = max(groups, sum(1 for m in game.round.table if m.kind == "colour"))
-        game.card_places()  # every card in one place
+
+    play_out(game, bots, after=count_groups, check_every_action=True, actions=20000)
     assert game.phase == "game_over"
     assert groups >= 1
     assert len(rules.rounds) in game.phases_made

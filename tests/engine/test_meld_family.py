@@ -8,26 +8,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from brute_force import brute_contract, brute_force
 from hypothesis import given
 from rulesets_helpers import MINIMAL, errors_of, write
-from solver_hands import Rulesets, cards, check_partition, deals, examples
+from solver_checks import agrees_with_brute_force, finds_what_the_brute_force_finds, per_round
+from solver_hands import Rulesets, cards, deals, examples
 from solver_rules import contract_rummy, liverpool, three_thirteen, wild_heavy, with_melds
 
-from tui.engine.meld_rules import MeldError, card_penalty, extend_meld, make_meld
+from tui.engine.meld_rules import MeldError, extend_meld, make_meld
 from tui.engine.rules import MeldRules, RunRule, SetRule
 from tui.engine.ruleset.loader import load_ruleset
-from tui.engine.solver.api import best_arrangement, contract_melds_ok, find_contract
-
-
-def per_round(rules, **melds_by_round):
-    """`rules` whose round N (from `round_N=...` keywords) sets its own `MeldRules`."""
-    rounds = list(rules.rounds)
-    for key, melds in melds_by_round.items():
-        number = int(key.removeprefix("round_"))
-        rounds[number - 1] = replace(rounds[number - 1], melds=melds)
-    return replace(rules, rounds=tuple(rounds))
-
+from tui.engine.solver.api import best_arrangement
 
 WH = wild_heavy()
 TT = three_thirteen()
@@ -47,19 +37,6 @@ FAMILY = Rulesets({
                            round_6=replace(TT.melds, run=RunRule(same_suit=False),
                                            max_wilds=0)),
 })
-
-
-def agrees_with_brute_force(rules, round_no, hand) -> None:
-    expected, _, _ = brute_force(hand, rules, round_no)
-    got = best_arrangement(hand, rules, round_no)
-    assert got.penalty == expected, (
-        f"{' '.join(map(str, hand))}: solver {got.penalty} "
-        f"{[m.describe() for m in got.melds]}, brute force {expected}")
-    check_partition(hand, got)
-    assert got.penalty == sum(card_penalty(c, rules, round_no) for c in got.deadwood)
-    for meld in got.melds:
-        declared = {c.uid: face for c, face in zip(meld.cards, meld.stands_for, strict=True)}
-        make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
 
 
 @examples(400)
@@ -92,14 +69,7 @@ CONTRACTS = Rulesets({
 @examples(150)
 @given(deals(CONTRACTS, max_cards=8, min_cards=3))
 def test_find_contract_matches_the_brute_force_under_the_new_meld_rules(deal):
-    _, rules, round_no, hand = deal
-    for whole_hand in (False, True):
-        expected = brute_contract(hand, rules, round_no, whole_hand)
-        got = find_contract(hand, rules, round_no, whole_hand)
-        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
-        if got is not None:
-            assert got.penalty == expected
-            assert contract_melds_ok(got.melds, rules, round_no) is None
+    finds_what_the_brute_force_finds(*deal[1:])
 
 
 # --- the meld checks, by key -----------------------------------------------------------------

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from brute_force import brute_force, brute_going_out
+from brute_force import brute_going_out
 from hypothesis import given
+from solver_checks import agrees_with_brute_force
 from solver_hands import cards, check_partition, deals, examples
 from solver_rules import (
     CONTRACT_LIKE,
@@ -23,21 +24,6 @@ from tui.engine.cards import parse_card
 from tui.engine.meld_rules import card_penalty, make_meld
 from tui.engine.rules import RunRule, SetRule
 from tui.engine.solver.api import best_arrangement, going_out
-
-
-def agrees_with_brute_force(rules, round_no, hand) -> None:
-    expected, _, _ = brute_force(hand, rules, round_no)
-    got = best_arrangement(hand, rules, round_no)
-    assert got.penalty == expected, (
-        f"{' '.join(map(str, hand))}: solver {got.penalty} "
-        f"{[m.describe() for m in got.melds]}, brute force {expected}")
-    check_partition(hand, got)
-    assert got.penalty == sum(card_penalty(c, rules, round_no) for c in got.deadwood)
-    for meld in got.melds:
-        declared = {c.uid: face for c, face in zip(meld.cards, meld.stands_for, strict=True)}
-        again = make_meld(meld.cards, rules, round_no, declared, kind=meld.kind)
-        assert again.stands_for == meld.stands_for
-        make_meld(meld.cards, rules, round_no)  # legal without declarations too
 
 
 @examples(300)

@@ -10,11 +10,12 @@ import pytest
 from brute_force import brute_contract
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from solver_hands import SHOE, Rulesets, cards, check_partition, deals, examples
+from solver_checks import finds_what_the_brute_force_finds
+from solver_hands import SHOE, Rulesets, cards, deals, examples
 from solver_rules import contract_rummy, liverpool, three_thirteen, with_melds
 
 from tui.engine.cards import Card
-from tui.engine.meld_rules import card_penalty, make_meld
+from tui.engine.meld_rules import make_meld
 from tui.engine.rules import Contract, ContractRules, RunRule
 from tui.engine.solver.api import contract_melds_ok, find_contract
 
@@ -102,24 +103,6 @@ def test_find_contract_matches_brute_force(deal):
 @given(LAY_DOWNS)
 def test_find_contract_matches_brute_force_on_many_hands(deal):
     finds_what_the_brute_force_finds(*deal[1:])
-
-
-def finds_what_the_brute_force_finds(rules, round_no, hand) -> None:
-    for whole_hand in (False, True):
-        expected = brute_contract(hand, rules, round_no, whole_hand)
-        got = find_contract(hand, rules, round_no, whole_hand)
-        assert (got is None) == (expected is None), (whole_hand, [str(c) for c in hand])
-        if got is None:
-            continue
-        assert got.penalty == expected
-        check_partition(hand, got)
-        assert got.penalty == sum(card_penalty(c, rules, round_no) for c in got.deadwood)
-        assert contract_melds_ok(got.melds, rules, round_no) is None
-        for meld in got.melds:
-            declared = {c.uid: f for c, f in zip(meld.cards, meld.stands_for, strict=True)}
-            make_meld(meld.cards, rules, round_no, declared, kind=meld.kind, use="contract")
-        if whole_hand:
-            assert not got.deadwood
 
 
 @examples(150)

@@ -35,6 +35,16 @@ async def serve(**options: object) -> Server:
     return await start_server(counter_factory, "127.0.0.1", 0, **options)  # type: ignore[arg-type]
 
 
+
+async def serve_noting_arrivals(**options: object) -> tuple[Server, list[str]]:
+    """A server (`serve`) and, as they come, the addresses its door sees arrive."""
+    server = await serve(**options)
+    arrivals: list[str] = []
+    arrive = server.doorway.arrive
+    server.doorway.arrive = lambda conn, address: (arrivals.append(address),  # type: ignore[method-assign]
+                                                   arrive(conn, address))[1]
+    return server, arrivals
+
 async def through_balancer(server: Server, player: str, header: bytes | None = None,
                            **options: object) -> TerminalClient:
     sock = balancer_socket(server.port, header if header is not None
@@ -46,11 +56,7 @@ async def through_balancer(server: Server, player: str, header: bytes | None = N
 
 @pytest.mark.parametrize("version", ["v2", "v1"])
 async def test_the_door_and_the_session_see_the_player_not_the_balancer(version: str) -> None:
-    server = await serve(proxy_protocol=BALANCER)
-    arrivals: list[str] = []
-    arrive = server.doorway.arrive
-    server.doorway.arrive = lambda conn, address: (arrivals.append(address),  # type: ignore[method-assign]
-                                                   arrive(conn, address))[1]
+    server, arrivals = await serve_noting_arrivals(proxy_protocol=BALANCER)
     try:
         header = (v2 if version == "v2" else v1)(("127.0.0.5", 40123), ("127.0.0.1", 22))
         client = await through_balancer(server, "127.0.0.5", header)
@@ -94,11 +100,7 @@ async def test_penalties_hold_per_player_behind_one_balancer() -> None:
                          ids=["no option", "another balancer"])
 async def test_a_header_from_anyone_else_is_refused(
         header: bytes, balancers: Balancers | None, caplog: pytest.LogCaptureFixture) -> None:
-    server = await serve(proxy_protocol=balancers)
-    arrivals: list[str] = []
-    arrive = server.doorway.arrive
-    server.doorway.arrive = lambda conn, address: (arrivals.append(address),  # type: ignore[method-assign]
-                                                   arrive(conn, address))[1]
+    server, arrivals = await serve_noting_arrivals(proxy_protocol=balancers)
     try:
         with caplog.at_level(logging.WARNING, logger="tui.net.acceptor"):
             received = await closed_by_server(server.port, header, source="127.0.0.2")

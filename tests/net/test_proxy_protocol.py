@@ -196,6 +196,23 @@ class _SSH(asyncio.Protocol):
         self.received += data
 
 
+def _fed_in_pieces(stream: bytes, from_host: str, data: st.DataObject
+                   ) -> tuple[FrontDoorProtocol, _Transport, list[_SSH]]:
+    """A front door (balancer 127.0.0.1) whose connection from `from_host` reads `stream`
+    cut into reads where `data` draws: the door, its transport and the SSH sides made."""
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(stream) - 1), max_size=8)))
+    made: list[_SSH] = []
+    front = FrontDoorProtocol(lambda: made.append(_SSH()) or made[-1],
+                              Balancers.parse("127.0.0.1"), header_timeout=60)
+    transport = _Transport(from_host)
+    front.connection_made(transport)
+    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        receiver = transport.protocol if transport.protocol is not None else front
+        assert isinstance(receiver, asyncio.Protocol)
+        receiver.data_received(stream[start:end])
+    return front, transport, made
+
+
 @given(endpoints, st.binary(max_size=60), st.booleans(), st.data())
 async def test_a_header_in_any_pieces_reaches_ssh_whole(
         source: tuple[str, int], tail: bytes, text: bool, data: st.DataObject) -> None:
@@ -203,17 +220,7 @@ async def test_a_header_in_any_pieces_reaches_ssh_whole(
     player's address, and gets exactly the bytes after the header."""
     destination = ("::1", 22) if ":" in source[0] else ("127.0.0.1", 22)
     stream = (v1 if text else v2)(source, destination) + tail
-    cuts = sorted(data.draw(st.sets(st.integers(1, len(stream) - 1), max_size=8)))
-    made: list[_SSH] = []
-    front = FrontDoorProtocol(lambda: made.append(_SSH()) or made[-1],
-                              Balancers.parse("127.0.0.1"), header_timeout=60)
-    transport = _Transport("127.0.0.1")
-    front.connection_made(transport)
-    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
-        piece = stream[start:end]
-        receiver = transport.protocol if transport.protocol is not None else front
-        assert isinstance(receiver, asyncio.Protocol)
-        receiver.data_received(piece)
+    front, transport, made = _fed_in_pieces(stream, "127.0.0.1", data)
     front.connection_lost(None)
     [ssh] = made
     assert ssh.peer == ProxiedAddress(source, destination).peername
@@ -224,16 +231,7 @@ async def test_a_header_in_any_pieces_reaches_ssh_whole(
 async def test_plain_ssh_from_anyone_else_reaches_ssh_whole(tail: bytes,
                                                             data: st.DataObject) -> None:
     stream = b"SSH-2.0-OpenSSH_9.2\r\n" + tail
-    cuts = sorted(data.draw(st.sets(st.integers(1, len(stream) - 1), max_size=8)))
-    made: list[_SSH] = []
-    front = FrontDoorProtocol(lambda: made.append(_SSH()) or made[-1],
-                              Balancers.parse("127.0.0.1"), header_timeout=60)
-    transport = _Transport("127.0.0.2")
-    front.connection_made(transport)
-    for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
-        receiver = transport.protocol if transport.protocol is not None else front
-        assert isinstance(receiver, asyncio.Protocol)
-        receiver.data_received(stream[start:end])
+    _, transport, made = _fed_in_pieces(stream, "127.0.0.2", data)
     [ssh] = made
     assert ssh.peer == ("127.0.0.2", 50000)
     assert ssh.received == stream and not transport.aborted

@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from haproxy_kit import HAProxy, needs_haproxy
-from ssh_room import IN_PLAY, arrive, create_table, play_until, until
+from ssh_room import IN_PLAY, arrive, create_table, join_and_deal, play_until, until
 
 from tui.net.certs import make_certs
 from tui.net.testing import TerminalClient
@@ -154,12 +154,7 @@ async def test_players_across_two_worker_machines_behind_haproxy(
         await create_table(alice, "Three Thirteen", 3, "medium")
         bob = await arrive(haproxy.port, "bob", keyed=True, source=addresses["bob"])
         clients.append(bob)
-        await bob.wait_for("alice, ")
-        bob.send("j")
-        await alice.wait_until(lambda: "alice, bob" in alice.text)
-        alice.send("s")
-        await alice.wait_for("Deal 1 of 11")
-        await bob.wait_for("Deal 1 of 11")
+        await join_and_deal(alice, "alice", bob, "bob")
         # One table, across both machines; the service knows each player's own address.
         on = {name: machine_of(room, name) for name in addresses}
         assert set(on.values()) == {"w1", "w2"}, on

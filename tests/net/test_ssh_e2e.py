@@ -16,6 +16,7 @@ from ssh_room import (
     Room,
     arrive,
     create_table,
+    join_and_deal,
     open_room,
     play_until,
     until,
@@ -26,27 +27,13 @@ from tui.commands import serve as serve_command
 from tui.service.lobby import LobbyConfig
 
 
-@pytest.fixture
-async def room():
-    opened = await open_room()
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
-
 async def seat_two(room: Room, seats: int = 3):  # noqa: ANN201
     """alice creates a table, bob (with his SSH key) joins it, alice deals; returns both
     and the table."""
     alice = await arrive(room.port, "alice")
     await create_table(alice, "Three Thirteen", seats, "medium")
     bob = await arrive(room.port, "bob", keyed=True)
-    await bob.wait_for("alice, ")
-    bob.send("j")
-    await alice.wait_until(lambda: "alice, bob" in alice.text)
-    alice.send("s")
-    await alice.wait_for("Deal 1 of 11")
-    await bob.wait_for("Deal 1 of 11")
+    await join_and_deal(alice, "alice", bob, "bob")
     [shared] = room.lobby.tables
     return alice, bob, shared
 

@@ -8,22 +8,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from ssh_room import arrive, create_table, open_room
+from ssh_room import arrive, create_table, join_and_deal
 
 from tui.net.testing import TerminalClient
 
 ESCAPE = re.compile(rb"\x1b")
 # 24-bit (38;2 / 48;2) and 256-colour (38;5 / 48;5) SGR parameters
 DEEP_COLOUR = re.compile(rb"\x1b\[[0-9;]*[34]8;[25];")
-
-
-@pytest.fixture
-async def room():
-    opened = await open_room()
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def non_ascii(text: str) -> set[str]:
@@ -36,11 +27,7 @@ async def seated_at_table(room, name: str, **options) -> TerminalClient:  # noqa
     host = await arrive(room.port, "host")
     await create_table(host, "Three Thirteen", 3, "medium")
     guest = await arrive(room.port, name, **options)
-    await guest.wait_for("host, ")
-    guest.send("j")
-    await host.wait_until(lambda: f"host, {name}" in host.text)
-    host.send("s")
-    await guest.wait_for("Deal 1 of 11")
+    await join_and_deal(host, "host", guest, name)
     return guest
 
 

@@ -8,10 +8,9 @@ import logging
 from pathlib import Path
 
 import pytest
-from test_authority import FAST, ScriptedWorker, until
+from scripted_worker import ScriptedWorker, until
 
 from tui.service.authority import GameService
-from tui.service.lobby import Lobby
 from tui.service.wire import MAX_DEPTH, MAX_LINE, WireError, decode, encode
 
 HUGE_NUMBER = b'{"t": "join", "s": 1, "q": 5, "table": ' + b"7" * 5000 + b', "code": ""}\n'
@@ -40,16 +39,6 @@ def test_every_message_the_service_sends_is_within_the_limits() -> None:
         [1, "three_thirteen", "Three Thirteen", [["ann", "person"]] * 8, "playing", 3,
          "ann", "medium"]] * 50}
     assert decode(encode(message)) == message
-
-
-@pytest.fixture
-async def service(tmp_path: Path):
-    lobby = Lobby(FAST)
-    service = GameService(lobby)
-    await service.listen(tmp_path / "service.sock")
-    yield service
-    await service.close()
-    lobby.close()
 
 
 async def test_a_worker_sending_unreadable_lines_keeps_its_players(

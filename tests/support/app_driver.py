@@ -5,14 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from table_rig import rig
+
 from tui.app.app import RummyApp
 from tui.app.environment import AppEnvironment, GameRequest
+from tui.app.screens.menu import MenuScreen
 from tui.app.screens.pickers import PickScreen
+from tui.app.screens.rules import RulesScreen
 from tui.app.screens.summary import GameOverScreen, RoundSummaryScreen
 from tui.app.screens.table import TableScreen
 from tui.app.settings import Settings, SettingsStore
 from tui.engine.actions import GoOut, LayDown, LayOff, TakeDiscard
+from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.view import SeatView
+from tui.service.interface import SeatSpec
+from tui.service.table import Table
 
 HUMAN = 0
 
@@ -25,6 +32,37 @@ def make_env(tmp_path: Path, rules: str | None = "three_thirteen", players: int 
     request = GameRequest(rules, players, bots, seed) if rules else None
     return AppEnvironment(settings_store=store, save_path=tmp_path / "current_game.json",
                           request=request, drive_bots=drive_bots)
+
+
+def rigged_table(rules: str, hands: list[str], seed: int, **rig_args: str) -> Table:
+    """A table of `rules` for Tess and random bots (Ada, Ben, Cy: one a hand after hers),
+    its deal stacked (`table_rig.rig`: `hands`, `discard`, `stock_top`), Tess to play."""
+    bots = ("Ada", "Ben", "Cy")[:len(hands) - 1]
+    table = Table(load_ruleset(rules), [SeatSpec("Tess")] + [SeatSpec(b, "random") for b in bots],
+                  seed=seed)
+    rig(table.game, hands, turn=HUMAN, **rig_args)
+    return table
+
+
+def rigged_app(rules: str, hands: list[str], seed: int, **rig_args: str) -> RummyApp:
+    """Tess's app at a `rigged_table`, its bots not driven (the test moves them)."""
+    table = rigged_table(rules, hands, seed, **rig_args)
+    return RummyApp(AppEnvironment(table=table, seat=HUMAN, drive_bots=False))
+
+
+def finished_table(seats: list[SeatSpec]) -> Table:
+    """A game of Three Thirteen played to its end, unrecorded: the bots by their own
+    choices, the people by the first legal move each time."""
+    table = Table(load_ruleset("three_thirteen"), seats, seed=3, record=False)
+    while table.game.phase != "game_over":
+        if table.game.phase == "round_over":
+            table.next_round()
+        elif table.bot_to_move() is not None:
+            table.step_bot()
+        else:
+            seat = table.game.actor
+            table.act(seat, table.view(seat).legal[0])
+    return table
 
 
 def table_screen(app: RummyApp) -> TableScreen:
@@ -52,6 +90,23 @@ async def wait_until(pilot, condition, timeout: float = 30.0, step: float = 0.02
         waited += step
         if waited > timeout:
             raise AssertionError(f"timed out waiting for {condition.__doc__ or condition}")
+
+
+async def past_the_bots(pilot, app: RummyApp) -> TableScreen:  # noqa: ANN001
+    """At the table, the bots' moves made one by one up to the player's (an app whose bots
+    are not driven): the table screen."""
+    await wait_until(pilot, lambda: at_table(app))
+    screen = table_screen(app)
+    while screen.table.bot_to_move() is not None:
+        screen.table.step_bot()
+    return screen
+
+
+async def open_rules(pilot, app: RummyApp) -> None:  # noqa: ANN001
+    """From the menu, `r`: the rules screen, once it has read the rulesets."""
+    await wait_until(pilot, lambda: isinstance(app.screen, MenuScreen))
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen.ready)
 
 
 async def move_cursor_to(pilot, app: RummyApp, uid: int) -> None:  # noqa: ANN001

@@ -119,6 +119,18 @@ async def create_table(client: TerminalClient, rules: str = "Three Thirteen", se
     await client.wait_for("You are seated")
 
 
+async def join_and_deal(host: TerminalClient, host_name: str, guest: TerminalClient,
+                        guest_name: str) -> None:
+    """`guest`, in the lobby, joins the table `host` made (`create_table`) and `host` deals:
+    both show the first deal of Three Thirteen."""
+    await guest.wait_for(f"{host_name}, ")
+    guest.send("j")
+    await host.wait_until(lambda: f"{host_name}, {guest_name}" in host.text)
+    host.send("s")
+    await host.wait_for("Deal 1 of 11")
+    await guest.wait_for("Deal 1 of 11")
+
+
 def person_seats(shared: SharedTable) -> dict[str, int]:
     return {seat.person: i for i, seat in enumerate(shared.seats) if seat.person}
 
