@@ -49,6 +49,9 @@ _TYPE_WORDS = {
 }
 
 
+_BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than"}
+
+
 def suggest(word: str, choices: list[str]) -> str:
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"; did you mean `{close[0]}`?" if close else ""
@@ -119,12 +122,9 @@ def error_messages(error: ValidationError, doc: LocatedDoc,
         return [
             at.error(f"{where} must be one of {', '.join(options)}, not {_what(instance)}{hint}")
         ]
-    if kind == "minimum":
-        return [at.error(f"{where} must be at least {error.validator_value}, not {instance}")]
-    if kind == "maximum":
-        return [at.error(f"{where} must be at most {error.validator_value}, not {instance}")]
-    if kind == "exclusiveMinimum":
-        return [at.error(f"{where} must be more than {error.validator_value}, not {instance}")]
+    if kind in _BOUNDS:
+        return [at.error(f"{where} must be {_BOUNDS[kind]} {error.validator_value}, "
+                         f"not {instance}")]
     if kind == "minItems":
         return [at.error(f"{where} needs at least {error.validator_value} entry")]
     if kind == "maxItems":

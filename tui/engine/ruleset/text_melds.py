@@ -11,26 +11,24 @@ from .text_facts import any_contract, jokers_wild
 from .text_page import counted, item, para, section
 
 
+def _size(least: int, most: int | None) -> str:
+    """A set's or run's size in words: "3 or more cards", "exactly 3", "3 to 4"."""
+    if most is None:
+        return f"{least} or more cards"
+    if most == least:
+        return f"exactly {least} cards"
+    return f"{least} to {most} cards"
+
+
 def melds_section(r: Ruleset) -> str:
     s, run = r.melds.set, r.melds.run
-    if s.max is None:
-        size = f"{s.min} or more cards"
-    elif s.max == s.min:
-        size = f"exactly {s.min} cards"
-    else:
-        size = f"{s.min} to {s.max} cards"
-    set_text = f"A set is {size} of one rank"
+    set_text = f"A set is {_size(s.min, s.max)} of one rank"
     set_text += (
         "; no two cards of a set may share a suit."
         if s.distinct_suits
         else (", any suits (with several decks a suit may repeat).")
     )
-    if run.max is None:
-        run_size = f"{run.min} or more cards"
-    elif run.max == run.min:
-        run_size = f"exactly {run.min} cards"
-    else:
-        run_size = f"{run.min} to {run.max} cards"
+    run_size = _size(run.min, run.max)
     run_text = (
         f"A run is {run_size} of one suit in sequence."
         if run.same_suit
