@@ -173,16 +173,16 @@ def _round_properties(melds: dict[str, Any]) -> dict[str, Any]:
         },
     }
     contract = props["contract"]
-    contract["properties"]["any_of"] = contract_any_of(contract)
-    contract["properties"]["exact_size"] = round_exact_size()
-    props["melds"] = round_melds(melds)
+    contract["properties"]["any_of"] = _contract_any_of(contract)
+    contract["properties"]["exact_size"] = _round_exact_size()
+    props["melds"] = _round_melds(melds)
     return props
 
 
-ROUND_MELDS_NOTE = "For this round only: as the game's `{key}`, which it overrides."
+_ROUND_MELDS_NOTE = "For this round only: as the game's `{key}`, which it overrides."
 
 
-def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
+def _round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     """`rounds[].melds`: every key of `melds`, set for one round.
 
     Its keys have no defaults of their own (a key left out is the game's), so each says
@@ -192,7 +192,7 @@ def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     def restate(schema: dict[str, Any], path: str) -> None:
         schema.pop("default", None)
         if path != "melds":
-            schema["description"] = ROUND_MELDS_NOTE.format(key=path)
+            schema["description"] = _ROUND_MELDS_NOTE.format(key=path)
         for key, child in schema.get("properties", {}).items():
             restate(child, f"{path}.{key}")
 
@@ -210,7 +210,7 @@ def round_melds(melds: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
-def round_exact_size() -> dict[str, Any]:
+def _round_exact_size() -> dict[str, Any]:
     """`rounds[].contract.exact_size`: the game's `contract.exact_size` for one round."""
     return {
         "type": ["boolean", "null"],
@@ -224,7 +224,7 @@ def round_exact_size() -> dict[str, Any]:
     }
 
 
-def contract_any_of(contract: dict[str, Any]) -> dict[str, Any]:
+def _contract_any_of(contract: dict[str, Any]) -> dict[str, Any]:
     """`rounds[].contract.any_of`: more patterns, any one of which makes the contract."""
     pattern = {
         "type": "object",
