@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tui.bots import make_bot
 from tui.engine.game import MAX_GAME_MOVES, Game
 from tui.engine.ruleset import RulesetError, load_ruleset, load_ruleset_text, standalone_yaml
-from tui.engine.ruleset.schema import MAX_CONTRACT_MELDS
+from tui.engine.ruleset.schema_rounds import MAX_CONTRACT_MELDS
 
 BUNDLED = ("three_thirteen", "contract_rummy", "liverpool", "three_thirteen_jokers")
 @cache

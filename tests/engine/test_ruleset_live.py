@@ -321,7 +321,8 @@ def test_deck_check_with_a_huge_player_count_is_instant() -> None:
 
 @pytest.mark.parametrize("key", ["three_thirteen", "liverpool"])
 def test_rules_text_fills_to_the_width_asked(key: str) -> None:
-    from tui.engine.ruleset.text import WIDTH, describe_rules
+    from tui.engine.ruleset.text import describe_rules
+    from tui.engine.ruleset.text_page import WIDTH
 
     rules = load_ruleset(key)
     wide = describe_rules(rules)

@@ -7,13 +7,16 @@ cards as a meld is a `MeldError` naming the ruleset key at fault.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from .cards import ACE, HIGH_ACE, RED_SUITS, SUITS, Card
 from .rules import Ruleset
 
 MAX_RUN = 13  # a run never repeats a rank: 13 places (ace low or high, never both)
+Of = TypeVar("Of", int, str)  # what a meld is of: a set's rank, a run's suit
 
 
 class MeldError(ValueError):
@@ -166,6 +169,19 @@ def one_colour(suits: Iterable[str], what: str, rule: str) -> str | None:
         raise MeldError(f"a {what} here is of one colour: all red (hearts, diamonds) or all "
                         "black (clubs, spades)", rule)
     return next(iter(tints)) if tints else None
+
+
+def settled(shown: set[Of], declared: set[Of], own: Iterable[Of], otherwise: Of) -> Of:
+    """What a meld is of (a set's rank, a run's suit): the one its naturals show, else the
+    least a wild was declared to stand for, else the commonest of `own` (its cards' own,
+    jokers left out; the highest of equals), else `otherwise`.  So a meld of wilds only reads
+    the same each time it is read, whatever order its cards come in."""
+    if shown:
+        return next(iter(shown))
+    if declared:
+        return min(declared)
+    counts = Counter(own)
+    return max(counts, key=lambda v: (counts[v], v)) if counts else otherwise
 
 
 def card_penalty(card: Card, rules: Ruleset, round_no: int) -> int:

@@ -16,6 +16,7 @@ from .meld_params import (
     colour,
     one_colour,
     run_positions_of,
+    settled,
 )
 
 
@@ -45,13 +46,9 @@ def validate_run(cards: list[Card], fixed: list[Face | None], params: MeldParams
     declared_suits = {f[1] for f in fixed if f is not None and f[1]}
     if mixed:
         suit, declared_suits = "", set()
-    elif suits:
-        suit = next(iter(suits))
-    elif declared_suits:
-        suit = min(declared_suits)
     else:
-        own = Counter(c.suit for c in cards if not c.is_joker)
-        suit = max(own, key=lambda s: (own[s], s)) if own else SUITS[-1]
+        suit = settled(suits, declared_suits, (c.suit for c in cards if not c.is_joker),
+                       SUITS[-1])
     if declared_suits - {suit}:
         raise MeldError("every card of a run stands for the run's suit", "declare")
     if n < params.run_min:

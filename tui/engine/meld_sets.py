@@ -3,7 +3,6 @@ wild stands for."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
 from .cards import KING, RANK_NAMES, SUITS, Card
@@ -16,6 +15,7 @@ from .meld_params import (
     check_counts,
     colour,
     one_colour,
+    settled,
 )
 
 
@@ -45,13 +45,7 @@ def _read_set(cards: list[Card], fixed: list[Face | None], params: MeldParams) -
         if f is not None and (f[0] != cards[i].rank or f[1] not in ("", cards[i].suit)):
             raise MeldError(f"{cards[i]} is not wild and can only stand for itself", "declare")
     declared = {f[0] for i, f in enumerate(fixed) if i not in true_nat and f is not None}
-    if ranks:
-        rank = next(iter(ranks))
-    elif declared:
-        rank = min(declared)
-    else:
-        own = Counter(c.rank for c in cards if not c.is_joker)
-        rank = max(own, key=lambda r: (own[r], r)) if own else KING
+    rank = settled(ranks, declared, (c.rank for c in cards if not c.is_joker), KING)
     if declared - {rank}:
         raise MeldError("every wild in a set must stand for the set's rank "
                         f"({RANK_NAMES[rank]})", "declare")

@@ -1,7 +1,8 @@
-"""Consistency checks of the meld keys kept in `schema_melds`: a round's own meld rules
-are checked like the game's (a set minimum above its maximum), and a contract may not ask
-for a kind of meld its round does not allow.  Each error is located at the key causing it,
-in the round where it is written (or in `round_defaults`)."""
+"""Consistency checks of the meld keys (`schema_melds`, and a round's own in
+`schema_rounds`): a round's own meld rules are checked like the game's (a set minimum
+above its maximum), and a contract may not ask for a kind of meld its round does not
+allow.  Each error is located at the key causing it, in the round where it is written (or
+in `round_defaults`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Consistency checks of the scoring keys kept in `schema_scoring`: a key that could
-never take effect with the keys beside it is an error at that key (gin without a
-laying-down limit to knock under, an undercut with nobody collecting, and so on)."""
+"""Consistency checks of the scoring keys beyond penalty points (going out "rummy",
+knocking and gin, melder scoring): a key that could never take effect with the keys
+beside it is an error at that key (gin without a laying-down limit to knock under, an
+undercut with nobody collecting, and so on)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ from ..rules import Ruleset
 from .dump import ruleset_data
 from .errors import RulesetError
 from .loader import find_ruleset, load_ruleset
-from .text import WIDTH, describe_rules
+from .text import describe_rules
+from .text_page import WIDTH
 
 # Said by the title and description, not compared as rules.
 _NOT_RULES = ("name", "description")

@@ -1,13 +1,170 @@
-"""The `rules show` words for the meld keys kept in `schema_melds`: kinds of meld a round
-allows, the cap on wilds per meld, and a round's own meld rules (told in the Notes column
-of the rounds table, as what that round changes)."""
+"""The rules text's "Melds" and "Contracts" sections, and the meld words other sections
+borrow: the kinds of meld a round allows, melds of one colour, the cap on wilds per meld,
+and the notes on a round's own meld rules (told in the rounds table, as what that round
+changes)."""
 
 from __future__ import annotations
 
+from ..cards import HIGH_ACE, RANK_NAMES
 from ..rules import MeldRules, Ruleset
+from .text_facts import any_contract, jokers_wild
+from .text_page import counted, item, para, section
 
 
-def wild_cap_sentence(m: MeldRules) -> str | None:
+def _size(least: int, most: int | None) -> str:
+    """A set's or run's size in words: "3 or more cards", "exactly 3", "3 to 4"."""
+    if most is None:
+        return f"{least} or more cards"
+    if most == least:
+        return f"exactly {least} cards"
+    return f"{least} to {most} cards"
+
+
+def melds_section(r: Ruleset) -> str:
+    s, run = r.melds.set, r.melds.run
+    set_text = f"A set is {_size(s.min, s.max)} of one rank"
+    set_text += (
+        "; no two cards of a set may share a suit."
+        if s.distinct_suits
+        else (", any suits (with several decks a suit may repeat).")
+    )
+    run_size = _size(run.min, run.max)
+    run_text = (
+        f"A run is {run_size} of one suit in sequence."
+        if run.same_suit
+        else f"A run is {run_size} in sequence, of any suits (such as 5H-6S-7H)."
+    )
+    if not r.wrap and (run.lowest is not None or run.highest is not None):
+        low = RANK_NAMES[run.lowest] if run.lowest else ("A" if r.ace_low else "2")
+        high = RANK_NAMES[1 if run.highest == HIGH_ACE else run.highest] if run.highest else (
+            "A" if r.ace_high else "K")
+        run_text += f"  Runs use only the ranks from {low} up to {high}."
+    colour = _colour_sentence(r.melds)
+    if colour:
+        run_text += "  " + colour
+    only = _kinds_sentence(r.melds)
+    groups = _colour_group_sentence(r)
+    lines = [item("-", text) for text, shown in ((set_text, s.allowed),
+                                                 (run_text, run.allowed),
+                                                 (groups or "", groups is not None),
+                                                 (only or "", only is not None)) if shown]
+    lines.append(item("-", "A card belongs to one meld only."))
+    wild_ranks = any(rnd.wild for rnd in r.rounds)
+    kinds = []
+    if jokers_wild(r):
+        kinds.append("jokers")
+    if wild_ranks:
+        kinds.append("cards of the round's wild rank")
+    if not kinds:
+        lines.append(item("-", "There are no wild cards."))
+        return section("Melds", lines)
+    wild = " and ".join(kinds)
+    text = f"Wild cards ({wild}) stand for any card in a set or run."
+    if r.going_out.melding_during_play:
+        text += " Whoever melds a wild card says which card it stands for; that never changes."
+    lines.append(item("-", text))
+    if r.melds.min_natural == 0:
+        natural = "A meld may be made of wild cards only."
+    else:
+        least = counted(r.melds.min_natural, "natural (non-wild) card")
+        natural = f"Every meld needs at least {least}."
+    if wild_ranks:
+        natural += (
+            " A wild-rank card may also stand for itself; it then counts as natural."
+            if r.melds.wild_rank_natural
+            else " A card of the wild rank is always wild: it never counts as a natural card"
+            " (three wild 2s are a meld of wild cards only)."
+        )
+    lines.append(item("-", natural))
+    if r.melds.wilds_may_outnumber_naturals:
+        ratio = "There is no limit on wild cards in a meld."
+    else:
+        ratio = (
+            "A meld holding natural cards may not hold more wild cards than natural cards."
+            if r.melds.min_natural == 0
+            else "A meld may not hold more wild cards than natural cards."
+        )
+        if not r.melds.wild_ratio_on_lay_off and r.lay_off.when != "never":
+            ratio += "  That is checked when a meld is laid down; laying off may add wild cards."
+    cap = _wild_cap_sentence(r.melds)
+    if cap and r.melds.wilds_may_outnumber_naturals:
+        ratio = cap
+    elif cap:
+        ratio += f"  {cap}"
+    lines.append(item("-", ratio))
+    return section("Melds", lines)
+
+
+def contracts_section(r: Ruleset) -> str | None:
+    if not any_contract(r):
+        return None
+    longer = (
+        "Contract melds are laid down at exactly their size; they grow only by laying off."
+        if r.contract.exact_size
+        else "Melds may be longer than the minimum."
+    )
+    lines = [
+        para(
+            "Each round has a contract (see Rounds): before anything else you must lay it "
+            f"down, all its melds in one turn.  {longer}"
+        )
+    ]
+    if any(rnd.contract.set_sizes or rnd.contract.run_sizes for rnd in r.rounds):
+        lines.append(
+            item(
+                "-",
+                "Where a contract gives a meld's size (\"a set of 4\"), that meld needs at "
+                "least that many cards"
+                + (" (exactly, see above)" if r.contract.exact_size else "")
+                + ", whatever the size of other melds.",
+            )
+        )
+    if any(rnd.contract.set_ranks for rnd in r.rounds):
+        lines.append(
+            item(
+                "-",
+                "Where a contract names a set's rank (\"a set of 2 As\"), that set must be of "
+                "that rank"
+                + ("" if r.contract.sets_same_rank else ", and the contract's other sets of "
+                   "another rank")
+                + ".",
+            )
+        )
+    gap = r.contract.same_suit_gap
+    apart = (
+        "they are separate melds (they may overlap or touch)"
+        if gap == 0
+        else "they are separate melds: they may overlap, but not join end to end into one "
+        "sequence"
+        if gap == 1
+        else f"they overlap or at least {counted(gap, 'rank')} lie between them"
+    )
+    if any(rnd.contract.runs > 1 for rnd in r.rounds) and r.melds.run.same_suit:
+        lines.append(
+            item(
+                "-",
+                {
+                    "forbidden": "Runs of one contract must all be of different suits.",
+                    "separate": f"Runs of one contract may share a suit if {apart}.",
+                    "allowed": "Runs of one contract may be of any suits.",
+                }[r.contract.runs_same_suit],
+            )
+        )
+    if any(rnd.contract.sets > 1 for rnd in r.rounds):
+        lines.append(
+            item(
+                "-",
+                "Sets of one contract may be of the same rank."
+                if r.contract.sets_same_rank
+                else "Sets of one contract must be of different ranks.",
+            )
+        )
+    if not all(rnd.contract.required for rnd in r.rounds):
+        lines.append(item("-", "In a round without a contract you may meld from your first turn."))
+    return section("Contracts", lines)
+
+
+def _wild_cap_sentence(m: MeldRules) -> str | None:
     """The sentence for `melds.max_wilds`, or None without a cap."""
     if m.max_wilds is None:
         return None
@@ -18,7 +175,7 @@ def wild_cap_sentence(m: MeldRules) -> str | None:
             "included.")
 
 
-def colour_sentence(m: MeldRules) -> str | None:
+def _colour_sentence(m: MeldRules) -> str | None:
     """The sentence for melds of one colour (`melds.set.one_colour`, `melds.run.one_colour`),
     or None."""
     kinds = [kind for kind, on in (("set", m.set.one_colour),
@@ -29,7 +186,7 @@ def colour_sentence(m: MeldRules) -> str | None:
             "or all black (clubs, spades); a wild fills in for either colour.")
 
 
-def colour_group_sentence(r: Ruleset) -> str | None:
+def _colour_group_sentence(r: Ruleset) -> str | None:
     """The sentence for groups of one colour (`contract.colours`, `melds.colour`), or None
     where no contract asks for one."""
     if not any(o.colours for rnd in r.rounds for o in rnd.contract.options()):
@@ -44,7 +201,7 @@ def colour_group_sentence(r: Ruleset) -> str | None:
             "colour or a wild may then be laid off onto it.")
 
 
-def kinds_sentence(m: MeldRules) -> str | None:
+def _kinds_sentence(m: MeldRules) -> str | None:
     """The sentence for a kind of meld the game does not allow, or None."""
     if not m.set.allowed and not m.run.allowed:
         return "No melds are allowed at all."

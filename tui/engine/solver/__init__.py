@@ -7,7 +7,7 @@ these names; the modules behind them are the solver's own business.
 
 from .api import Arrangement, best_arrangement, find_contract, going_out
 from .context import Context, context_for
-from .contract import contract_melds_ok
+from .contract_check import contract_melds_ok
 from .core import solve
 
 __all__ = [

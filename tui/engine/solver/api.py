@@ -16,7 +16,8 @@ from ..meld import Meld
 from ..meld_rules import card_penalty
 from ..rules import Ruleset
 from .context import BIG, Plan, context_for, work_budget
-from .contract import contract_melds_ok, search_contract
+from .contract_check import contract_melds_ok
+from .contract_search import search_contract
 from .core import solve
 from .quick import may_go_out
 

@@ -3,12 +3,12 @@ red or all black in any ranks, as Phase 10's "7 cards of one colour").
 
 A group of one colour ties no card to its rank, so it is chosen apart from the sets and runs:
 each group takes a colour and its smallest size from the hand (some naturals of that colour
-and some wilds), the contract's sets and runs are searched in what is left (the exact search
-of `contract`), and then each group grows with the cards of its colour still in hand, the
-dearest first, up to its largest size: every card a group can hold is melded rather than
-kept.  With groups only (no sets or runs, as in Phase 10) which naturals seed a group makes
-no difference, so only the dearest are tried; with sets or runs too, every choice of
-naturals is tried (distinct faces only), within the solver's work budget.
+and some wilds), the contract's sets and runs are searched in what is left (the exact
+search of `contract_search`), and then each group grows with the cards of its colour still
+in hand, the dearest first, up to its largest size: every card a group can hold is melded
+rather than kept.  With groups only (no sets or runs, as in Phase 10) which naturals seed a
+group makes no difference, so only the dearest are tried; with sets or runs too, every
+choice of naturals is tried (distinct faces only), within the solver's work budget.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _REST: dict[tuple[int, int], tuple[Ruleset, Ruleset | None]] = {}
 
 
 Found = tuple[list[Meld], list[Card]]
-# the contract search of `contract` (hand, rules, round, whole hand, card owed, any will do)
+# the contract search of `contract_search` (hand, rules, round, whole hand, card owed, any will do)
 RestSearch = Callable[[list[Card], Ruleset, int, bool, "Card | None", bool], "Found | None"]
 
 
