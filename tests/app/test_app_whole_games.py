@@ -119,6 +119,9 @@ async def test_the_last_deals_are_played_by_keys_to_the_game_over_screen(
         assert start > len(rules.rounds)
         assert final.deal == rules.end.max_rounds or max(p.total for p in final.players) \
             >= rules.end.point_limit
+    elif rules.per_player:  # Phase 10: over when someone has made the last phase
+        assert max(table.game.phases_made) == len(rules.rounds) \
+            or final.deal == rules.end.max_rounds
     else:
         assert final.deal == len(rules.rounds)
 

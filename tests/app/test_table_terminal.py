@@ -92,13 +92,17 @@ async def test_below_the_smallest_window_the_table_says_how_big_to_make_it(tmp_p
 
 
 class _Frozen:
-    """A table that always shows one moment (a summary reads only `view`)."""
+    """A table that always shows one moment (a summary reads `view` and listens for changes)."""
 
     def __init__(self, view) -> None:  # noqa: ANN001
         self._view = view
 
     def view(self, seat: int):  # noqa: ANN201
         return self._view
+
+    def subscribe(self, listener):  # noqa: ANN001, ANN201
+        """Nothing ever changes here: the summary waits for a next deal that never comes."""
+        return lambda: None
 
 
 def _whole_game(rules_key: str, players: int, seed: int) -> list:
