@@ -102,3 +102,24 @@ def test_the_next_player_is_judged_as_collecting_for_their_own_phase() -> None:
     assert sets(parse_cards("5S")[0]) and not sets(parse_cards("KD")[0])
     runs = _collecting_for_phase(view, 4, taken, ev)  # phase 4: a run of 7, any suits
     assert runs(parse_cards("7C")[0]) and not runs(parse_cards("KC")[0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_takes_the_discard_that_makes_its_phase(seed: int) -> None:
+    """Seen in hard-vs-medium Phase 10 (several times a game): on phase 6, a run of 9 of
+    any suits, 5C 7C 8C 9D 10S with three wilds lack one card, and QC on the pile makes
+    the run.  With 62 of 97 unseen cards helping, hard scored the hand a card short above
+    the phase made and drew from the stock; medium took QC."""
+    from table_rig import new_game, rig
+
+    from tui.engine.actions import TakeDiscard
+
+    game = new_game(str(PHASE10), 2)
+    game.phases_made[:] = [5, 4]
+    rig(game, ["5C 7C 8C 2D 5D 9D 2S 8S 10S JK", "3H 3D KH KS 4C 4D 9H 9S AH AD"],
+        discard="QC", turn=0)
+    hard = make_bot("hard", seed)
+    take = hard.choose(game.view(0))
+    assert isinstance(take, TakeDiscard), hard.explain(game.view(0))
+    game.apply(take)
+    assert isinstance(hard.choose(game.view(0)), LayDown)
