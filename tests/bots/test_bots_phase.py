@@ -72,6 +72,19 @@ def test_a_bot_counts_cards_of_one_colour_toward_phase_8() -> None:
     assert black.missing == 0 and all(suit in "CS" for _, suit in black.used)
 
 
+def test_a_bot_counts_each_set_of_its_phase_at_its_own_size() -> None:
+    """Phase 9 is a set of 5 and a set of 2, phase 10 a set of 5 and a set of 3: two
+    pairs and two wilds are a card short of phase 9 (counted at the smaller size, two
+    sets of 2, they made it), and the set of 5 may be of either rank held."""
+    rules = load_ruleset(PHASE10)
+    nine = Evaluator(rules, 9)
+    assert nine.contract_need(parse_cards("6C 6H 7C 7S 2D 2H JC 10D 3H KH 4S")).missing == 1
+    assert nine.contract_need(parse_cards("6C 6H 6D 6S 2D KH KD JC 10D 3H 4S")).missing == 0
+    ten = Evaluator(rules, 10)
+    need = ten.contract_need(parse_cards("4D 4S 6C 6D 6H 6S 2D 10D 3H KH 7S"))
+    assert need.missing == 1 and (4, "C") in need.wanted
+
+
 def test_a_bot_judges_a_meld_on_the_table_by_its_owners_phase() -> None:
     """A seat on phase 3 may lay a red card off onto another seat's phase 8 (a group of
     7 red cards): the group is judged by its owner's phase, not the bot's."""

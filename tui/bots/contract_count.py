@@ -10,9 +10,9 @@ asks) so neither module grows past a readable size.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any
 
 from tui.engine.cards import ACE, HIGH_ACE, RANKS, SUITS
@@ -44,24 +44,22 @@ class _Group:
 
 def count_contract(key: HandKey, ev: Evaluator) -> ContractNeed:
     p = ev.contract_params
-    want_sets, want_runs = ev.contract.sets, ev.contract.runs
-    want_colours = ev.contract.colours
     wild_ranks = p.wild_ranks
     wilds = sum(1 for rank, _ in key if rank in wild_ranks)
     counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
-    set_groups = _set_groups(counts, p, want_sets)
-    run_groups = _run_groups(counts, p, want_runs)
-    set_choices = list(combinations(set_groups, want_sets)) if want_sets else [()]
+    sizes = {kind: ev.contract.sizes(kind, least) for kind, least in
+             (("set", p.set_min), ("run", p.run_min), ("colour", p.colour_min))}
+    set_groups, set_choices = _choices(counts, p, sizes["set"], _set_groups)
+    run_groups, run_choices = _choices(counts, p, sizes["run"], _run_groups)
     suit_rule = ev.rules.contract.runs_same_suit if p.same_suit else "allowed"
-    run_choices = list(_run_combos(run_groups, want_runs, suit_rule)) \
-        if want_runs else [()]
+    run_choices = list(_runs_apart(run_choices, suit_rule))
     # Without shared cards a choice of groups lacks exactly its optimistic count; try the
     # choices from the most promising and stop when no other can beat the best found.
     set_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in set_choices]
     run_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in run_choices]
-    if want_colours:  # groups of one colour (`contract.colours`): they go first
+    if sizes["colour"]:  # groups of one colour (`contract.colours`): they go first
         run_opts = [(r_short + c_short, r_room + c_room, (*tints, *runs))
-                    for c_short, c_room, tints in _colour_opts(counts, p, want_colours)
+                    for c_short, c_room, tints in _colour_opts(counts, p, sizes["colour"])
                     for r_short, r_room, runs in run_opts]
     ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
               for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
@@ -77,8 +75,7 @@ def count_contract(key: HandKey, ev: Evaluator) -> ContractNeed:
             if missing == optimistic:
                 break
     if best is None:
-        return ContractNeed(want_sets * p.set_min + want_runs * p.run_min
-                            + want_colours * p.colour_min, ())
+        return ContractNeed(sum(sum(each) for each in sizes.values()), ())
     missing, used, order = best
     if not missing:
         return ContractNeed(0, used)
@@ -149,9 +146,39 @@ def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int,
     return _Group(kind, label, faces, size, short, max(0, room))
 
 
-def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
-    if not want:
-        return []
+def _choices(counts: Counter[Any], p, sizes: tuple[int, ...],
+             groups_of: Callable[[Counter[Any], Any, int, int], list[_Group]]
+             ) -> tuple[list[_Group], list[tuple[_Group, ...]]]:
+    """The groups a hand has toward the contract's melds of one kind (`sizes`, one a meld)
+    and every choice of a group for each meld, none chosen twice.  Where the melds differ
+    in size, each size has groups of its own (Phase 10's 5 and 2 may be any of the ranks
+    held): measured at the smallest, a set of 5 and a pair counted as two pairs."""
+    if not sizes:
+        return [], [()]
+    if len(set(sizes)) == 1:
+        groups = groups_of(counts, p, len(sizes), sizes[0])
+        return groups, list(combinations(groups, len(sizes)))
+    pools = {size: groups_of(counts, p, sizes.count(size), size) for size in dict.fromkeys(sizes)}
+    choices = []
+    for parts in product(*(_picks(pool, sizes.count(size)) for size, pool in pools.items())):
+        combo = sum(parts, ())
+        labels = [g.label for g in combo if g.faces]  # (placeholders hold no card)
+        if len(set(labels)) == len(labels):
+            choices.append(combo)
+    return [g for pool in pools.values() for g in pool], choices
+
+
+def _picks(pool: list[_Group], n: int) -> list[tuple[_Group, ...]]:
+    """Every choice of `n` groups of `pool`, the placeholders (which hold no card, so any
+    one is as good as another) taken in order."""
+    real = [g for g in pool if g.faces]
+    empty = [g for g in pool if not g.faces]
+    return [(*picked, *empty[:n - k])
+            for k in range(min(n, len(real)), max(0, n - len(empty)) - 1, -1)
+            for picked in combinations(real, k)]
+
+
+def _set_groups(counts: Counter[Any], p, want: int, size: int) -> list[_Group]:
     by_rank: dict[Any, list[tuple[int, str]]] = {}
     for face, n in counts.items():
         copies = 1 if p.distinct_suits else n
@@ -159,17 +186,16 @@ def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
         key = (face[0], colour(face[1])) if p.set_colour else face[0]
         by_rank.setdefault(key, []).extend([face] * copies)
     scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
-    groups = [_group("set", (faces[0][0], i), tuple(faces[:p.set_min]), p.set_min, p)
+    groups = [_group("set", (faces[0][0], i), tuple(faces[:size]), size, p)
               for i, (_key, faces) in enumerate(scored[:want + 2])]
     # a set may have to start from nothing; placeholders that use no cards
-    groups += [_group("set", (-1, k), (), p.set_min, p) for k in range(want)]
+    groups += [_group("set", (-1, k), (), size, p) for k in range(want)]
     return groups
 
 
-def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
-    if not want or p.run_min > p.run_max:
+def _run_groups(counts: Counter[Any], p, want: int, length: int) -> list[_Group]:
+    if length > p.run_max:
         return []
-    length = p.run_min
     lo, hi = p.min_pos, p.max_pos
     groups: list[_Group] = []
     # runs of one suit, or of mixed suits (of one colour, where runs are)
@@ -197,28 +223,32 @@ def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
     return groups
 
 
-def _colour_opts(counts: Counter[Any], p, want: int
+def _colour_opts(counts: Counter[Any], p, sizes: tuple[int, ...]
                  ) -> list[tuple[int, int, tuple[_Group, ...]]]:
-    """(short, room, groups) of each choice of colours for the contract's `want` groups of
-    one colour: a group takes the naturals of its colour (those of another group of the
-    same colour after it)."""
+    """(short, room, groups) of each choice of colours for the contract's groups of one
+    colour (`sizes`, one a group): a group takes the naturals of its colour (those of
+    another group of the same colour after it)."""
     faces = {tint: [f for f, n in sorted(counts.items()) if colour(f[1]) == tint
                     for _ in range(n)] for tint in COLOUR_SUITS}
     opts = []
-    for tints in combinations_with_replacement(sorted(COLOUR_SUITS), want):
+    tints_of = combinations_with_replacement if len(set(sizes)) == 1 else \
+        lambda tints, n: product(tints, repeat=n)  # (sizes differ: which colour is which)
+    for tints in tints_of(sorted(COLOUR_SUITS), len(sizes)):
         taken = dict.fromkeys(COLOUR_SUITS, 0)
         groups = []
-        for k, tint in enumerate(tints):
-            mine = tuple(faces[tint][taken[tint]:taken[tint] + p.colour_min])
+        for k, (tint, size) in enumerate(zip(tints, sizes, strict=True)):
+            mine = tuple(faces[tint][taken[tint]:taken[tint] + size])
             taken[tint] += len(mine)
-            groups.append(_group("colour", (tint, k), mine, p.colour_min, p))
+            groups.append(_group("colour", (tint, k), mine, size, p))
         opts.append((sum(g.short for g in groups), sum(g.room for g in groups),
                      tuple(groups)))
     return opts
 
 
-def _run_combos(groups: list[_Group], want: int, same_suit: str):
-    for combo in combinations(groups, want):
+def _runs_apart(choices: list[tuple[_Group, ...]], same_suit: str):
+    """The choices of runs whose runs may share a suit as `contract.runs_same_suit` says."""
+    gap = 1 if same_suit == "separate" else 0
+    for combo in choices:
         ok = True
         for a, b in combinations(combo, 2):
             sa, sb = a.label[0], b.label[0]
@@ -227,9 +257,8 @@ def _run_combos(groups: list[_Group], want: int, same_suit: str):
             if same_suit == "forbidden":
                 ok = False
                 break
-            first, second = sorted((a.label[1], b.label[1]))
-            gap = 1 if same_suit == "separate" else 0
-            if second < first + a.size + gap:
+            first, second = (a, b) if a.label[1] <= b.label[1] else (b, a)
+            if second.label[1] < first.label[1] + first.size + gap:
                 ok = False
                 break
         if ok:
