@@ -13,13 +13,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tui.engine.cards import ACE, HIGH_ACE, RANKS, SUITS
 from tui.engine.meld_params import COLOUR_SUITS, colour
+from tui.engine.meld_rules import MeldParams
+from tui.engine.rules import Contract, Ruleset
 
-if TYPE_CHECKING:
-    from .evaluate import Evaluator, HandKey
+HandKey = tuple[tuple[int, str], ...]  # a hand's faces, in order
 
 
 @dataclass(frozen=True)
@@ -42,16 +43,18 @@ class _Group:
     room: int = 0  # how many of those wilds may fill
 
 
-def count_contract(key: HandKey, ev: Evaluator) -> ContractNeed:
-    p = ev.contract_params
+def count_contract(key: HandKey, rules: Ruleset, contract: Contract, p: MeldParams
+                   ) -> ContractNeed:
+    """How far the hand `key` is from `contract`, its melds judged by `p` (the round's
+    contract meld parameters)."""
     wild_ranks = p.wild_ranks
     wilds = sum(1 for rank, _ in key if rank in wild_ranks)
     counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
-    sizes = {kind: ev.contract.sizes(kind, least) for kind, least in
+    sizes = {kind: contract.sizes(kind, least) for kind, least in
              (("set", p.set_min), ("run", p.run_min), ("colour", p.colour_min))}
     set_groups, set_choices = _choices(counts, p, sizes["set"], _set_groups)
     run_groups, run_choices = _choices(counts, p, sizes["run"], _run_groups)
-    suit_rule = ev.rules.contract.runs_same_suit if p.same_suit else "allowed"
+    suit_rule = rules.contract.runs_same_suit if p.same_suit else "allowed"
     run_choices = list(_runs_apart(run_choices, suit_rule))
     # Without shared cards a choice of groups lacks exactly its optimistic count; try the
     # choices from the most promising and stop when no other can beat the best found.

@@ -34,9 +34,8 @@ from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_me
 from tui.engine.rules import Ruleset
 from tui.engine.solver import Arrangement, best_arrangement, context_for, find_contract, solve
 
-from .contract_count import ContractNeed, count_contract
+from .contract_count import ContractNeed, HandKey, count_contract
 
-HandKey = tuple[tuple[int, str], ...]
 Picks = tuple[int, ...]  # places in a hand's key (its faces in order): which cards
 MeldShape = tuple[MeldKind, Picks, tuple[Face, ...]]  # a meld, its cards as picks
 KeptLayout = tuple[tuple[MeldShape, ...], Picks, int]  # melds, deadwood, penalty
@@ -283,7 +282,7 @@ class Evaluator:
             hit = _put(self._need, key, min((ev.contract_need(cards) for ev in self._patterns),
                                             key=lambda need: need.missing))
         if hit is None:
-            hit = count_contract(key, self)
+            hit = count_contract(key, self.rules, self.contract, self.contract_params)
             if hit.missing:
                 found = find_contract(list(cards), self.rules, self.round_no, first_found=True)
                 if found is not None:
