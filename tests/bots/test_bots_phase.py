@@ -72,6 +72,19 @@ def test_a_bot_counts_cards_of_one_colour_toward_phase_8() -> None:
     assert black.missing == 0 and all(suit in "CS" for _, suit in black.used)
 
 
+def test_a_bot_counts_each_set_of_its_phase_at_its_own_size() -> None:
+    """Phase 9 is a set of 5 and a set of 2, phase 10 a set of 5 and a set of 3: two
+    pairs and two wilds are a card short of phase 9 (counted at the smaller size, two
+    sets of 2, they made it), and the set of 5 may be of either rank held."""
+    rules = load_ruleset(PHASE10)
+    nine = Evaluator(rules, 9)
+    assert nine.contract_need(parse_cards("6C 6H 7C 7S 2D 2H JC 10D 3H KH 4S")).missing == 1
+    assert nine.contract_need(parse_cards("6C 6H 6D 6S 2D KH KD JC 10D 3H 4S")).missing == 0
+    ten = Evaluator(rules, 10)
+    need = ten.contract_need(parse_cards("4D 4S 6C 6D 6H 6S 2D 10D 3H KH 7S"))
+    assert need.missing == 1 and (4, "C") in need.wanted
+
+
 def test_a_bot_judges_a_meld_on_the_table_by_its_owners_phase() -> None:
     """A seat on phase 3 may lay a red card off onto another seat's phase 8 (a group of
     7 red cards): the group is judged by its owner's phase, not the bot's."""
@@ -102,3 +115,24 @@ def test_the_next_player_is_judged_as_collecting_for_their_own_phase() -> None:
     assert sets(parse_cards("5S")[0]) and not sets(parse_cards("KD")[0])
     runs = _collecting_for_phase(view, 4, taken, ev)  # phase 4: a run of 7, any suits
     assert runs(parse_cards("7C")[0]) and not runs(parse_cards("KC")[0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hard_takes_the_discard_that_makes_its_phase(seed: int) -> None:
+    """Seen in hard-vs-medium Phase 10 (several times a game): on phase 6, a run of 9 of
+    any suits, 5C 7C 8C 9D 10S with three wilds lack one card, and QC on the pile makes
+    the run.  With 62 of 97 unseen cards helping, hard scored the hand a card short above
+    the phase made and drew from the stock; medium took QC."""
+    from table_rig import new_game, rig
+
+    from tui.engine.actions import TakeDiscard
+
+    game = new_game(str(PHASE10), 2)
+    game.phases_made[:] = [5, 4]
+    rig(game, ["5C 7C 8C 2D 5D 9D 2S 8S 10S JK", "3H 3D KH KS 4C 4D 9H 9S AH AD"],
+        discard="QC", turn=0)
+    hard = make_bot("hard", seed)
+    take = hard.choose(game.view(0))
+    assert isinstance(take, TakeDiscard), hard.explain(game.view(0))
+    game.apply(take)
+    assert isinstance(hard.choose(game.view(0)), LayDown)

@@ -49,7 +49,10 @@ class ContractJudge:
     `score(hand)` counts the cards the contract lacks (each worth `CONTRACT_STEP`, less
     when the deal may end soon), takes off the share of unseen cards that would bring it
     closer (live copies only), and adds the points held (weighing more when the deal may
-    end soon); wilds are kept."""
+    end soon); wilds are kept.  A hand that holds its contract needs no card at all, so it
+    takes off the whole share: counted as none, a card short with many live outs scored
+    better than the contract made, and hard drew from the stock past the discard that made
+    it (most often where runs mix suits and many cards are live: Phase 10)."""
 
     def __init__(self, view: SeatView, ev: Evaluator) -> None:
         self.ev = ev
@@ -76,7 +79,8 @@ class ContractJudge:
         held = 0.0
         for card in hand:
             held += self.weight * ev.value(card) - (WILD_KEEP if ev.helping_wild(card) else 0)
-        return need.missing * self.step - OUTS_WEIGHT * outs / self.total + held
+        share = outs / self.total if need.missing else 1.0
+        return need.missing * self.step - OUTS_WEIGHT * share + held
 
     def best_discard(self, hand: Sequence[Card], allowed: Sequence[Card]
                      ) -> tuple[float, Card]:

@@ -23,20 +23,19 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from tui.engine.cards import ACE, HIGH_ACE, RANKS, SUITS, Card
+from tui.engine.cards import ACE, HIGH_ACE, Card
 from tui.engine.contract_options import option_rulesets
 from tui.engine.meld import Face, Meld, MeldKind
-from tui.engine.meld_params import COLOUR_SUITS, colour
+from tui.engine.meld_params import colour
 from tui.engine.meld_rules import MeldError, MeldParams, card_penalty, extend_meld, meld_params
 from tui.engine.rules import Ruleset
 from tui.engine.solver import Arrangement, best_arrangement, context_for, find_contract, solve
 
-HandKey = tuple[tuple[int, str], ...]
+from .contract_count import ContractNeed, HandKey, count_contract
+
 Picks = tuple[int, ...]  # places in a hand's key (its faces in order): which cards
 MeldShape = tuple[MeldKind, Picks, tuple[Face, ...]]  # a meld, its cards as picks
 KeptLayout = tuple[tuple[MeldShape, ...], Picks, int]  # melds, deadwood, penalty
@@ -76,16 +75,6 @@ def _picks(key: HandKey, cards: Iterable[Card], taken: set[int] | None = None) -
 def _in_key_order(cards: Sequence[Card]) -> list[Card]:
     """The hand's cards in the order of its key: `picks` index this list."""
     return sorted(cards, key=attrgetter("face"))
-
-
-@dataclass(frozen=True)
-class ContractNeed:
-    """How far a hand is from its contract: cards still missing (wilds already counted),
-    and the faces the best partial contract uses (the rest help nothing)."""
-
-    missing: int
-    used: tuple[tuple[int, str], ...]  # faces, with repeats for duplicate cards
-    wanted: frozenset[tuple[int, str]] = frozenset()  # natural faces that fill a gap
 
 
 class Evaluator:
@@ -293,7 +282,7 @@ class Evaluator:
             hit = _put(self._need, key, min((ev.contract_need(cards) for ev in self._patterns),
                                             key=lambda need: need.missing))
         if hit is None:
-            hit = _contract_need(key, self)
+            hit = count_contract(key, self.rules, self.contract, self.contract_params)
             if hit.missing:
                 found = find_contract(list(cards), self.rules, self.round_no, first_found=True)
                 if found is not None:
@@ -378,244 +367,3 @@ def without_card(cards: Sequence[Card], card: Card) -> list[Card]:
             return out
     out.remove(card)
     return out
-
-
-# -------------------------------------------------------------------- contract counting
-
-
-@dataclass(frozen=True)
-class _Group:
-    kind: str  # "set" or "run"
-    label: tuple[Any, ...]  # set: (rank,), run: (suit, first position)
-    faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
-    size: int  # cards the group needs at least
-    short: int = 0  # cards it lacks
-    room: int = 0  # how many of those wilds may fill
-
-
-def _contract_need(key: HandKey, ev: Evaluator) -> ContractNeed:
-    p = ev.contract_params
-    want_sets, want_runs = ev.contract.sets, ev.contract.runs
-    want_colours = ev.contract.colours
-    wild_ranks = p.wild_ranks
-    wilds = sum(1 for rank, _ in key if rank in wild_ranks)
-    counts: Counter[tuple[int, str]] = Counter(f for f in key if f[0] not in wild_ranks)
-    set_groups = _set_groups(counts, p, want_sets)
-    run_groups = _run_groups(counts, p, want_runs)
-    set_choices = list(combinations(set_groups, want_sets)) if want_sets else [()]
-    suit_rule = ev.rules.contract.runs_same_suit if p.same_suit else "allowed"
-    run_choices = list(_run_combos(run_groups, want_runs, suit_rule)) \
-        if want_runs else [()]
-    # Without shared cards a choice of groups lacks exactly its optimistic count; try the
-    # choices from the most promising and stop when no other can beat the best found.
-    set_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in set_choices]
-    run_opts = [(sum(g.short for g in c), sum(g.room for g in c), c) for c in run_choices]
-    if want_colours:  # groups of one colour (`contract.colours`): they go first
-        run_opts = [(r_short + c_short, r_room + c_room, (*tints, *runs))
-                    for c_short, c_room, tints in _colour_opts(counts, p, want_colours)
-                    for r_short, r_room, runs in run_opts]
-    ranked = [(s_short + r_short - min(wilds, s_room + r_room), sets, runs)
-              for s_short, s_room, sets in set_opts for r_short, r_room, runs in run_opts]
-    ranked.sort(key=lambda item: item[0])
-    best: tuple[int, tuple[Any, ...], tuple[Any, ...]] | None = None
-    for optimistic, sets, runs in ranked:
-        if best is not None and optimistic >= best[0]:
-            break
-        for order in ((*runs, *sets), (*sets, *runs)):
-            missing, used = _fill(order, counts, wilds, p)
-            if best is None or missing < best[0]:
-                best = (missing, used, order)
-            if missing == optimistic:
-                break
-    if best is None:
-        return ContractNeed(want_sets * p.set_min + want_runs * p.run_min
-                            + want_colours * p.colour_min, ())
-    missing, used, order = best
-    if not missing:
-        return ContractNeed(0, used)
-    # Faces filling a chosen group help; so do faces bringing a group not chosen as close
-    # as the farthest chosen one of its kind (the two could then trade places).
-    worst = {"set": -1, "run": -1, "colour": -1}
-    for group in order:
-        worst[group.kind] = max(worst[group.kind], group.short)
-    chosen = {id(g) for g in order}
-    spare = [g for g in set_groups + run_groups
-             if id(g) not in chosen and 0 < g.short <= worst[g.kind]]
-    spare += [g for g in order if g.kind == "colour" and g.short]
-    return ContractNeed(missing, used, _wanted([*order, *spare], p))
-
-
-def _wanted(groups: Sequence[_Group], p) -> frozenset[tuple[int, str]]:
-    """Natural faces that would fill a gap of the groups."""
-    out: set[tuple[int, str]] = set()
-    for group in groups:
-        if group.kind == "colour":  # any card of its colour
-            if group.short:
-                out.update((rank, s) for rank in RANKS for s in COLOUR_SUITS[group.label[0]])
-        elif group.kind == "set":
-            rank = group.label[0]
-            if rank <= 0:
-                continue
-            suits = {f[1] for f in group.faces}
-            if len(group.faces) >= group.size:
-                continue
-            out.update((rank, s) for s in _set_suits(group, p)
-                       if not (p.distinct_suits and s in suits))
-        else:
-            suit, start = group.label
-            if not suit:
-                continue
-            ranks = {f[0] for f in group.faces}  # (the group's faces are all of its suits)
-            places = [pos for pos in range(start, start + group.size)
-                      if (1 if pos == HIGH_ACE else pos) in ranks]
-            if not places:
-                continue
-            lo, hi = min(places), max(places)
-            spare = group.size - (hi - lo + 1)  # the run may grow this far either way
-            for pos in range(max(p.min_pos, lo - spare), min(p.max_pos, hi + spare) + 1):
-                if pos not in places:
-                    out.update((1 if pos == HIGH_ACE else pos, s) for s in RUN_KEYS[suit])
-    return frozenset(out)
-
-
-# a run group's key: a suit, or where runs mix suits "*" (any suit) or a colour
-# (`melds.run.one_colour`); the suits each key takes
-RUN_KEYS: dict[str, tuple[str, ...]] = {**{s: (s,) for s in SUITS}, "*": SUITS,
-                                        **COLOUR_SUITS}
-
-
-def _set_suits(group: _Group, p) -> tuple[str, ...]:
-    """Suits a set group may take: any, or its cards' colour (`melds.set.one_colour`)."""
-    if p.set_colour and group.faces:
-        return COLOUR_SUITS[colour(group.faces[0][1])]
-    return SUITS
-
-
-def _group(kind: str, label: tuple[Any, ...], faces: tuple[Any, ...], size: int, p) -> _Group:
-    have = min(len(faces), size)
-    short = size - have
-    room = min(short - max(0, p.min_natural - have), p.max_wilds)  # (`melds.max_wilds`)
-    if not p.outnumber:
-        room = min(room, have)
-    return _Group(kind, label, faces, size, short, max(0, room))
-
-
-def _set_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
-    if not want:
-        return []
-    by_rank: dict[Any, list[tuple[int, str]]] = {}
-    for face, n in counts.items():
-        copies = 1 if p.distinct_suits else n
-        # (sets of one colour: a red and a black group of each rank)
-        key = (face[0], colour(face[1])) if p.set_colour else face[0]
-        by_rank.setdefault(key, []).extend([face] * copies)
-    scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
-    groups = [_group("set", (faces[0][0], i), tuple(faces[:p.set_min]), p.set_min, p)
-              for i, (_key, faces) in enumerate(scored[:want + 2])]
-    # a set may have to start from nothing; placeholders that use no cards
-    groups += [_group("set", (-1, k), (), p.set_min, p) for k in range(want)]
-    return groups
-
-
-def _run_groups(counts: Counter[Any], p, want: int) -> list[_Group]:
-    if not want or p.run_min > p.run_max:
-        return []
-    length = p.run_min
-    lo, hi = p.min_pos, p.max_pos
-    groups: list[_Group] = []
-    # runs of one suit, or of mixed suits (of one colour, where runs are)
-    keys = SUITS if p.same_suit else tuple(COLOUR_SUITS) if p.run_colour else ("*",)
-    for suit in keys:
-        takes = RUN_KEYS[suit]
-        have: dict[int, tuple[int, str]] = {}
-        for (rank, s), n in counts.items():
-            if s not in takes or n <= 0:
-                continue
-            for pos in ((1, HIGH_ACE) if rank == ACE else (rank,)):
-                if lo <= pos <= hi:
-                    have[pos] = (rank, s)
-        if not have:
-            continue
-        windows = []
-        for start in range(lo, hi - length + 2):
-            faces = tuple(have[q] for q in range(start, start + length) if q in have)
-            if faces and len({f for f in faces}) == len(faces):
-                windows.append((len(faces), start, faces))
-        windows.sort(key=lambda w: (-w[0], w[1]))
-        for _have, start, faces in windows[:3]:
-            groups.append(_group("run", (suit, start), faces, length, p))
-    groups += [_group("run", ("", -k - 10), (), length, p) for k in range(want)]
-    return groups
-
-
-def _colour_opts(counts: Counter[Any], p, want: int
-                 ) -> list[tuple[int, int, tuple[_Group, ...]]]:
-    """(short, room, groups) of each choice of colours for the contract's `want` groups of
-    one colour: a group takes the naturals of its colour (those of another group of the
-    same colour after it)."""
-    faces = {tint: [f for f, n in sorted(counts.items()) if colour(f[1]) == tint
-                    for _ in range(n)] for tint in COLOUR_SUITS}
-    opts = []
-    for tints in combinations_with_replacement(sorted(COLOUR_SUITS), want):
-        taken = dict.fromkeys(COLOUR_SUITS, 0)
-        groups = []
-        for k, tint in enumerate(tints):
-            mine = tuple(faces[tint][taken[tint]:taken[tint] + p.colour_min])
-            taken[tint] += len(mine)
-            groups.append(_group("colour", (tint, k), mine, p.colour_min, p))
-        opts.append((sum(g.short for g in groups), sum(g.room for g in groups),
-                     tuple(groups)))
-    return opts
-
-
-def _run_combos(groups: list[_Group], want: int, same_suit: str):
-    for combo in combinations(groups, want):
-        ok = True
-        for a, b in combinations(combo, 2):
-            sa, sb = a.label[0], b.label[0]
-            if not sa or not sb or sa != sb:
-                continue
-            if same_suit == "forbidden":
-                ok = False
-                break
-            first, second = sorted((a.label[1], b.label[1]))
-            gap = 1 if same_suit == "separate" else 0
-            if second < first + a.size + gap:
-                ok = False
-                break
-        if ok:
-            yield combo
-
-
-def _fill(groups: Sequence[_Group], counts: Counter[Any], wilds: int, p
-          ) -> tuple[int, tuple[tuple[int, str], ...]]:
-    """Missing cards when `groups` take natural cards in this order, wilds filling gaps."""
-    left = Counter(counts)
-    used: list[tuple[int, str]] = []
-    missing_total = 0
-    wild_room = 0
-    for group in groups:
-        got = 0
-        for face in group.faces:
-            if left[face] > 0:
-                left[face] -= 1
-                used.append(face)
-                got += 1
-        if group.kind == "set" and not p.distinct_suits and group.label[0] > 0:
-            # sets of any suits may take more copies of the rank
-            rank = group.label[0]
-            suits = _set_suits(group, p)
-            for face in list(left):
-                while got < group.size and face[0] == rank and face[1] in suits \
-                        and left[face] > 0:
-                    left[face] -= 1
-                    used.append(face)
-                    got += 1
-        short = max(0, group.size - got)
-        natural_short = max(0, p.min_natural - got)
-        room = min(short - natural_short, p.max_wilds)
-        if not p.outnumber:
-            room = min(room, got)
-        missing_total += short
-        wild_room += max(0, room)
-    return missing_total - min(wilds, wild_room), tuple(used)
