@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema_nodes import bool_node, int_node, obj_node, rank_or_null
+from .schema_nodes import bool_node, count_or_null, int_node, obj_node, rank_or_null
 
 
 def melds_keys() -> dict[str, Any]:
@@ -22,13 +22,7 @@ def melds_keys() -> dict[str, Any]:
                     "A set: cards of one rank.",
                     {
                         "min": int_node("Fewest cards in a set.", 1, default=3),
-                        "max": {
-                            "type": ["integer", "null"],
-                            "minimum": 1,
-                            "description": "Most cards in a set; null for no limit.",
-                            "default": None,
-                            "examples": [4],
-                        },
+                        "max": count_or_null("Most cards in a set; null for no limit.", 4),
                         "distinct_suits": bool_node(
                             "No two cards of a set may share a suit (matters with more "
                             "than one deck).",
@@ -62,13 +56,7 @@ def melds_keys() -> dict[str, Any]:
                     "A run: cards of one suit in sequence.",
                     {
                         "min": int_node("Fewest cards in a run (at most 13).", 1, default=3),
-                        "max": {
-                            "type": ["integer", "null"],
-                            "minimum": 1,
-                            "description": "Most cards in a run; null for no limit.",
-                            "default": None,
-                            "examples": [7],
-                        },
+                        "max": count_or_null("Most cards in a run; null for no limit.", 7),
                         "lowest": rank_or_null(
                             "The lowest rank a run may use (such as 3: nothing below 3; "
                             "A means the low ace); null: as `ranks.ace` allows. It narrows "
@@ -175,10 +163,8 @@ def melds_keys() -> dict[str, Any]:
                                 "description": "Fewest cards in a group of one colour (the "
                                                "contract may ask for more: "
                                                "`contract.colours: [7]`)."},
-                        "max": {"type": ["integer", "null"], "minimum": 1, "default": None,
-                                "examples": [8],
-                                "description": "Most cards in a group of one colour, laid down or "
-                                               "grown by laying off; null for no limit."},
+                        "max": count_or_null("Most cards in a group of one colour, laid down "
+                                             "or grown by laying off; null for no limit.", 8),
                     },
                     "additionalProperties": False,
                     "default": {"min": 3, "max": None},

@@ -34,6 +34,12 @@ def int_node(description: str, minimum: int | None = None, **extra: Any) -> dict
     return schema
 
 
+def count_or_null(description: str, example: int) -> dict[str, Any]:
+    """A most-cards bound: a whole number from 1, or null for no limit (the default)."""
+    return {"type": ["integer", "null"], "minimum": 1, "description": description,
+            "default": None, "examples": [example]}
+
+
 def bool_node(description: str, default: bool) -> dict[str, Any]:
     return {"type": "boolean", "description": description, "default": default}
 
