@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_worker import FAST, ScriptedWorker, until
+from scripted_worker import FAST, ScriptedWorker
+from ssh_room import until
 
 from tui.engine.save import fingerprint
 from tui.service.authority import GameService, WorkerLink

@@ -8,7 +8,8 @@ import logging
 from pathlib import Path
 
 import pytest
-from scripted_worker import ScriptedWorker, until
+from scripted_worker import ScriptedWorker
+from ssh_room import until
 
 from tui.service.authority import GameService
 from tui.service.wire import MAX_DEPTH, MAX_LINE, WireError, decode, encode

@@ -4,9 +4,10 @@ over the service's real Unix socket (so it can also lie, garble and crash)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ssh_room import until
 
 from tui.service.lobby import LobbyConfig
 from tui.service.wire import decode, encode
@@ -60,12 +61,3 @@ class ScriptedWorker:
         """Die the way a killed process does: the socket just goes."""
         self._task.cancel()
         self.writer.transport.abort()
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {condition}")
-        await asyncio.sleep(0.002)
