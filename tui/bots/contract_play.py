@@ -18,7 +18,7 @@ from typing import Any
 
 from tui.engine.actions import Action
 from tui.engine.cards import ACE, HIGH_ACE, Card
-from tui.engine.meld import Meld
+from tui.engine.meld import MELD_KINDS, Meld
 from tui.engine.meld_params import colour
 from tui.engine.meld_rules import meld_params, run_positions_of
 from tui.engine.view import SeatView
@@ -247,7 +247,7 @@ def _collecting_for_phase(view: SeatView, phase: int, taken: list[Card], ev: Eva
     rules = view.rules
     options = rules.round(phase).contract.options()
     sets, runs, colours = (any(o.count(kind) for o in options)
-                           for kind in ("set", "run", "colour"))
+                           for kind in MELD_KINDS)
     p = meld_params(rules, phase, "contract")
     reach = max(p.run_min - 1, 1)
     kept = [t for t in taken if not ev.is_wild(t)]

@@ -11,11 +11,12 @@ card of that colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, get_args
 
 from .cards import HIGH_ACE, RANK_NAMES, RED_SUITS, Card
 
 MeldKind = Literal["set", "run", "colour"]
+MELD_KINDS: tuple[MeldKind, ...] = get_args(MeldKind)
 Face = tuple[int, str]  # (rank or run position, suit); a wild in a set may have suit ""
 
 

@@ -41,7 +41,7 @@ from typing import Any
 
 from tui.engine.actions import ACTION_TYPES, Action, MeldSpec
 from tui.engine.cards import JOKER_RANK, JOKER_SUIT, SUITS, Card
-from tui.engine.meld import Meld
+from tui.engine.meld import MELD_KINDS, Meld
 from tui.engine.rules import Ruleset
 from tui.engine.view import Event, LogSoFar, PlayerInfo, RoundResult, SeatView
 from tui.service.door_keeper import OUTCOMES
@@ -342,7 +342,7 @@ def _meld_to_wire(meld: Meld) -> list[Any]:
 
 def _meld_from_wire(value: Any) -> Meld:
     kind, cards, faces, owner, meld_id = value
-    if kind not in ("set", "run", "colour"):
+    if kind not in MELD_KINDS:
         raise WireError("a meld is a set, a run or a group of one colour")
     return Meld(kind, cards_from_wire(cards), tuple(_face(f) for f in faces),
                 _int(owner, "meld owner", -1, 16), _int(meld_id, "meld id", -1, 10_000))

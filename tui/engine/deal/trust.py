@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import ACTION_TYPES, Action, IllegalAction, MeldSpec
 from ..cards import Card
+from ..meld import MELD_KINDS
 
 if TYPE_CHECKING:
     from .turns import DealState
 
-MELD_KINDS = ("", "set", "run", "colour")
+STAGED_KINDS = ("", *MELD_KINDS)  # "": staged by hand, the kind left to the engine
 RUN_ENDS = ("", "low", "high")
 
 
@@ -93,7 +94,7 @@ def _own_cards(cards: object, hand: dict[int, Card]) -> tuple[Card, ...]:
 
 def _own_spec(spec: MeldSpec, hand: dict[int, Card]) -> MeldSpec:
     cards = _own_cards(spec.cards, hand)
-    if not isinstance(spec.kind, str) or spec.kind not in MELD_KINDS:
+    if not isinstance(spec.kind, str) or spec.kind not in STAGED_KINDS:
         raise _malformed("a meld is a set or a run")
     if not isinstance(spec.declare, tuple):
         raise _malformed("what the wild cards stand for is not a list")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..meld import MELD_KINDS
 from .build import expanded_rounds
 from .marked_yaml import KeyPath, deep_merge, get_key
 
@@ -40,7 +41,7 @@ def meld_errors(data: dict[str, Any], error: Report, round_path: RoundPath,
         own = entry.get("melds")
         melds: dict[str, Any] = deep_merge(game, own) if isinstance(own, dict) else game
         if isinstance(own, dict):
-            for kind in ("set", "run", "colour"):
+            for kind in MELD_KINDS:
                 low, high = get_key(melds, kind, "min"), get_key(melds, kind, "max")
                 if isinstance(low, int) and isinstance(high, int) and low > high:
                     what = "group of one colour" if kind == "colour" else kind
