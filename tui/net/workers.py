@@ -418,16 +418,16 @@ class WorkerPool:
             code = await self.processes[worker].wait()
             if self._stopping:
                 return
-            if code == RETIRED:  # (it said so in its own log)
+            if code == RETIRED:  # (it said so in its own log): replaced at once
                 self.retirements += 1
-                await self._spawn(worker)
-                continue
-            log.error("worker %s (pid %s) ended with status %s; starting another", worker,
-                      self.processes[worker].pid, code)
-            self.restarts += 1
-            await asyncio.sleep(RESTART_DELAY)
-            if not self._stopping:
-                await self._spawn(worker)
+            else:
+                log.error("worker %s (pid %s) ended with status %s; starting another",
+                          worker, self.processes[worker].pid, code)
+                self.restarts += 1
+                await asyncio.sleep(RESTART_DELAY)
+                if self._stopping:
+                    return
+            await self._spawn(worker)
 
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes.values()]
