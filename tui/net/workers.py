@@ -538,6 +538,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", required=True)
     parser.add_argument("--listen-fd", type=int)
     args = parser.parse_args(argv)
+    if args.listen_fd is not None:
+        try:  # (a socket there, or the worker would end in a traceback)
+            socket.socket(fileno=args.listen_fd).detach()
+        except OSError as error:
+            parser.error(f"--listen-fd {args.listen_fd}: {error.strerror or error}")
     logging.basicConfig(level=logging.INFO, datefmt="%H:%M:%S",
                         format=f"%(asctime)s [worker {args.worker}] %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
