@@ -41,7 +41,7 @@ import ssl
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from tui.app.collector import tune_collector
 from tui.net.door import DoorLimits
@@ -285,18 +285,20 @@ async def run_worker(socket_path: Path | None, worker: int, settings: WorkerSett
                             else asyncio.Event().wait())  # (a kept link is never gone)
     stopped = loop.create_task(stop.wait())
     waits: list[asyncio.Task[Any]] = [gone, stopped]
-    retirement = None
+    retirement = retiring = None
     if sock is not None and settings.retire_idle is not None:
         retirement = Retirement(server, link, settings.retire_idle, settings.retire_growth)
-        waits.append(loop.create_task(retirement.wait()))
+        retiring = loop.create_task(retirement.wait())
+        waits.append(retiring)
     await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    retired = retirement is not None and waits[-1].done() and not stopped.done() \
+    retired = retiring is not None and retiring.done() and not stopped.done() \
         and not gone.done()
     for task in waits:
         task.cancel()
     if retired:
-        assert retirement is not None and retirement.start is not None
-        resident = cast(int, waits[-1].result())
+        assert retirement is not None and retiring is not None
+        assert retirement.start is not None
+        resident = retiring.result()
         log.info("retiring after %.0f s without players: %.0f MiB given back (%.0f over "
                  "its start); a fresh worker takes this one's place",
                  retirement.quiet_for, resident / MIB, (resident - retirement.start) / MIB)
@@ -416,16 +418,16 @@ class WorkerPool:
             code = await self.processes[worker].wait()
             if self._stopping:
                 return
-            if code == RETIRED:  # (it said so in its own log)
+            if code == RETIRED:  # (it said so in its own log): replaced at once
                 self.retirements += 1
-                await self._spawn(worker)
-                continue
-            log.error("worker %s (pid %s) ended with status %s; starting another", worker,
-                      self.processes[worker].pid, code)
-            self.restarts += 1
-            await asyncio.sleep(RESTART_DELAY)
-            if not self._stopping:
-                await self._spawn(worker)
+            else:
+                log.error("worker %s (pid %s) ended with status %s; starting another",
+                          worker, self.processes[worker].pid, code)
+                self.restarts += 1
+                await asyncio.sleep(RESTART_DELAY)
+                if self._stopping:
+                    return
+            await self._spawn(worker)
 
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes.values()]
@@ -536,6 +538,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", required=True)
     parser.add_argument("--listen-fd", type=int)
     args = parser.parse_args(argv)
+    if args.listen_fd is not None:
+        try:  # (a socket there, or the worker would end in a traceback)
+            socket.socket(fileno=args.listen_fd).detach()
+        except OSError as error:
+            parser.error(f"--listen-fd {args.listen_fd}: {error.strerror or error}")
     logging.basicConfig(level=logging.INFO, datefmt="%H:%M:%S",
                         format=f"%(asctime)s [worker {args.worker}] %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
