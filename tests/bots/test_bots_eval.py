@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from table_rig import new_game, rig
 
+from tui.bots.contract_count import count_contract
 from tui.bots.evaluate import Evaluator, without_card
 from tui.bots.lookahead import Lookahead
 from tui.bots.memory import read_knowledge, sample_hand, shoe_for
 from tui.bots.outs import Outs
 from tui.engine.actions import Discard, DrawStock, TakeDiscard
 from tui.engine.cards import Card, build_shoe, parse_cards
+from tui.engine.meld_params import meld_params
 from tui.engine.ruleset.loader import load_ruleset
 from tui.engine.solver.api import best_arrangement, find_contract
 
@@ -120,6 +123,15 @@ def test_contract_count_and_wanted_cards() -> None:
     assert ev.contract_need(parse_cards("7H 7D JK 2C 3C 9S")).missing == 1
     assert {c.face for c in ev.useless(parse_cards("7H 7D 7C 2C 3C 4C 9S KD"))} == \
         {(9, "S"), (13, "D")}
+
+
+def test_contract_count_with_sets_of_one_colour() -> None:
+    """Under `melds.set.one_colour` a set's group is keyed by rank and colour: the counting
+    ordered those keys by negating them, a TypeError on every hand."""
+    params = replace(meld_params(CR, 2, "contract"), set_colour=True, distinct_suits=False)
+    hand = parse_cards("7H 7D 7H 7S 2C 3C 4C 9S")
+    need = count_contract(tuple(c.face for c in hand), CR, CR.round(2).contract, params)
+    assert need.missing == 0
 
 
 def test_memory_follows_the_pile_and_cards_taken() -> None:

@@ -35,8 +35,8 @@ class ContractNeed:
 
 @dataclass(frozen=True)
 class _Group:
-    kind: str  # "set" or "run"
-    label: tuple[Any, ...]  # set: (rank,), run: (suit, first position)
+    kind: str  # "set", "run" or "colour"
+    label: tuple[Any, ...]  # set: (rank, i), run: (suit, first position), colour: (tint, i)
     faces: tuple[tuple[int, str], ...]  # natural faces it would use, one copy each
     size: int  # cards the group needs at least
     short: int = 0  # cards it lacks
@@ -188,7 +188,8 @@ def _set_groups(counts: Counter[Any], p, want: int, size: int) -> list[_Group]:
         # (sets of one colour: a red and a black group of each rank)
         key = (face[0], colour(face[1])) if p.set_colour else face[0]
         by_rank.setdefault(key, []).extend([face] * copies)
-    scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[0]))
+    # (most cards first, then the highest rank: the key is a rank, or a rank and a colour)
+    scored = sorted(by_rank.items(), key=lambda item: (-len(item[1]), -item[1][0][0]))
     groups = [_group("set", (faces[0][0], i), tuple(faces[:size]), size, p)
               for i, (_key, faces) in enumerate(scored[:want + 2])]
     # a set may have to start from nothing; placeholders that use no cards

@@ -7,10 +7,13 @@ object, so these must stay the same objects)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
-from .rules import Ruleset
+from .rules import Contract, Ruleset
 
+T = TypeVar("T")
 _OPTIONS: dict[tuple[int, int], tuple[Ruleset, tuple[Ruleset, ...]]] = {}
 
 
@@ -20,16 +23,27 @@ def option_rulesets(rules: Ruleset, round_no: int) -> tuple[Ruleset, ...]:
     contract = rules.round(round_no).contract
     if not contract.alternatives:
         return (rules,)
+    return made_once(_OPTIONS, rules, round_no, lambda: tuple(
+        with_contract(rules, round_no, option) for option in contract.options()))
+
+
+def with_contract(rules: Ruleset, round_no: int, contract: Contract) -> Ruleset:
+    """`rules` with round `round_no` asking for `contract` instead."""
+    rounds = list(rules.rounds)
+    rounds[round_no - 1] = replace(rounds[round_no - 1], contract=contract)
+    return replace(rules, rounds=tuple(rounds))
+
+
+def made_once(store: dict[tuple[int, int], tuple[Ruleset, T]], rules: Ruleset,
+              round_no: int, make: Callable[[], T]) -> T:
+    """`make()`, made once per ruleset object and round and kept in `store` (emptied
+    past 64 entries)."""
     key = (id(rules), round_no)
-    hit = _OPTIONS.get(key)
+    hit = store.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    out = []
-    for option in contract.options():
-        rounds = list(rules.rounds)
-        rounds[round_no - 1] = replace(rounds[round_no - 1], contract=option)
-        out.append(replace(rules, rounds=tuple(rounds)))
-    if len(_OPTIONS) > 64:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (rules, tuple(out))
-    return tuple(out)
+    out = make()
+    if len(store) > 64:
+        store.clear()
+    store[key] = (rules, out)
+    return out

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
-from .cards import HIGH_ACE, RANK_NAMES, RED_SUITS, Card
+from .cards import HIGH_ACE, RANK_NAMES, Card
+from .meld_params import colour
 
 MeldKind = Literal["set", "run", "colour"]
 MELD_KINDS: tuple[MeldKind, ...] = get_args(MeldKind)
@@ -42,7 +43,7 @@ class Meld:
     def colour(self) -> str:
         """The colour of a group of one colour ("red", "black"; "" while it has none)."""
         suit = next((face[1] for face in self.stands_for if face[1]), "")
-        return "" if not suit else "red" if suit in RED_SUITS else "black"
+        return colour(suit) if suit else ""
 
     @property
     def low(self) -> int:

@@ -310,14 +310,13 @@ class Melding(DealState):
                 + contract.colours * (melds.colour.max or len(hand)):
             return False
         naturals = [c for c in hand if c.rank not in self._wild]
-        if contract.colours:  # (a group of one colour holds any rank)
-            pass
-        elif not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
-                {c.suit for c in naturals}) > contract.runs:
-            return False
-        elif not contract.runs and not self.rules.contract.sets_same_rank and len(
-                {c.rank for c in naturals}) > contract.sets:
-            return False
+        if not contract.colours:  # (a group of one colour holds any rank, any suit)
+            if not contract.sets and self.rules.contract.runs_same_suit == "forbidden" and len(
+                    {c.suit for c in naturals}) > contract.runs:
+                return False
+            if not contract.runs and not self.rules.contract.sets_same_rank and len(
+                    {c.rank for c in naturals}) > contract.sets:
+                return False
         return all(self._could_meld(c, hand, table=False, sets=contract.sets > 0,
                                     runs=contract.runs > 0, seat=seat,
                                     colours=contract.colours > 0)

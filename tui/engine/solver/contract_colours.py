@@ -18,6 +18,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from ..cards import Card
+from ..contract_options import made_once, with_contract
 from ..meld import Meld
 from ..meld_params import MeldError, colour, meld_params
 from ..meld_rules import card_penalty, validate_meld
@@ -170,18 +171,8 @@ def _seeds(naturals: list[Card], k: int, dearest_only: bool, must: Card | None,
 def _without_colours(rules: Ruleset, round_no: int) -> Ruleset | None:
     """The ruleset whose round asks only for the contract's sets and runs (None when it
     asks for none): their search, on what the groups leave."""
-    key = (id(rules), round_no)
-    hit = _REST.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    contract = rules.round(round_no).contract
-    rest = replace(contract, colours=0, colour_sizes=())
-    out = None
-    if rest.required:
-        rounds = list(rules.rounds)
-        rounds[round_no - 1] = replace(rounds[round_no - 1], contract=rest)
-        out = replace(rules, rounds=tuple(rounds))
-    if len(_REST) > 64:
-        _REST.clear()
-    _REST[key] = (rules, out)
-    return out
+    def make() -> Ruleset | None:
+        rest = replace(rules.round(round_no).contract, colours=0, colour_sizes=())
+        return with_contract(rules, round_no, rest) if rest.required else None
+
+    return made_once(_REST, rules, round_no, make)
